@@ -1,0 +1,31 @@
+#ifndef CSHIMS_H
+#define CSHIMS_H
+// The one C target: only what Swift cannot call directly. Each function says why it exists.
+#include <stdint.h>
+#include <vpx/vpx_encoder.h>
+#include <vpx/vpx_decoder.h>
+#include <vpx/vp8cx.h>
+#include <vpx/vp8dx.h>
+#include <opus/opus.h>
+
+/// `vpx_codec_enc_init_multi` is a macro over `vpx_codec_enc_init_multi_ver` (ABI version argument).
+vpx_codec_err_t cshim_vpx_codec_enc_init_multi(vpx_codec_ctx_t *ctx, vpx_codec_enc_cfg_t *cfg,
+                                               int num_enc, vpx_codec_flags_t flags,
+                                               vpx_rational_t *dsf);
+/// `vpx_codec_enc_init` is a macro over `vpx_codec_enc_init_ver`.
+vpx_codec_err_t cshim_vpx_codec_enc_init(vpx_codec_ctx_t *ctx, const vpx_codec_enc_cfg_t *cfg,
+                                         vpx_codec_flags_t flags);
+/// `vpx_codec_dec_init` is a macro over `vpx_codec_dec_init_ver`.
+vpx_codec_err_t cshim_vpx_codec_dec_init(vpx_codec_ctx_t *ctx, vpx_codec_flags_t flags);
+/// `vpx_codec_control_` is variadic; these pass one int / one unsigned / one pointer argument.
+vpx_codec_err_t cshim_vpx_codec_control_int(vpx_codec_ctx_t *ctx, int control_id, int value);
+vpx_codec_err_t cshim_vpx_codec_control_uint(vpx_codec_ctx_t *ctx, int control_id, unsigned int value);
+vpx_codec_err_t cshim_vpx_codec_control_ptr(vpx_codec_ctx_t *ctx, int control_id, void *value);
+
+/// `opus_encoder_ctl` / `opus_decoder_ctl` are variadic; these pass one int, or fetch one int.
+int cshim_opus_encoder_ctl_set(OpusEncoder *enc, int request, int32_t value);
+int cshim_opus_encoder_ctl_get(OpusEncoder *enc, int request, int32_t *value);
+int cshim_opus_decoder_ctl_set(OpusDecoder *dec, int request, int32_t value);
+int cshim_opus_decoder_ctl_get(OpusDecoder *dec, int request, int32_t *value);
+
+#endif

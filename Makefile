@@ -1,0 +1,25 @@
+# The two commands a new user runs: `make demo` and `make test`. Each installs what it needs.
+SWIFT ?= swift
+DEMO_DIR ?= out/demo
+FUZZ_SECONDS ?= 60
+
+.PHONY: deps demo test bench fuzz clean
+
+deps:
+	@scripts/install-deps.sh
+
+demo: deps
+	$(SWIFT) run -c release simulcast encode --frames 90 --out $(DEMO_DIR)
+
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+bench: deps
+	$(SWIFT) run -c release simulcast-bench encode --json out/bench/encode.json --markdown out/bench/encode.md --svg out/bench/encode.svg
+
+fuzz: deps
+	FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/fuzz.sh
+
+clean:
+	rm -rf .build out

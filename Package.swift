@@ -1,0 +1,55 @@
+// swift-tools-version:6.0
+// A real-time simulcast media engine: libvpx/libyuv/libopus/libsrtp2 for the heavy lifting,
+// Swift for all protocol logic, policy and public API. See ../shared/ARCHITECTURE.md.
+import PackageDescription
+
+let package = Package(
+    name: "SimulcastEngine",
+    products: [
+        .library(name: "MediaEngine", targets: ["MediaEngine"]),
+        .library(name: "RTPWire", targets: ["RTPWire"]),
+        .executable(name: "simulcast", targets: ["simulcast"]),
+        .executable(name: "simulcast-bench", targets: ["simulcast-bench"]),
+    ],
+    targets: [
+        // System libraries (Debian packages; installed by scripts/install-deps.sh).
+        .systemLibrary(name: "CVPX", path: "Sources/CVPX", pkgConfig: "vpx",
+                       providers: [.apt(["libvpx-dev"])]),
+        .systemLibrary(name: "CYUV", path: "Sources/CYUV",
+                       providers: [.apt(["libyuv-dev"])]),
+        .systemLibrary(name: "COpus", path: "Sources/COpus", pkgConfig: "opus",
+                       providers: [.apt(["libopus-dev"])]),
+        .systemLibrary(name: "CSRTP", path: "Sources/CSRTP", pkgConfig: "libsrtp2",
+                       providers: [.apt(["libsrtp2-dev"])]),
+        // The one C target: variadic controls and macros Swift cannot call.
+        .target(name: "CShims", dependencies: ["CVPX", "COpus"], path: "CShims"),
+
+        // Pure Swift: every byte on the wire. The fuzzed surface.
+        .target(name: "RTPWire", path: "Sources/RTPWire"),
+        // Pure policy: layer plan, caps, layer selection, ... (no clocks, no sockets).
+        .target(name: "Simulcast", dependencies: ["RTPWire"], path: "Sources/Simulcast"),
+        // libvpx / libyuv / libopus wrappers.
+        .target(name: "MediaCodecs",
+                dependencies: ["CVPX", "CYUV", "COpus", "CShims", "RTPWire", "Simulcast"],
+                path: "Sources/MediaCodecs"),
+        // libsrtp2 wrapper.
+        .target(name: "SRTP", dependencies: ["CSRTP"], path: "Sources/SRTP"),
+        // Publisher, subscriber, forwarder, transports.
+        .target(name: "MediaEngine",
+                dependencies: ["RTPWire", "Simulcast", "MediaCodecs", "SRTP"],
+                path: "Sources/MediaEngine"),
+        .executableTarget(name: "simulcast", dependencies: ["MediaEngine", "MediaCodecs", "RTPWire", "Simulcast", "SRTP"],
+                          path: "Sources/simulcast"),
+        .executableTarget(name: "simulcast-bench",
+                          dependencies: ["MediaCodecs", "RTPWire", "Simulcast", "SRTP"],
+                          path: "Benchmarks/simulcast-bench"),
+
+        .testTarget(name: "RTPWireTests", dependencies: ["RTPWire"], path: "Tests/RTPWireTests"),
+        .testTarget(name: "SimulcastTests", dependencies: ["Simulcast"], path: "Tests/SimulcastTests"),
+        .testTarget(name: "MediaCodecsTests", dependencies: ["MediaCodecs", "Simulcast", "RTPWire"],
+                    path: "Tests/MediaCodecsTests"),
+        .testTarget(name: "SRTPTests", dependencies: ["SRTP"], path: "Tests/SRTPTests"),
+        .testTarget(name: "MediaEngineTests", dependencies: ["MediaEngine"], path: "Tests/MediaEngineTests"),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,2 @@
+// libopus (Debian: libopus-dev).
+#include <opus/opus.h>

@@ -1,0 +1,2 @@
+// libyuv (Debian: libyuv-dev, which ships no .pc file): colour conversion and scaling.
+#include <libyuv.h>

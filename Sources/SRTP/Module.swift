@@ -1,0 +1,1 @@
+// Module placeholder: types arrive with their issue.
