@@ -22,7 +22,8 @@ let package = Package(
         .systemLibrary(name: "CSRTP", path: "Sources/CSRTP", pkgConfig: "libsrtp2",
                        providers: [.apt(["libsrtp2-dev"])]),
         // The one C target: variadic controls and macros Swift cannot call.
-        .target(name: "CShims", dependencies: ["CVPX", "COpus"], path: "CShims"),
+        .target(name: "CShims", dependencies: ["CVPX", "COpus"], path: "CShims",
+                linkerSettings: [.linkedLibrary("vpx"), .linkedLibrary("opus")]),
 
         // Pure Swift: every byte on the wire. The fuzzed surface.
         .target(name: "RTPWire", path: "Sources/RTPWire"),
@@ -38,10 +39,18 @@ let package = Package(
         .target(name: "MediaEngine",
                 dependencies: ["RTPWire", "Simulcast", "MediaCodecs", "SRTP"],
                 path: "Sources/MediaEngine"),
-        .executableTarget(name: "simulcast", dependencies: ["MediaEngine", "MediaCodecs", "RTPWire", "Simulcast", "SRTP"],
+        // Argument parsing shared by the command-line tools.
+        .target(name: "CommandLineSupport", path: "Sources/CommandLineSupport"),
+        .executableTarget(name: "simulcast",
+                          dependencies: ["MediaEngine", "MediaCodecs", "RTPWire", "Simulcast", "SRTP",
+                                         "CommandLineSupport"],
                           path: "Sources/simulcast"),
+        // The C reference harness: the same libyuv + libvpx calls as the Swift pipeline, in plain C.
+        .target(name: "CReference", dependencies: ["CVPX", "CYUV"], path: "Benchmarks/CReference",
+                linkerSettings: [.linkedLibrary("vpx"), .linkedLibrary("yuv")]),
         .executableTarget(name: "simulcast-bench",
-                          dependencies: ["MediaCodecs", "RTPWire", "Simulcast", "SRTP"],
+                          dependencies: ["MediaCodecs", "RTPWire", "Simulcast", "SRTP", "CReference",
+                                         "CommandLineSupport"],
                           path: "Benchmarks/simulcast-bench"),
 
         .testTarget(name: "RTPWireTests", dependencies: ["RTPWire"], path: "Tests/RTPWireTests"),

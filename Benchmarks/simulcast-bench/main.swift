@@ -1,1 +1,1 @@
-print("simulcast-bench")
+print("todo")

@@ -1,1 +1,1 @@
-print("simulcast")
+print("todo")

@@ -1,0 +1,65 @@
+/// The result format of `simulcast-bench encode` (written with `--json`). Field names are the
+/// contract with client teams; add fields freely, never rename these.
+struct EncodeReport: Codable, Sendable {
+    struct MillisecondStats: Codable, Sendable {
+        var median: Double
+        var p95: Double
+        var min: Double
+
+        init(nanoseconds: Distribution) {
+            median = nanoseconds.median / 1e6
+            p95 = nanoseconds.p95 / 1e6
+            min = nanoseconds.min / 1e6
+        }
+    }
+
+    struct LayerResult: Codable, Sendable {
+        var width: Int
+        var height: Int
+        var kbps: Double
+        var psnr: Double
+    }
+
+    struct ConfigResult: Codable, Sendable {
+        /// Thread CPU time per frame (scaling + encoding of every layer), in ms.
+        var cpuMsPerFrame: MillisecondStats
+        /// Wall time per frame, in ms.
+        var wallMsPerFrame: MillisecondStats
+        /// Fraction of one core the track costs at 30 fps (median CPU ms per frame × 30 / 1000).
+        var coreShareAt30fps: Double
+        /// CPU-seconds per minute of 30 fps video: the battery proxy.
+        var cpuSecondsPerMinute: Double
+        /// Share of the CPU time spent scaling (the rest is encoding).
+        var scalingShare: Double
+        var layers: [LayerResult]
+        /// Packetization and SRTP protection per frame, in ms (added by the SRTP issue; nil until then).
+        var packetizeProtectMsPerFrame: MillisecondStats?
+    }
+
+    struct Ratio: Codable, Sendable {
+        var median: Double
+        var min: Double
+        var max: Double
+
+        init(perRepeat: [Double]) {
+            let distribution = Distribution(perRepeat)
+            median = distribution.median
+            min = distribution.min
+            max = distribution.max
+        }
+    }
+
+    var input: String
+    var size: String
+    var frames: Int
+    var repeat_: Int
+    var machine: MachineInfo
+    /// How the configurations were scheduled.
+    var schedule: String
+    var configs: [String: ConfigResult]
+    var ratios: [String: Ratio]
+
+    enum CodingKeys: String, CodingKey {
+        case input, size, frames, repeat_ = "repeat", machine, schedule, configs, ratios
+    }
+}

@@ -1,0 +1,41 @@
+/// Renders the report as the Markdown table the README embeds.
+enum MarkdownTable {
+    static func render(_ report: EncodeReport, order: [String]) -> String {
+        var lines: [String] = []
+        lines.append("Input: \(report.input) at \(report.size), \(report.frames) frames × \(report.repeat_) repeats, "
+            + "\(report.machine.cpus) CPUs (\(report.machine.cpuModel)). \(report.schedule)")
+        lines.append("")
+        lines.append("| config | CPU ms/frame median | p95 | min | wall ms/frame median | core share @30fps | CPU s per min | scaling share | layers (kbps, PSNR dB) |")
+        lines.append("|---|---:|---:|---:|---:|---:|---:|---:|---|")
+        for name in order {
+            guard let c = report.configs[name] else { continue }
+            let layers = c.layers.map { "\($0.width)x\($0.height): \(fmt($0.kbps, 0)) kbps, \(fmt($0.psnr, 1)) dB" }
+                .joined(separator: "; ")
+            lines.append("| \(name) | \(fmt(c.cpuMsPerFrame.median, 2)) | \(fmt(c.cpuMsPerFrame.p95, 2)) | "
+                + "\(fmt(c.cpuMsPerFrame.min, 2)) | \(fmt(c.wallMsPerFrame.median, 2)) | "
+                + "\(fmt(c.coreShareAt30fps * 100, 1))% | \(fmt(c.cpuSecondsPerMinute, 2)) | "
+                + "\(fmt(c.scalingShare * 100, 1))% | \(layers) |")
+        }
+        lines.append("")
+        lines.append("| ratio (per repeat) | median | min | max |")
+        lines.append("|---|---:|---:|---:|")
+        for (name, ratio) in report.ratios.sorted(by: { $0.key < $1.key }) {
+            lines.append("| \(name) | \(fmt(ratio.median, 3)) | \(fmt(ratio.min, 3)) | \(fmt(ratio.max, 3)) |")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func fmt(_ value: Double, _ decimals: Int) -> String {
+        guard value.isFinite else { return "n/a" }
+        var scale = 1.0
+        for _ in 0..<decimals { scale *= 10 }
+        let rounded = (value * scale).rounded() / scale
+        var text = "\(rounded)"
+        if decimals == 0, text.hasSuffix(".0") { text.removeLast(2) }
+        if decimals > 0, let dot = text.firstIndex(of: ".") {
+            let have = text.distance(from: dot, to: text.endIndex) - 1
+            if have < decimals { text += String(repeating: "0", count: decimals - have) }
+        }
+        return text
+    }
+}

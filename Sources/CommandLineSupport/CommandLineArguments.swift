@@ -1,0 +1,74 @@
+/// A small command-line parser (the toolchain ships no argument parser): `--name value`,
+/// `--name=value`, boolean `--flag`s and positionals. Unknown options are errors, not ignored.
+public struct CommandLineArguments: Sendable {
+    public enum ParseError: Error, CustomStringConvertible {
+        case unknownOption(String)
+        case missingValue(String)
+        case invalidValue(option: String, value: String, expected: String)
+        case unexpectedArgument(String)
+
+        public var description: String {
+            switch self {
+            case let .unknownOption(name): return "unknown option \(name)"
+            case let .missingValue(name): return "option \(name) needs a value"
+            case let .invalidValue(option, value, expected): return "\(option) \(value): expected \(expected)"
+            case let .unexpectedArgument(arg): return "unexpected argument \(arg)"
+            }
+        }
+    }
+
+    public private(set) var values: [String: String] = [:]
+    public private(set) var flags: Set<String> = []
+    public private(set) var positionals: [String] = []
+
+    /// - Parameters:
+    ///   - valueOptions: options that take a value (without the leading `--`).
+    ///   - flagOptions: boolean options.
+    public init(_ arguments: some Sequence<String>, valueOptions: Set<String>, flagOptions: Set<String> = [],
+         maxPositionals: Int = 0) throws(ParseError) {
+        var iterator = arguments.makeIterator()
+        while let argument = iterator.next() {
+            guard argument.hasPrefix("--") else {
+                guard positionals.count < maxPositionals else { throw .unexpectedArgument(argument) }
+                positionals.append(argument)
+                continue
+            }
+            var name = String(argument.dropFirst(2))
+            var inlineValue: String?
+            if let equals = name.firstIndex(of: "=") {
+                inlineValue = String(name[name.index(after: equals)...])
+                name = String(name[..<equals])
+            }
+            if flagOptions.contains(name), inlineValue == nil {
+                flags.insert(name)
+            } else if valueOptions.contains(name) {
+                guard let value = inlineValue ?? iterator.next() else { throw .missingValue("--\(name)") }
+                values[name] = value
+            } else {
+                throw .unknownOption("--\(name)")
+            }
+        }
+    }
+
+    public func string(_ name: String) -> String? { values[name] }
+
+    public func flag(_ name: String) -> Bool { flags.contains(name) }
+
+    public func int(_ name: String, default defaultValue: Int, range: ClosedRange<Int> = 1...Int.max) throws(ParseError) -> Int {
+        guard let text = values[name] else { return defaultValue }
+        guard let value = Int(text), range.contains(value) else {
+            throw .invalidValue(option: "--\(name)", value: text, expected: "an integer in \(range.lowerBound)...\(range.upperBound)")
+        }
+        return value
+    }
+
+    /// Parses `WxH` (e.g. `1280x720`).
+    public func size(_ name: String, default defaultValue: (width: Int, height: Int)) throws(ParseError) -> (width: Int, height: Int) {
+        guard let text = values[name] else { return defaultValue }
+        let parts = text.split(separator: "x")
+        guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]) else {
+            throw .invalidValue(option: "--\(name)", value: text, expected: "WIDTHxHEIGHT, e.g. 1280x720")
+        }
+        return (width, height)
+    }
+}
