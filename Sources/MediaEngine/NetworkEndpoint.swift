@@ -1,0 +1,90 @@
+import Glibc
+
+/// Why a network destination or socket operation failed.
+public enum NetworkError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// Not `HOST:PORT` (or `HOST:P1,P2,P3`), or the host is not an IPv4 address / `localhost`.
+    case invalidAddress(String)
+    /// A port outside 1...65535.
+    case portOutOfRange(Int)
+    /// `socket`/`bind`/`setsockopt` failed (errno).
+    case socketFailed(operation: String, errno: Int32)
+    /// `sendto` failed: the destination cannot be reached (errno, e.g. ENETUNREACH, ECONNREFUSED).
+    case unreachable(destination: String, errno: Int32)
+
+    public var description: String {
+        switch self {
+        case let .invalidAddress(text): return "invalid address '\(text)': expected IPv4:PORT"
+        case let .portOutOfRange(port): return "port \(port) out of range 1...65535"
+        case let .socketFailed(operation, code): return "\(operation) failed: \(String(cString: strerror(code)))"
+        case let .unreachable(destination, code):
+            return "\(destination) unreachable: \(String(cString: strerror(code)))"
+        }
+    }
+}
+
+/// An IPv4 UDP endpoint (address in host byte order).
+public struct NetworkEndpoint: Sendable, Hashable, CustomStringConvertible {
+    public var address: UInt32
+    public var port: UInt16
+
+    public init(address: UInt32, port: UInt16) {
+        self.address = address
+        self.port = port
+    }
+
+    /// 127.0.0.1 at `port`.
+    public static func loopback(port: UInt16) -> NetworkEndpoint {
+        NetworkEndpoint(address: 0x7F00_0001, port: port)
+    }
+
+    /// Parses `HOST:PORT` where HOST is a dotted IPv4 address or `localhost`.
+    public init(parsing text: String) throws(NetworkError) {
+        let endpoints = try Self.parseList(text)
+        guard endpoints.count == 1 else { throw .invalidAddress(text) }
+        self = endpoints[0]
+    }
+
+    /// Parses `HOST:PORT` or `HOST:P1,P2,...` into one endpoint per port.
+    public static func parseList(_ text: String) throws(NetworkError) -> [NetworkEndpoint] {
+        guard let colon = text.lastIndex(of: ":") else { throw .invalidAddress(text) }
+        let host = text[..<colon]
+        let ports = text[text.index(after: colon)...].split(separator: ",", omittingEmptySubsequences: false)
+        guard let address = parseIPv4(host == "localhost" ? "127.0.0.1" : host), !ports.isEmpty else {
+            throw .invalidAddress(text)
+        }
+        var endpoints: [NetworkEndpoint] = []
+        for portText in ports {
+            guard let port = Int(portText) else { throw .invalidAddress(text) }
+            guard (1...65535).contains(port) else { throw .portOutOfRange(port) }
+            endpoints.append(NetworkEndpoint(address: address, port: UInt16(port)))
+        }
+        return endpoints
+    }
+
+    private static func parseIPv4(_ text: Substring) -> UInt32? {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 4 else { return nil }
+        var address: UInt32 = 0
+        for part in parts {
+            guard part.count <= 3, let octet = UInt8(part) else { return nil }
+            address = address << 8 | UInt32(octet)
+        }
+        return address
+    }
+
+    public var description: String {
+        "\(address >> 24).\(address >> 16 & 0xFF).\(address >> 8 & 0xFF).\(address & 0xFF):\(port)"
+    }
+
+    var socketAddress: sockaddr_in {
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_port = port.bigEndian
+        addr.sin_addr.s_addr = address.bigEndian
+        return addr
+    }
+
+    init(_ addr: sockaddr_in) {
+        self.init(address: UInt32(bigEndian: addr.sin_addr.s_addr), port: UInt16(bigEndian: addr.sin_port))
+    }
+}

@@ -1,0 +1,84 @@
+import Glibc
+
+/// A blocking IPv4 UDP socket (`socket(AF_INET, SOCK_DGRAM)`), closed in deinit.
+/// Sends and receives use caller-provided buffers: no allocation per packet.
+public final class UDPSocket {
+    private let descriptor: Int32
+    /// The local endpoint the socket is bound to.
+    public let localEndpoint: NetworkEndpoint
+
+    /// Binds to `endpoint` (port 0 picks a free port).
+    public init(bindingTo endpoint: NetworkEndpoint = .loopback(port: 0)) throws(NetworkError) {
+        let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+        guard fd >= 0 else { throw .socketFailed(operation: "socket", errno: errno) }
+        var addr = endpoint.socketAddress
+        let bound = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard bound == 0 else {
+            let code = errno
+            close(fd)
+            throw .socketFailed(operation: "bind \(endpoint)", errno: code)
+        }
+        var local = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &local) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        descriptor = fd
+        localEndpoint = NetworkEndpoint(local)
+    }
+
+    deinit { close(descriptor) }
+
+    /// Sets the receive buffer size (`SO_RCVBUF`), useful for bursts on loopback.
+    public func setReceiveBufferSize(_ bytes: Int) throws(NetworkError) {
+        var value = Int32(clamping: bytes)
+        guard setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &value, socklen_t(MemoryLayout<Int32>.size)) == 0 else {
+            throw .socketFailed(operation: "setsockopt SO_RCVBUF", errno: errno)
+        }
+    }
+
+    /// Sends one datagram (`sendto`).
+    public func send(_ bytes: UnsafeRawBufferPointer, to destination: NetworkEndpoint) throws(NetworkError) {
+        var addr = destination.socketAddress
+        let sent = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                sendto(descriptor, bytes.baseAddress, bytes.count, 0, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard sent == bytes.count else { throw .unreachable(destination: destination.description, errno: errno) }
+    }
+
+    public func send(_ bytes: [UInt8], to destination: NetworkEndpoint) throws(NetworkError) {
+        var failure: NetworkError?
+        bytes.withUnsafeBytes { buffer in
+            do throws(NetworkError) { try send(buffer, to: destination) } catch { failure = error }
+        }
+        if let failure { throw failure }
+    }
+
+    /// Receives one datagram into `buffer` (`recvfrom`), waiting at most `timeoutMilliseconds`
+    /// (`poll`). Returns nil on timeout.
+    public func receive(into buffer: UnsafeMutableRawBufferPointer, timeoutMilliseconds: Int32)
+        throws(NetworkError) -> (count: Int, from: NetworkEndpoint)?
+    {
+        var pollDescriptor = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        let ready = poll(&pollDescriptor, 1, timeoutMilliseconds)
+        guard ready > 0 else {
+            if ready < 0 && errno != EINTR { throw .socketFailed(operation: "poll", errno: errno) }
+            return nil
+        }
+        var from = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let count = withUnsafeMutablePointer(to: &from) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                recvfrom(descriptor, buffer.baseAddress, buffer.count, 0, $0, &length)
+            }
+        }
+        guard count >= 0 else { throw .socketFailed(operation: "recvfrom", errno: errno) }
+        return (count, NetworkEndpoint(from))
+    }
+}
