@@ -1,29 +1,26 @@
 import Testing
 @testable import Simulcast
 
+/// Feeds (ssrc, time) requests in order and returns which passed.
+private func passes(_ requests: [(UInt32, Int64)], interval: Int64 = 300) -> [Bool] {
+    var throttle = KeyFrameRequestThrottle(minimumIntervalMilliseconds: interval)
+    return requests.map { throttle.shouldPass(ssrc: $0.0, nowMilliseconds: $0.1) }
+}
+
 @Suite struct KeyFrameRequestThrottleTests {
     @Test func firstRequestPasses() {
-        var throttle = KeyFrameRequestThrottle(minimumIntervalMilliseconds: 300)
-        #expect(throttle.shouldPass(ssrc: 1, nowMilliseconds: 0))
+        #expect(passes([(1, 0)]) == [true])
     }
 
     @Test func repeatWithinIntervalIsDropped() {
-        var throttle = KeyFrameRequestThrottle(minimumIntervalMilliseconds: 300)
-        #expect(throttle.shouldPass(ssrc: 1, nowMilliseconds: 1000))
-        #expect(!throttle.shouldPass(ssrc: 1, nowMilliseconds: 1299))
-        #expect(throttle.shouldPass(ssrc: 1, nowMilliseconds: 1300))
+        #expect(passes([(1, 1000), (1, 1299), (1, 1300)]) == [true, false, true])
     }
 
     @Test func droppedRequestsDoNotExtendTheWindow() {
-        var throttle = KeyFrameRequestThrottle(minimumIntervalMilliseconds: 300)
-        #expect(throttle.shouldPass(ssrc: 1, nowMilliseconds: 0))
-        #expect(!throttle.shouldPass(ssrc: 1, nowMilliseconds: 200))
-        #expect(throttle.shouldPass(ssrc: 1, nowMilliseconds: 300))
+        #expect(passes([(1, 0), (1, 200), (1, 300)]) == [true, false, true])
     }
 
     @Test func ssrcsAreIndependent() {
-        var throttle = KeyFrameRequestThrottle(minimumIntervalMilliseconds: 300)
-        #expect(throttle.shouldPass(ssrc: 1, nowMilliseconds: 0))
-        #expect(throttle.shouldPass(ssrc: 2, nowMilliseconds: 10))
+        #expect(passes([(1, 0), (2, 10), (1, 20)]) == [true, true, false])
     }
 }
