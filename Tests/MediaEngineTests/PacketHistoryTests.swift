@@ -2,7 +2,7 @@ import Testing
 @testable import MediaEngine
 
 private func stored(_ history: PacketHistory, _ seq: UInt16) -> [UInt8]? {
-    stored(history, seq)
+    history.withPacket(sequenceNumber: seq) { Array($0) }
 }
 
 @Suite struct PacketHistoryTests {
