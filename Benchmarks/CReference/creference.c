@@ -128,7 +128,8 @@ static vpx_enc_frame_flags_t l1t3_flags(const cref_encoder *enc, int *temporal_i
 }
 
 int cref_encode(cref_encoder *enc, const uint8_t *y, int y_stride, const uint8_t *u, int u_stride,
-                const uint8_t *v, int v_stride, size_t *out_bytes, int64_t *scale_ns,
+                const uint8_t *v, int v_stride, uint8_t *const *out_data,
+                const size_t *out_capacity, size_t *out_bytes, int *out_key, int64_t *scale_ns,
                 int64_t *encode_ns) {
     int64_t t0 = thread_ns();
     // The top layer is the caller's frame itself (no copy), as in the Swift pipeline.
@@ -160,8 +161,13 @@ int cref_encode(cref_encoder *enc, const uint8_t *y, int y_stride, const uint8_t
         vpx_codec_iter_t iter = NULL;
         const vpx_codec_cx_pkt_t *pkt;
         out_bytes[i] = 0;
+        out_key[i] = 0;
         while ((pkt = vpx_codec_get_cx_data(&enc->codecs[i], &iter)) != NULL) {
-            if (pkt->kind == VPX_CODEC_CX_FRAME_PKT) out_bytes[i] += pkt->data.frame.sz;
+            if (pkt->kind != VPX_CODEC_CX_FRAME_PKT) continue;
+            if (out_bytes[i] + pkt->data.frame.sz > out_capacity[i]) return -3;
+            memcpy(out_data[i] + out_bytes[i], pkt->data.frame.buf, pkt->data.frame.sz);
+            out_bytes[i] += pkt->data.frame.sz;
+            if (pkt->data.frame.flags & VPX_FRAME_IS_KEY) out_key[i] = 1;
         }
     }
     int64_t t2 = thread_ns();
