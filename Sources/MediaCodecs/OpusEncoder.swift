@@ -91,7 +91,8 @@ public final class OpusEncoder {
 
     /// Encodes one 20 ms frame into the first bytes of `output`, whose `count` is the room
     /// available (allocate ``maxPacketSize`` once and reuse it: nothing is allocated here).
-    /// Returns the packet length. `opus_encode`.
+    /// Returns the packet length. `opus_encode`. A too-small (non-empty) buffer does not fail:
+    /// libopus lowers the quality to fit, down to a TOC-only packet the receiver conceals.
     public func encode(_ frame: AudioFrame, into output: inout [UInt8]) throws(OpusError) -> Int {
         guard frame.channels == configuration.channels else {
             throw .wrongChannelCount(expected: configuration.channels.count, actual: frame.channels.count)
