@@ -1,5 +1,5 @@
 /// Every failure the SRTP module reports. libsrtp's `srtp_err_status_t` is mapped to this type in
-/// exactly one place (`SRTPError.init(status:)` in `SRTPLibrary.swift`); the remaining cases are
+/// exactly one place (`SRTPError.check(_:)` in `SRTPLibrary.swift`); the remaining cases are
 /// checks this module makes before any C call.
 public enum SRTPError: Error, Equatable, Sendable {
     /// The master key or salt does not have the length the suite requires.

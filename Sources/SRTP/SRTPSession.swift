@@ -198,7 +198,7 @@ extension SRTPSession {
     private func run(_ operation: Operation, buffer: UnsafeMutableRawBufferPointer, length: Int) throws(SRTPError) -> Int {
         guard operation.direction == direction else { throw .wrongDirection(direction) }
         let needed = length + overhead(of: operation)
-        guard length >= 0, length <= buffer.count, needed <= buffer.count, let base = buffer.baseAddress else {
+        guard length >= 0, needed <= buffer.count, let base = buffer.baseAddress else {
             throw .bufferTooSmall(needed: max(needed, 0), available: buffer.count)
         }
         let packet = UnsafeRawBufferPointer(start: base, count: length)

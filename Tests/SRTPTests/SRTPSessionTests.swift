@@ -27,7 +27,7 @@ import Testing
             let plain = rtpPacket(sequence: sequence)
             let protected = try protect(plain, with: sender)
             #expect(protected.count == plain.count + suite.rtpOverhead)
-            #expect(protected[12...] != plain[12...][...].prefix(protected.count - 12))
+            #expect(Array(protected[12..<plain.count]) != Array(plain[12...]), "payload is encrypted")
             #expect(try unprotect(protected, with: receiver) == plain)
         }
     }
@@ -203,5 +203,27 @@ import Testing
         #expect(throws: SRTPError.authenticationFailed) {
             try unprotect(protect(rtpPacket(sequence: 1), with: sender), with: receiver)
         }
+    }
+}
+
+@Suite struct SRTPConcurrencyTests {
+    /// libsrtp is initialised once however many threads create the first sessions at the same time.
+    @Test func sessionsCanBeCreatedConcurrentlyFromManyTasks() async throws {
+        let results = await withTaskGroup(of: Bool.self) { group in
+            for index in 0..<16 {
+                group.addTask {
+                    do {
+                        let suite = SRTPSuite.supported[index % SRTPSuite.supported.count]
+                        let (sender, receiver) = try sessionPair(suite)
+                        let plain = rtpPacket(sequence: UInt16(index))
+                        return try unprotect(protect(plain, with: sender), with: receiver) == plain
+                    } catch {
+                        return false
+                    }
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(results.count == 16 && results.allSatisfy { $0 })
     }
 }
