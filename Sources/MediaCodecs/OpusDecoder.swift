@@ -55,26 +55,27 @@ public final class OpusDecoder {
     public func decode(_ packet: [UInt8]) throws(OpusError) -> AudioFrame {
         var pcm = [Int16](repeating: 0, count: Self.maxSamplesPerChannel * channels.count)
         let samplesPerChannel = try decode(packet, into: &pcm)
-        return frame(from: &pcm, samplesPerChannel: samplesPerChannel)
+        return frame(from: pcm, samplesPerChannel: samplesPerChannel)
     }
 
     /// Conceals one lost 20 ms packet into a new frame.
     public func concealLoss() throws(OpusError) -> AudioFrame {
         var pcm = [Int16](repeating: 0, count: AudioFrame.samplesPerChannel20ms * channels.count)
         let samplesPerChannel = try concealLoss(into: &pcm)
-        return frame(from: &pcm, samplesPerChannel: samplesPerChannel)
+        return frame(from: pcm, samplesPerChannel: samplesPerChannel)
     }
 
     /// Recovers the frame lost before `nextPacket` into a new frame.
     public func decodeFEC(from nextPacket: [UInt8]) throws(OpusError) -> AudioFrame {
         var pcm = [Int16](repeating: 0, count: AudioFrame.samplesPerChannel20ms * channels.count)
         let samplesPerChannel = try decodeFEC(from: nextPacket, into: &pcm)
-        return frame(from: &pcm, samplesPerChannel: samplesPerChannel)
+        return frame(from: pcm, samplesPerChannel: samplesPerChannel)
     }
 
-    private func frame(from pcm: inout [Int16], samplesPerChannel: Int) -> AudioFrame {
-        pcm.removeLast(pcm.count - samplesPerChannel * channels.count)
-        return AudioFrame(channels: channels, samples: pcm)
+    private func frame(from pcm: [Int16], samplesPerChannel: Int) -> AudioFrame {
+        let count = samplesPerChannel * channels.count
+        // Copy out of an oversized scratch buffer so a frame kept in a queue holds only its samples.
+        return AudioFrame(channels: channels, samples: count == pcm.count ? pcm : Array(pcm[..<count]))
     }
 
     private func run(_ packet: [UInt8]?, samplesPerChannel: Int, fec: Bool, output: inout [Int16]) throws(OpusError) -> Int {
