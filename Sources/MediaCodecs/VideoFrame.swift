@@ -48,11 +48,13 @@ public struct VideoFrame: Sendable, Equatable {
         strideY = width
         strideUV = (width + 1) / 2
         let ySize = width * height, cSize = strideUV * ((height + 1) / 2)
-        var bytes = [UInt8](repeating: 128, count: ySize + 2 * cSize)
-        bytes.withUnsafeMutableBufferPointer { buffer in
-            _ = buffer.initialize(from: repeatElement(16, count: ySize))
+        // libyuv SetPlane (C, no return code) fills fast even in debug builds.
+        storage = [UInt8](unsafeUninitializedCapacity: ySize + 2 * cSize) { buffer, initialised in
+            let base = buffer.baseAddress!
+            SetPlane(base, Int32(width), Int32(width), Int32(height), 16)
+            SetPlane(base + ySize, Int32(cSize), Int32(cSize), 2, 128)
+            initialised = ySize + 2 * cSize
         }
-        storage = bytes
     }
 
     /// Copies caller I420 planes (each with its own stride) into a new frame.

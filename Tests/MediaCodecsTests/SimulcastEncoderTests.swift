@@ -123,25 +123,25 @@ import Simulcast
     @Test func requestKeyFrameMakesNextFrameKeyOnEveryActiveLayer() throws {
         let plan = try LayerPlan()
         let encoder = try SimulcastEncoder(plan: plan)
-        let scene = TestScene()
-        for n in 0..<6 { _ = try encoder.encode(try scene.frame(n, width: 1280, height: 720)) }
+        let scene = try TestScene().renderer(width: 1280, height: 720)
+        for n in 0..<6 { _ = try encoder.encode(scene.frame(n)) }
         encoder.requestKeyFrame()
-        let keyed = try encoder.encode(try scene.frame(6, width: 1280, height: 720))
+        let keyed = try encoder.encode(scene.frame(6))
         #expect(keyed.count == 3)
         #expect(keyed.allSatisfy { $0.keyFrame && $0.temporalId == 0 })
         // The pattern restarts: the next frame is a TL2 delta frame with layer sync.
-        let after = try encoder.encode(try scene.frame(7, width: 1280, height: 720))
+        let after = try encoder.encode(scene.frame(7))
         #expect(after.allSatisfy { !$0.keyFrame && $0.temporalId == 2 && $0.layerSync })
     }
 
     @Test func pausingALayerStopsItsOutputAndResumingStartsWithAKeyFrame() throws {
         let plan = try LayerPlan()
         let encoder = try SimulcastEncoder(plan: plan)
-        let scene = TestScene()
+        let scene = try TestScene().renderer(width: 1280, height: 720)
         var n = 0
         func next() throws -> [EncodedFrame] {
             defer { n += 1 }
-            return try encoder.encode(try scene.frame(n, width: 1280, height: 720))
+            return try encoder.encode(scene.frame(n))
         }
         for _ in 0..<5 { _ = try next() }
         try encoder.setBitrate(kbps: 0, forLayer: 1)
@@ -170,14 +170,14 @@ import Simulcast
 
     @Test func capMediumStopsTheTopLayerAndCapLowSendsOnlyTheSmallest() throws {
         let encoder = try SimulcastEncoder(plan: try LayerPlan())
-        let scene = TestScene()
-        _ = try encoder.encode(try scene.frame(0, width: 1280, height: 720))
+        let scene = try TestScene().renderer(width: 1280, height: 720)
+        _ = try encoder.encode(scene.frame(0))
         try encoder.apply(cap: .medium)
-        #expect(try encoder.encode(try scene.frame(1, width: 1280, height: 720)).map(\.spatialIndex) == [0, 1])
+        #expect(try encoder.encode(scene.frame(1)).map(\.spatialIndex) == [0, 1])
         try encoder.apply(cap: .low)
-        #expect(try encoder.encode(try scene.frame(2, width: 1280, height: 720)).map(\.spatialIndex) == [0])
+        #expect(try encoder.encode(scene.frame(2)).map(\.spatialIndex) == [0])
         try encoder.apply(cap: .high)
-        let all = try encoder.encode(try scene.frame(3, width: 1280, height: 720))
+        let all = try encoder.encode(scene.frame(3))
         #expect(all.map(\.spatialIndex) == [0, 1, 2])
         // Layers 1 and 2 were paused: they resume with key frames; layer 0 continues.
         #expect(all.map(\.keyFrame) == [false, true, true])
@@ -212,9 +212,9 @@ import Simulcast
 
     @Test func rtpTimestampStartIsInjectable() throws {
         let encoder = try SimulcastEncoder(plan: try LayerPlan(width: 320, height: 180), rtpTimestampStart: 0xFFFF_FF00)
-        let scene = TestScene()
-        let first = try encoder.encode(try scene.frame(0, width: 320, height: 180))
-        let second = try encoder.encode(try scene.frame(1, width: 320, height: 180))
+        let scene = try TestScene().renderer(width: 320, height: 180)
+        let first = try encoder.encode(scene.frame(0))
+        let second = try encoder.encode(scene.frame(1))
         #expect(first.map(\.rtpTimestamp) == [0xFFFF_FF00])
         #expect(second.map(\.rtpTimestamp) == [0xFFFF_FF00 &+ 3000])
     }

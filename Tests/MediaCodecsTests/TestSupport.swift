@@ -21,12 +21,12 @@ struct EncodeRun: Sendable {
 /// Encodes `frames` TestScene frames at the plan's top size.
 func encodeScene(plan: LayerPlan, frames: Int, keepSources: Bool = true) throws -> EncodeRun {
     let encoder = try SimulcastEncoder(plan: plan)
-    let scene = TestScene(seed: 7)
+    let scene = try TestScene(seed: 7).renderer(width: plan.top.width, height: plan.top.height)
     let scaler = Scaler()
     var layers = [[EncodedFrame]](repeating: [], count: plan.layers.count)
     var sources = [[VideoFrame]](repeating: [], count: plan.layers.count)
     for n in 0..<frames {
-        let top = try scene.frame(n, width: plan.top.width, height: plan.top.height)
+        let top = scene.frame(n)
         for encoded in try encoder.encode(top) { layers[encoded.spatialIndex].append(encoded) }
         if keepSources {
             var current = top
