@@ -1,0 +1,54 @@
+/// Builds an IVF file (the simple container libvpx's tools use): a 32-byte header
+/// (`DKIF`, version 0, header size 32, fourcc `VP80`, width, height, timebase denominator and
+/// numerator, frame count) followed by each frame with a 12-byte header (size, 64-bit
+/// timestamp), all little-endian.
+public struct IVFWriter: Sendable {
+    public let width: Int
+    public let height: Int
+    /// Timestamps count in units of `timebaseNumerator / timebaseDenominator` seconds.
+    public let timebaseNumerator: UInt32
+    public let timebaseDenominator: UInt32
+    /// The file so far: the header (with the current frame count) and every frame.
+    public private(set) var bytes: [UInt8]
+    public private(set) var frameCount: UInt32 = 0
+
+    /// - Parameters: the picture size (16-bit fields) and timebase (default 1/30 s, so a frame
+    ///   index is a timestamp; pass 1/90000 to store RTP timestamps).
+    public init(width: Int, height: Int, timebaseNumerator: UInt32 = 1, timebaseDenominator: UInt32 = 30) {
+        self.width = width
+        self.height = height
+        self.timebaseNumerator = timebaseNumerator
+        self.timebaseDenominator = timebaseDenominator
+        bytes = []
+        bytes.reserveCapacity(1 << 16)
+        bytes += Array("DKIF".utf8)
+        Self.append16(&bytes, 0)            // version
+        Self.append16(&bytes, 32)           // header size
+        bytes += Array("VP80".utf8)
+        Self.append16(&bytes, UInt16(truncatingIfNeeded: width))
+        Self.append16(&bytes, UInt16(truncatingIfNeeded: height))
+        Self.append32(&bytes, timebaseDenominator)
+        Self.append32(&bytes, timebaseNumerator)
+        Self.append32(&bytes, 0)            // frame count, patched by append(frame:)
+        Self.append32(&bytes, 0)            // unused
+    }
+
+    /// Appends one encoded frame with its timestamp (in timebase units).
+    public mutating func append(frame: [UInt8], timestamp: UInt64) {
+        Self.append32(&bytes, UInt32(truncatingIfNeeded: frame.count))
+        Self.append32(&bytes, UInt32(truncatingIfNeeded: timestamp))
+        Self.append32(&bytes, UInt32(truncatingIfNeeded: timestamp >> 32))
+        bytes += frame
+        frameCount &+= 1
+        for i in 0..<4 { bytes[24 + i] = UInt8(truncatingIfNeeded: frameCount >> (8 * UInt32(i))) }
+    }
+
+    private static func append16(_ out: inout [UInt8], _ value: UInt16) {
+        out.append(UInt8(truncatingIfNeeded: value))
+        out.append(UInt8(truncatingIfNeeded: value >> 8))
+    }
+
+    private static func append32(_ out: inout [UInt8], _ value: UInt32) {
+        for shift in stride(from: 0, to: 32, by: 8) { out.append(UInt8(truncatingIfNeeded: value >> UInt32(shift))) }
+    }
+}

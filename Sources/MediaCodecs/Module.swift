@@ -1,1 +1,0 @@
-// Module placeholder: types arrive with their issue.

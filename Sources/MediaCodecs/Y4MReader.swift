@@ -1,0 +1,112 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Reads I420 frames from a YUV4MPEG2 stream (in memory or a file, read incrementally).
+/// Only 4:2:0 streams are accepted (`C420`, `C420jpeg`, `C420paldv`, `C420mpeg2`, or no `C`).
+/// Every malformed input is a thrown `Y4MError`.
+///
+/// Not `Sendable`: it holds a read position (and possibly an open file).
+public final class Y4MReader {
+    /// The longest header or frame-parameter line accepted.
+    static let maximumLineLength = 4096
+
+    public let header: Y4MHeader
+    private var source: Source
+    private var frameIndex = 0
+
+    private enum Source {
+        case memory([UInt8], offset: Int)
+        case file(UnsafeMutablePointer<FILE>)
+    }
+
+    /// Parses the header of an in-memory stream.
+    public convenience init(bytes: [UInt8]) throws(Y4MError) {
+        try self.init(source: .memory(bytes, offset: 0))
+    }
+
+    /// Opens a `.y4m` file and parses its header.
+    public convenience init(path: String) throws(Y4MError) {
+        guard let file = fopen(path, "rb") else { throw .io(path: path, errno: errno) }
+        do {
+            try self.init(source: .file(file))
+        } catch {
+            fclose(file)
+            throw error
+        }
+    }
+
+    private init(source: Source) throws(Y4MError) {
+        self.source = source
+        var consumed = 0
+        guard let line = Self.readLine(&self.source, consumed: &consumed) else { throw .badHeader("unterminated header") }
+        header = try Y4MHeader.parse(line[...])
+    }
+
+    deinit {
+        if case .file(let file) = source { fclose(file) }
+    }
+
+    /// The next frame, or nil at a clean end of stream.
+    /// - Throws: `.badFrameHeader` if the frame does not start with `FRAME`, `.truncatedFrame`
+    ///   if the stream ends inside the pixels.
+    public func nextFrame() throws(Y4MError) -> VideoFrame? {
+        var consumed = 0
+        guard let line = Self.readLine(&source, consumed: &consumed) else {
+            if consumed == 0 && Self.atEnd(&source) { return nil }
+            throw .badFrameHeader(frameIndex: frameIndex)
+        }
+        guard line.starts(with: Array("FRAME".utf8)) else { throw .badFrameHeader(frameIndex: frameIndex) }
+        let size = header.frameSize
+        let bytes = Self.read(&source, count: size)
+        guard bytes.count == size else {
+            throw .truncatedFrame(frameIndex: frameIndex, needed: size, available: bytes.count)
+        }
+        frameIndex += 1
+        // Sizes were validated by the header parser and the byte count just checked.
+        do {
+            return try VideoFrame(packedI420: bytes, width: header.width, height: header.height)
+        } catch {
+            throw .badHeader("frame size: \(error)")
+        }
+    }
+
+    // MARK: - Byte source
+
+    /// Reads up to and excluding the next '\n'; nil if the source ends first (or the line is
+    /// too long) — an empty source gives nil too.
+    private static func readLine(_ source: inout Source, consumed: inout Int) -> [UInt8]? {
+        var line: [UInt8] = []
+        while line.count <= maximumLineLength {
+            let byte = read(&source, count: 1)
+            guard let b = byte.first else { return nil }
+            consumed += 1
+            if b == UInt8(ascii: "\n") { return line }
+            line.append(b)
+        }
+        return nil
+    }
+
+    private static func atEnd(_ source: inout Source) -> Bool {
+        switch source {
+        case .memory(let bytes, let offset): return offset >= bytes.count
+        case .file(let file): return feof(file) != 0
+        }
+    }
+
+    private static func read(_ source: inout Source, count: Int) -> [UInt8] {
+        switch source {
+        case .memory(let bytes, let offset):
+            let end = min(bytes.count, offset + count)
+            source = .memory(bytes, offset: end)
+            return Array(bytes[offset..<end])
+        case .file(let file):
+            var out = [UInt8](repeating: 0, count: count)
+            let got = out.withUnsafeMutableBytes { fread($0.baseAddress, 1, count, file) }
+            out.removeLast(count - got)
+            return out
+        }
+    }
+}
