@@ -30,7 +30,7 @@ static int64_t thread_ns(void) {
 static int gcd(int a, int b) { return b == 0 ? a : gcd(b, a % b); }
 
 cref_encoder *cref_create(int num_layers, const int *widths, const int *heights,
-                          const int *target_kbps, int fps, char *error, size_t error_len) {
+                          const int *target_kbps, const int *denoise, int fps, char *error, size_t error_len) {
     if (num_layers < 1 || num_layers > CREF_MAX_LAYERS || fps <= 0) return NULL;
     cref_encoder *enc = calloc(1, sizeof(*enc));
     if (!enc) return NULL;
@@ -67,11 +67,12 @@ cref_encoder *cref_create(int num_layers, const int *widths, const int *heights,
         cfg->ts_target_bitrate[0] = target_kbps[i] * 40 / 100;
         cfg->ts_target_bitrate[1] = target_kbps[i] * 60 / 100;
         cfg->ts_target_bitrate[2] = target_kbps[i];
-        if (i == 0) {
-            dsf[i].num = 1; dsf[i].den = 1;
+        // dsf[i]: from layer i down to the next lower layer i+1; the lowest layer's is unused.
+        if (i + 1 < num_layers) {
+            int g = gcd(widths[i], widths[i + 1]);
+            dsf[i].num = widths[i] / g; dsf[i].den = widths[i + 1] / g;
         } else {
-            int g = gcd(widths[i - 1], widths[i]);
-            dsf[i].num = widths[i - 1] / g; dsf[i].den = widths[i] / g;
+            dsf[i].num = 1; dsf[i].den = 1;
         }
         if (i == 0) {
             // Planes are set to the caller's frame on every encode; the header alone is needed.
@@ -94,7 +95,8 @@ cref_encoder *cref_create(int num_layers, const int *widths, const int *heights,
         int ok = vpx_codec_control(c, VP8E_SET_CPUUSED, small ? -4 : -6) == VPX_CODEC_OK
               && vpx_codec_control(c, VP8E_SET_STATIC_THRESHOLD, 1) == VPX_CODEC_OK
               && vpx_codec_control(c, VP8E_SET_TOKEN_PARTITIONS, VP8_ONE_TOKENPARTITION) == VPX_CODEC_OK
-              && vpx_codec_control(c, VP8E_SET_NOISE_SENSITIVITY, i == num_layers - 1 ? 0 : 1) == VPX_CODEC_OK;
+              && vpx_codec_control(c, VP8E_SET_NOISE_SENSITIVITY, denoise[i] ? 1 : 0) == VPX_CODEC_OK
+              && vpx_codec_control(c, VP8E_SET_MAX_INTRA_BITRATE_PCT, 300) == VPX_CODEC_OK;
         if (!ok) {
             if (error) snprintf(error, error_len, "control: %s", vpx_codec_error(c));
             cref_destroy(enc);

@@ -33,6 +33,7 @@ public final class SimulcastEncoder {
     public let rtpTimestampStart: UInt32
 
     private let count: Int
+    private let denoising: [Bool]
     /// C arrays, index c = count - 1 - planIndex (highest resolution first).
     private let contexts: UnsafeMutablePointer<vpx_codec_ctx_t>
     private let configs: UnsafeMutablePointer<vpx_codec_enc_cfg_t>
@@ -63,14 +64,22 @@ public final class SimulcastEncoder {
     ///     for the wire).
     ///   - bitratesKbps: initial target per plan layer (lightest first); default: each
     ///     layer's `bitrates.targetKbps`. 0 starts a layer paused.
+    ///   - denoising: `VP8E_SET_NOISE_SENSITIVITY` per plan layer (lightest first); default
+    ///     `defaultDenoising(layerCount:)`. Harnesses that run one encoder per layer pass the
+    ///     multi-resolution setting of that layer so both set-ups do the same work.
     public init(plan: LayerPlan, frameRate: Int = 30, rtpTimestampStart: UInt32 = 0,
-                bitratesKbps: [Int]? = nil) throws(SimulcastEncoderError) {
+                bitratesKbps: [Int]? = nil, denoising: [Bool]? = nil) throws(SimulcastEncoderError) {
         guard (1...120).contains(frameRate) else { throw .invalidFrameRate(frameRate) }
         let initial = bitratesKbps ?? plan.layers.map(\.bitrates.targetKbps)
         guard initial.count == plan.layers.count else {
             throw .layerOutOfRange(index: initial.count, layerCount: plan.layers.count)
         }
         for kbps in initial { try Self.validate(kbps: kbps) }
+        let denoising = denoising ?? Self.defaultDenoising(layerCount: plan.layers.count)
+        guard denoising.count == plan.layers.count else {
+            throw .layerOutOfRange(index: denoising.count, layerCount: plan.layers.count)
+        }
+        self.denoising = denoising
         self.plan = plan
         self.frameRate = frameRate
         self.rtpTimestampStart = rtpTimestampStart
@@ -111,6 +120,12 @@ public final class SimulcastEncoder {
     }
 
     private func contextIndex(_ planIndex: Int) -> Int { count - 1 - planIndex }
+
+    /// WebRTC's choice: the temporal denoiser runs on every layer but the lowest of a simulcast
+    /// set, and on the only layer of a single-layer plan (lightest first).
+    public static func defaultDenoising(layerCount: Int) -> [Bool] {
+        layerCount == 1 ? [true] : (0..<layerCount).map { $0 > 0 }
+    }
 
     private func setUpCodec() throws(VPXError) {
         for planIndex in 0..<count {
@@ -157,7 +172,7 @@ public final class SimulcastEncoder {
             try control(ctx, VP8E_SET_CPUUSED, int: small ? -4 : -6)
             try control(ctx, VP8E_SET_STATIC_THRESHOLD, uint: 1)
             try control(ctx, VP8E_SET_TOKEN_PARTITIONS, int: Int32(VP8_ONE_TOKENPARTITION.rawValue))
-            try control(ctx, VP8E_SET_NOISE_SENSITIVITY, int: planIndex == 0 ? 0 : 1)
+            try control(ctx, VP8E_SET_NOISE_SENSITIVITY, int: denoising[planIndex] ? 1 : 0)
             try control(ctx, VP8E_SET_MAX_INTRA_BITRATE_PCT, uint: Self.maxIntraBitratePercent)
         }
     }

@@ -8,10 +8,11 @@
 
 typedef struct cref_encoder cref_encoder;
 
-/// Creates an encoder over `num_layers` layers given HIGHEST resolution first.
+/// Creates an encoder over `num_layers` layers given HIGHEST resolution first;
+/// `denoise[i]` turns on VP8E_SET_NOISE_SENSITIVITY for layer i.
 /// Returns NULL on any libvpx error (the message goes to `error`, if not NULL).
 cref_encoder *cref_create(int num_layers, const int *widths, const int *heights,
-                          const int *target_kbps, int fps, char *error, size_t error_len);
+                          const int *target_kbps, const int *denoise, int fps, char *error, size_t error_len);
 
 /// Scales the top-size I420 frame down layer to layer (box filter) and encodes every layer.
 /// Layer i's compressed frame (highest first) is copied into `out_data[i]` (room for
