@@ -13,10 +13,13 @@ demo: deps
 
 test: deps
 	$(SWIFT) build --build-tests
+	$(SWIFT) run simulcast-bench encode --frames 30 --repeat 1 --json out/bench-smoke.json > /dev/null
+	python3 scripts/check-bench-json.py out/bench-smoke.json
 	$(SWIFT) test --skip-build
 
 bench: deps
-	$(SWIFT) run -c release simulcast-bench encode --json out/bench/encode.json --markdown out/bench/encode.md --svg out/bench/encode.svg
+	$(SWIFT) run -c release simulcast-bench encode --json bench-results/encode.json \
+		--markdown bench-results/encode.md --svg bench-results/encode.svg
 
 fuzz: deps
 	FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/fuzz.sh

@@ -5,7 +5,7 @@ import Foundation
 enum BarChart {
     static func render(_ report: EncodeReport, order: [String]) -> String {
         let names = order.filter { report.configs[$0] != nil }
-        let rowHeight = 34.0, top = 70.0, left = 230.0, chartWidth = 420.0
+        let rowHeight = 48.0, top = 70.0, left = 230.0, chartWidth = 420.0
         let psnrLeft = left + chartWidth + 60, psnrWidth = 300.0
         let height = top + rowHeight * Double(names.count) + 60
         let width = psnrLeft + psnrWidth + 40
@@ -30,14 +30,14 @@ enum BarChart {
             let barWidth = config.cpuMsPerFrame.median * scale
             let whisker = config.cpuMsPerFrame.p95 * scale
             svg += """
-            <text x="\(left - 8)" y="\(y + 17)" text-anchor="end">\(esc(name))</text>
-            <rect x="\(left)" y="\(y + 5)" width="\(f(barWidth))" height="18" fill="#4e79a7"/>
-            <line x1="\(left + barWidth)" y1="\(y + 14)" x2="\(left + whisker)" y2="\(y + 14)" stroke="#222"/>
-            <line x1="\(left + whisker)" y1="\(y + 8)" x2="\(left + whisker)" y2="\(y + 20)" stroke="#222"/>
-            <text x="\(left + whisker + 6)" y="\(y + 18)" fill="#222">\(MarkdownTable.fmt(config.cpuMsPerFrame.median, 2)) ms</text>
+            <text x="\(left - 8)" y="\(y + 21)" text-anchor="end">\(esc(name))</text>
+            <rect x="\(left)" y="\(y + 5)" width="\(f(barWidth))" height="24" fill="#4e79a7"/>
+            <line x1="\(left + barWidth)" y1="\(y + 17)" x2="\(left + whisker)" y2="\(y + 17)" stroke="#222"/>
+            <line x1="\(left + whisker)" y1="\(y + 10)" x2="\(left + whisker)" y2="\(y + 24)" stroke="#222"/>
+            <text x="\(left + whisker + 6)" y="\(y + 21)" fill="#222">\(MarkdownTable.fmt(config.cpuMsPerFrame.median, 2)) ms</text>
 
             """
-            let band = 18.0 / Double(max(config.layers.count, 1))
+            let band = 36.0 / Double(max(config.layers.count, 1))
             for (index, layer) in config.layers.enumerated() {
                 let value = min(max(layer.psnr, psnrMin), psnrMax)
                 let ly = y + 5 + Double(index) * band

@@ -1,1 +1,92 @@
-print("todo")
+import CommandLineSupport
+import Foundation
+import MediaCodecs
+import Simulcast
+
+/// `simulcast-bench encode`: per-frame encode cost of MAX_LAYER_2 vs MAX_LAYER_3 (and the
+/// rest), side by side in one run. See Benchmarks/README.md.
+let usage = """
+usage: simulcast-bench encode [--input FILE.y4m] [--frames N] [--size WxH] [--repeat R]
+                              [--json PATH] [--markdown PATH] [--svg PATH]
+"""
+
+let configurationOrder = ["single", "max_layer_2", "max_layer_3", "max_layer_2_independent",
+                          "max_layer_3_independent", "c_reference_max_layer_3"]
+
+func runEncode(_ arguments: ArraySlice<String>) throws {
+    let options = try CommandLineArguments(arguments, valueOptions: ["input", "frames", "size", "repeat", "json",
+                                                                     "markdown", "svg"])
+    let frameCount = try options.int("frames", default: 300, range: 1...100_000)
+    let repeats = try options.int("repeat", default: 5, range: 1...1000)
+    let size = try options.size("size", default: (1280, 720))
+    let three = try LayerPlan(width: size.width, height: size.height)
+    let two = try LayerPlan(width: size.width, height: size.height, maxLayer: .two)
+    let single = try LayerPlan(width: size.width, height: size.height, multiStream: false)
+    let top = three.top
+
+    var frames: [VideoFrame] = []
+    let inputName: String
+    if let path = options.string("input") {
+        let reader = try Y4MReader(path: path)
+        let scaler = Scaler()
+        while frames.count < frameCount, let frame = try reader.nextFrame() {
+            frames.append(try scaler.scaled(frame, width: top.width, height: top.height))
+        }
+        guard !frames.isEmpty else { throw ValidationError(message: "\(path) holds no frames") }
+        inputName = path
+    } else {
+        let renderer = try TestScene().renderer(width: top.width, height: top.height)
+        frames = (0..<frameCount).map { renderer.frame($0) }
+        inputName = "built-in test scene"
+    }
+
+    let configurations: [EncodeBenchmark.Configuration] = [
+        .init(name: "single") { try MultiResolutionPipeline(plan: single) },
+        .init(name: "max_layer_2") { try MultiResolutionPipeline(plan: two) },
+        .init(name: "max_layer_3") { try MultiResolutionPipeline(plan: three) },
+        .init(name: "max_layer_2_independent") { try IndependentEncodersPipeline(plan: two) },
+        .init(name: "max_layer_3_independent") { try IndependentEncodersPipeline(plan: three) },
+        .init(name: "c_reference_max_layer_3") { try CReferencePipeline(plan: three) },
+    ]
+    let benchmark = EncodeBenchmark(frames: frames, repeats: repeats)
+    var progress = ProgressBar(total: configurations.count * repeats)
+    let results = try benchmark.run(configurations, progress: &progress)
+    let report = benchmark.report(results, input: inputName, size: "\(top.width)x\(top.height)")
+
+    print(MarkdownTable.render(report, order: configurationOrder))
+    if let path = options.string("json") {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try write(try encoder.encode(report), to: path)
+    }
+    if let path = options.string("markdown") {
+        try write(Data(MarkdownTable.render(report, order: configurationOrder).utf8), to: path)
+    }
+    if let path = options.string("svg") {
+        try write(Data(BarChart.render(report, order: configurationOrder).utf8), to: path)
+    }
+}
+
+struct ValidationError: Error, CustomStringConvertible {
+    var message: String
+    var description: String { message }
+}
+
+func write(_ data: Data, to path: String) throws {
+    let url = URL(fileURLWithPath: path)
+    try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try data.write(to: url)
+}
+
+let arguments = CommandLine.arguments.dropFirst()
+do {
+    switch arguments.first {
+    case "encode": try runEncode(arguments.dropFirst())
+    default:
+        writeToStandardError(usage + "\n")
+        exit(2)
+    }
+} catch {
+    writeToStandardError("simulcast-bench: \(error)\n")
+    exit(1)
+}

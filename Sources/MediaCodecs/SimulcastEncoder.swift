@@ -353,6 +353,12 @@ public final class SimulcastEncoder {
         try encode(buffer, output: output)
     }
 
+    /// An optional clock (nanoseconds) read around the layer-to-layer downscaling of each frame,
+    /// so a benchmark can split a frame's cost into scaling and encoding. Nil: no clock is read.
+    public var phaseClock: (() -> Int64)?
+    /// Time the last `encode` spent downscaling layer to layer, by `phaseClock` (0 without one).
+    public private(set) var lastScalingNanoseconds: Int64 = 0
+
     /// Identity of the pooled top-layer buffer used by `encode(scaling:)` (tests check reuse).
     var scaledTopStorageIdentity: UnsafeRawPointer? { scaledTop?.storageIdentity }
     /// Identities of libvpx's per-layer image buffers (highest first; index 0 is the input).
@@ -369,6 +375,7 @@ public final class SimulcastEncoder {
         images[0].stride.1 = Int32(input.strideU)
         images[0].stride.2 = Int32(input.strideV)
         // Downscale layer to layer (box filter) into the preallocated images.
+        let scalingStart = phaseClock?() ?? 0
         for c in 1..<max(1, count) {
             do {
                 try Scaler.scaleBox(Self.planes(of: images + (c - 1)).readOnly, into: Self.planes(of: images + c))
@@ -376,6 +383,7 @@ public final class SimulcastEncoder {
                 throw .scaling(error)
             }
         }
+        if let phaseClock { lastScalingNanoseconds = phaseClock() - scalingStart }
         // Per-layer L1T3 decision.
         var decisions = [TemporalPattern.Frame?](repeating: nil, count: count)
         for index in 0..<count where layers[index].appliedKbps > 0 {
