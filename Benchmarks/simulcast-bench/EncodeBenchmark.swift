@@ -7,7 +7,8 @@ import Simulcast
 struct EncodeBenchmark {
     struct Configuration {
         var name: String
-        var make: () throws -> EncodePipeline
+        var plan: LayerPlan
+        var make: (LayerPlan) throws -> EncodePipeline
     }
 
     struct Samples {
@@ -17,9 +18,7 @@ struct EncodeBenchmark {
         var total: Double = 0
         /// Median CPU ns per frame of each repeat (for the ratios).
         var perRepeatMedian: [Double] = []
-        var bytesPerLayer: [Int] = []
-        var psnrPerLayer: [Double] = []
-        var layerSizes: [(width: Int, height: Int)] = []
+        var layers: [LayerQualityMeter.LayerSummary] = []
     }
 
     let frames: [VideoFrame]
@@ -30,10 +29,10 @@ struct EncodeBenchmark {
         var results: [String: Samples] = [:]
         for r in 0..<repeats {
             for configuration in configurations {
-                let pipeline = try configuration.make()
+                let pipeline = try configuration.make(configuration.plan)
                 var samples = results[configuration.name] ?? Samples()
                 var repeatCPU: [Double] = []
-                var encodedByLayer = [[EncodedFrame]](repeating: [], count: pipeline.layerSizes.count)
+                var encodedPerFrame: [[EncodedFrame]] = []
                 for frame in frames {
                     let wallStart = wallNanoseconds()
                     let cost = try pipeline.encode(frame)
@@ -42,17 +41,15 @@ struct EncodeBenchmark {
                     samples.wall.append(Double(wall))
                     samples.scaling += Double(cost.scalingNanoseconds)
                     samples.total += Double(cost.totalNanoseconds)
-                    if r == 0 { for f in cost.encoded { encodedByLayer[f.spatialIndex].append(f) } }
+                    if r == 0 { encodedPerFrame.append(cost.encoded) }
                 }
                 samples.cpu += repeatCPU
                 samples.perRepeatMedian.append(Distribution(repeatCPU).median)
                 if r == 0 {
                     // Quality is the same every repeat; score the first one, outside the timed loop.
-                    samples.layerSizes = pipeline.layerSizes
-                    samples.bytesPerLayer = encodedByLayer.map { $0.reduce(0) { $0 + $1.data.count } }
-                    samples.psnrPerLayer = try encodedByLayer.indices.map { index in
-                        try meanPSNR(encodedByLayer[index], size: pipeline.layerSizes[index])
-                    }
+                    let meter = try LayerQualityMeter(plan: configuration.plan)
+                    for (encoded, source) in zip(encodedPerFrame, frames) { try meter.record(encoded, source: source) }
+                    samples.layers = meter.layers
                 }
                 results[configuration.name] = samples
                 progress.advance(label: "\(configuration.name) repeat \(r + 1)")
@@ -61,42 +58,14 @@ struct EncodeBenchmark {
         return results
     }
 
-    /// Decodes a layer's frames with `VP8Decoder` and averages luma PSNR against the source
-    /// scaled to the layer's size (box filter, layer to layer from the top, as encoded).
-    private func meanPSNR(_ encoded: [EncodedFrame], size: (width: Int, height: Int)) throws -> Double {
-        guard encoded.count == frames.count else { return .nan }
-        let decoder = try VP8Decoder()
-        let scaler = Scaler()
-        var total = 0.0
-        for (frame, source) in zip(encoded, frames) {
-            guard let decoded = try decoder.decode(frame.data) else { return .nan }
-            var reference = source
-            var width = source.width, height = source.height
-            while width > size.width {
-                width /= 2; height /= 2
-                var next = try VideoFrame(width: max(width, size.width), height: max(height, size.height))
-                try scaler.scale(reference, into: &next)
-                reference = next
-            }
-            if reference.width != size.width || reference.height != size.height {
-                var exact = try VideoFrame(width: size.width, height: size.height)
-                try scaler.scale(reference, into: &exact)
-                reference = exact
-            }
-            total += try PSNR.luma(reference, decoded)
-        }
-        return total / Double(encoded.count)
-    }
-
     func report(_ results: [String: Samples], input: String, size: String) -> EncodeReport {
         var configs: [String: EncodeReport.ConfigResult] = [:]
-        let seconds = Double(frames.count) / Double(frameRate)
         for (name, samples) in results {
             let cpu = Distribution(samples.cpu)
-            let layers = samples.layerSizes.indices.map { index in
-                EncodeReport.LayerResult(width: samples.layerSizes[index].width, height: samples.layerSizes[index].height,
-                                         kbps: Double(samples.bytesPerLayer[index]) * 8 / seconds / 1000,
-                                         psnr: samples.psnrPerLayer[index])
+            let layers = samples.layers.map { layer in
+                EncodeReport.LayerResult(width: layer.width, height: layer.height,
+                                         kbps: layer.kbps(totalFrames: frames.count, frameRate: frameRate),
+                                         psnr: layer.decodeErrors == 0 ? layer.meanPSNR : .nan)
             }
             let coreShare = cpu.median / 1e9 * Double(frameRate)
             configs[name] = EncodeReport.ConfigResult(

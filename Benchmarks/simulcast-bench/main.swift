@@ -41,12 +41,12 @@ func runEncode(_ arguments: ArraySlice<String>) throws {
     }
 
     let configurations: [EncodeBenchmark.Configuration] = [
-        .init(name: "single") { try MultiResolutionPipeline(plan: single) },
-        .init(name: "max_layer_2") { try MultiResolutionPipeline(plan: two) },
-        .init(name: "max_layer_3") { try MultiResolutionPipeline(plan: three) },
-        .init(name: "max_layer_2_independent") { try IndependentEncodersPipeline(plan: two) },
-        .init(name: "max_layer_3_independent") { try IndependentEncodersPipeline(plan: three) },
-        .init(name: "c_reference_max_layer_3") { try CReferencePipeline(plan: three) },
+        .init(name: "single", plan: single, make: MultiResolutionPipeline.init),
+        .init(name: "max_layer_2", plan: two, make: MultiResolutionPipeline.init),
+        .init(name: "max_layer_3", plan: three, make: MultiResolutionPipeline.init),
+        .init(name: "max_layer_2_independent", plan: two, make: IndependentEncodersPipeline.init),
+        .init(name: "max_layer_3_independent", plan: three, make: IndependentEncodersPipeline.init),
+        .init(name: "c_reference_max_layer_3", plan: three, make: CReferencePipeline.init),
     ]
     let benchmark = EncodeBenchmark(frames: frames, repeats: repeats)
     var progress = ProgressBar(total: configurations.count * repeats)
