@@ -54,11 +54,11 @@ public struct VP8FrameAssembler: Sendable {
     private var keyFloor: Int64?
     private var history: [FrameRecord] = []
 
-    /// An assembler with the given bounds (each clamped to at least 1).
+    /// An assembler with the given bounds, each clamped to 1...32768 (half the sequence space).
     public init(maxPacketAge: Int = 2048, maxPacketsPerFrame: Int = 1024, maxHistory: Int = 512) {
-        self.maxPacketAge = max(1, maxPacketAge)
-        self.maxPacketsPerFrame = max(1, maxPacketsPerFrame)
-        self.maxHistory = max(1, maxHistory)
+        self.maxPacketAge = min(max(1, maxPacketAge), 32768)
+        self.maxPacketsPerFrame = min(max(1, maxPacketsPerFrame), 32768)
+        self.maxHistory = min(max(1, maxHistory), 32768)
     }
 
     /// Number of packets currently buffered (waiting for their frame to complete).
@@ -67,7 +67,7 @@ public struct VP8FrameAssembler: Sendable {
     /// Lowest extended sequence number still accepted.
     private var floor: Int64 {
         guard let highest else { return Int64.min }
-        // maxPacketAge ≥ 1 and highest is within ±2^15 per step of a 16-bit start: no overflow.
+        // maxPacketAge ≤ 2^15 and highest moves at most 2^15 per packet from a 16-bit start: no overflow.
         let ageFloor = highest - Int64(maxPacketAge) + 1
         if let keyFloor { return max(ageFloor, keyFloor) }
         return ageFloor
