@@ -284,3 +284,57 @@ extension VP8FrameAssembler {
         #expect(frames.map(\.data) == [data])
     }
 }
+
+@Suite struct VP8FrameAssemblerPropertyTests {
+    @Test func underRandomLossDuplicationAndReorderingEveryReportedFrameIsExact() throws {
+        var generator = SeededGenerator(seed: 0xC0FFEE)
+        for round in 0..<20 {
+            var stream = TestStream(firstSeq: UInt16.random(in: 0...UInt16.max, using: &generator),
+                                    pictureID: UInt16.random(in: 0...0x7FFF, using: &generator))
+            var originals: [UInt32: (data: [UInt8], seqs: [UInt16])] = [:]
+            var sent: [TestPacket] = []
+            for index in 0..<30 {
+                let tid: UInt8 = [0, 2, 1, 2][index % 4]
+                let (data, packets) = try stream.frame(length: Int.random(in: 1...1500, using: &generator),
+                                                       keyFrame: index % 10 == 0, temporalId: tid,
+                                                       seed: UInt64(round * 100 + index))
+                originals[packets[0].timestamp] = (data, packets.map(\.seq))
+                sent += packets
+            }
+            var delivered: [TestPacket] = []
+            var droppedSeqs: Set<UInt16> = []
+            for packet in sent {
+                let roll = Int.random(in: 0..<100, using: &generator)
+                if roll < 8 { droppedSeqs.insert(packet.seq); continue }
+                delivered.append(packet)
+                if roll > 92 { delivered.append(packet) }
+            }
+            // Local reordering: shuffle within windows of 8.
+            var reordered: [TestPacket] = []
+            var index = 0
+            while index < delivered.count {
+                let end = min(index + 8, delivered.count)
+                reordered += delivered[index..<end].shuffled(using: &generator)
+                index = end
+            }
+            var assembler = VP8FrameAssembler()
+            let frames = try assembler.feed(reordered)
+            #expect(frames.count > 5, "round \(round) reported too few frames to mean anything")
+            var reported: Set<UInt32> = []
+            for frame in frames {
+                let original = try #require(originals[frame.timestamp])
+                #expect(frame.data == original.data)
+                #expect(original.seqs.allSatisfy { !droppedSeqs.contains($0) })
+                #expect(!reported.contains(frame.timestamp))
+                reported.insert(frame.timestamp)
+            }
+            // A fully delivered frame goes unreported only when a later key frame completed first
+            // (the assembler then discards everything older than that key frame).
+            let keyTimestamps = frames.filter(\.keyFrame).map(\.timestamp)
+            for (timestamp, original) in originals where !reported.contains(timestamp) {
+                let lost = original.seqs.contains { droppedSeqs.contains($0) }
+                #expect(lost || keyTimestamps.contains { $0 > timestamp })
+            }
+        }
+    }
+}
