@@ -25,6 +25,8 @@
 ///
 /// **Memory.** Packets more than `maxPacketAge` sequence numbers behind the highest, or older than
 /// the newest decodable key frame, are dropped; at most `maxHistory` reported frames are remembered.
+/// After `restartThreshold` consecutive packets beyond the age window the assembler resets, so a sender whose
+/// sequence numbers jump by more than 2^15 is followed rather than ignored forever.
 public struct VP8FrameAssembler: Sendable {
     private struct StoredPacket: Sendable {
         var timestamp: UInt32
@@ -53,6 +55,12 @@ public struct VP8FrameAssembler: Sendable {
     private var firstSeen: Int64 = 0
     private var keyFloor: Int64?
     private var history: [FrameRecord] = []
+    private var lastEvictionFloor: Int64?
+    private var consecutiveStalePackets = 0
+
+    /// After this many consecutive packets too old to use, the sender is assumed to have restarted
+    /// its sequence numbers (e.g. a jump of more than 2^15) and the assembler starts afresh.
+    public static let restartThreshold = 64
 
     /// An assembler with the given bounds, each clamped to 1...32768 (half the sequence space).
     public init(maxPacketAge: Int = 2048, maxPacketsPerFrame: Int = 1024, maxHistory: Int = 512) {
@@ -85,6 +93,19 @@ public struct VP8FrameAssembler: Sendable {
     public mutating func insert(sequenceNumber: UInt16, timestamp: UInt32, marker: Bool,
                                 payload: ArraySlice<UInt8>) throws(WireError) -> [VP8AssembledFrame] {
         let (descriptor, data) = try VP8PayloadDescriptor.parse(payload)
+        if let highest {
+            let candidate = highest + Int64(Int16(bitPattern: sequenceNumber &- UInt16(truncatingIfNeeded: highest)))
+            // Only packets beyond the age window count toward a restart, not retransmissions that
+            // merely predate the newest key frame.
+            if candidate <= highest - Int64(maxPacketAge) {
+                consecutiveStalePackets += 1
+                guard consecutiveStalePackets >= VP8FrameAssembler.restartThreshold else { return [] }
+                self = VP8FrameAssembler(maxPacketAge: maxPacketAge, maxPacketsPerFrame: maxPacketsPerFrame,
+                                         maxHistory: maxHistory)
+            } else {
+                consecutiveStalePackets = 0
+            }
+        }
         let seq: Int64
         if let highest {
             seq = highest + Int64(Int16(bitPattern: sequenceNumber &- UInt16(truncatingIfNeeded: highest)))
@@ -130,8 +151,12 @@ public struct VP8FrameAssembler: Sendable {
         history.contains { $0.first <= seq && seq <= $0.last }
     }
 
-    private mutating func evict() {
+    /// Drops state below the floor. Amortized: the packet scan runs once the floor has moved by 64
+    /// (so at most `maxPacketAge + 64` packets are ever buffered) or a key frame raised it.
+    private mutating func evict(force: Bool = false) {
         let floor = self.floor
+        if !force, let lastEvictionFloor, floor < lastEvictionFloor + 64 { return }
+        lastEvictionFloor = floor
         if packets.keys.contains(where: { $0 < floor }) {
             packets = packets.filter { $0.key >= floor }
         }
@@ -183,7 +208,7 @@ public struct VP8FrameAssembler: Sendable {
                                     temporalId: temporalId, layerSync: layerSync)
         if keyFrame && (keyFloor.map { first > $0 } ?? true) {
             keyFloor = first
-            evict()
+            evict(force: true)
         }
         history.append(FrameRecord(first: first, last: last, decodable: decodable,
                                    tl0PicIdx: descriptor.tl0PicIdx, temporalId: temporalId))

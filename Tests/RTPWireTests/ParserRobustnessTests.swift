@@ -146,6 +146,6 @@ import Testing
                                       marker: Bool.random(using: &generator), payload: payload[...])
             if Int.random(in: 0..<100, using: &generator) == 0 { _ = assembler.missingSequenceNumbers() }
         }
-        #expect(assembler.bufferedPacketCount <= 512)
+        #expect(assembler.bufferedPacketCount <= 512 + 64)
     }
 }

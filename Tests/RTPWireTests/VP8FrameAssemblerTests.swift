@@ -247,7 +247,7 @@ extension VP8FrameAssembler {
             let packets = try stream.frame(length: 500, keyFrame: index == 0).packets
             _ = try assembler.feed(Array(packets.dropLast()))  // the last packet of every frame is lost
         }
-        #expect(assembler.bufferedPacketCount <= 256)
+        #expect(assembler.bufferedPacketCount <= 256 + 64)  // eviction is amortized over 64 steps
         #expect(assembler.missingSequenceNumbers(limit: 1000).count <= 256)
     }
 
@@ -336,5 +336,36 @@ extension VP8FrameAssembler {
                 #expect(lost || keyTimestamps.contains { $0 > timestamp })
             }
         }
+    }
+}
+
+@Suite struct VP8FrameAssemblerRestartTests {
+    @Test func senderRestartingSequenceNumbersFarAwayIsFollowedAfterTheThreshold() throws {
+        var stream = TestStream(firstSeq: 1000)
+        var assembler = VP8FrameAssembler()
+        #expect(try assembler.feed(stream.frame(length: 300, keyFrame: true).packets).count == 1)
+        stream.nextSeq = 1000 &+ 40000  // more than 2^15 ahead: looks 25536 behind
+        var reported: [VP8AssembledFrame] = []
+        for index in 0..<40 {
+            reported += try assembler.feed(stream.frame(length: 600, keyFrame: index % 10 == 0).packets)
+        }
+        #expect(!reported.isEmpty)
+        #expect(reported.allSatisfy { $0.firstSequenceNumber >= 41000 })
+    }
+
+    @Test func lateRetransmissionsWithinTheWindowDoNotResetTheAssembler() throws {
+        var stream = TestStream(firstSeq: 0)
+        var assembler = VP8FrameAssembler()
+        let early = try stream.frame(length: 300, keyFrame: true).packets
+        var pending: [TestPacket] = []
+        for _ in 0..<30 { pending += try stream.frame(length: 600).packets.dropFirst() }  // every first packet lost
+        _ = try assembler.feed(early)
+        _ = try assembler.feed(pending)
+        let key = try stream.frame(length: 300, keyFrame: true).packets
+        #expect(try assembler.feed(key).count == 1)
+        // Old packets (before the key frame) replayed in bulk are ignored, not a restart.
+        #expect(try assembler.feed(pending + pending).isEmpty)
+        let next = try stream.frame(length: 300).packets
+        #expect(try assembler.feed(next).map(\.decodable) == [true])
     }
 }
