@@ -37,8 +37,9 @@ public struct RTPHeaderExtensionMap: Sendable, Equatable {
     /// An empty map (no extensions negotiated).
     public init() {}
 
-    /// A map from explicit pairs. Throws `WireError.outOfRange` for id 0 or 15 (RFC 8285 §5 allows 1...255,
-    /// 15 only as a two-byte-form id; this type accepts 1...14 and 16...255) or a kind mapped twice.
+    /// A map from explicit pairs, registered in order (a later pair for the same kind wins).
+    /// Throws `WireError.outOfRange` for id 0 or 15 (RFC 8285 §5 allows 1...255, 15 only in the
+    /// two-byte form; this type accepts 1...14 and 16...255).
     public init(_ pairs: [(id: UInt8, kind: RTPHeaderExtensionKind)]) throws(WireError) {
         for pair in pairs { try register(pair.kind, id: pair.id) }
     }

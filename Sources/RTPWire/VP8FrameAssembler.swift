@@ -58,8 +58,9 @@ public struct VP8FrameAssembler: Sendable {
     private var lastEvictionFloor: Int64?
     private var consecutiveStalePackets = 0
 
-    /// After this many consecutive packets too old to use, the sender is assumed to have restarted
-    /// its sequence numbers (e.g. a jump of more than 2^15) and the assembler starts afresh.
+    /// After this many consecutive packets at least `maxPacketAge` behind the highest, the sender is
+    /// assumed to have restarted its sequence numbers (e.g. a jump of more than 2^15) and the
+    /// assembler starts afresh with the packet that crossed the threshold.
     public static let restartThreshold = 64
 
     /// An assembler with the given bounds, each clamped to 1...32768 (half the sequence space).
