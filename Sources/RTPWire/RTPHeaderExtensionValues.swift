@@ -1,0 +1,227 @@
+/// A typed header extension payload that knows its kind and how to read and write its data
+/// (RFC 8285 §4 element data).
+public protocol RTPHeaderExtensionValue: Sendable, Equatable {
+    /// Which extension this value is.
+    static var kind: RTPHeaderExtensionKind { get }
+    /// Parses an element's data. Throws `WireError` for a wrong length or invalid content.
+    init(extensionData: ArraySlice<UInt8>) throws(WireError)
+    /// Appends the element's data (not the element header).
+    func appendExtensionData(to buffer: inout [UInt8])
+}
+
+extension RTPHeaderExtensionValue {
+    /// The element data as a fresh array.
+    public var extensionData: [UInt8] {
+        var bytes: [UInt8] = []
+        appendExtensionData(to: &bytes)
+        return bytes
+    }
+}
+
+extension RTPHeaderExtensions {
+    /// The typed value of `type`'s kind, looked up through `map` (RFC 8285 §5). Returns nil when the
+    /// kind is not negotiated or not present; throws `WireError` when present but malformed.
+    public func value<Value: RTPHeaderExtensionValue>(_ type: Value.Type, map: RTPHeaderExtensionMap) throws(WireError) -> Value? {
+        guard let id = map.id(for: Value.kind), let data = element(id: id) else { return nil }
+        return try Value(extensionData: data)
+    }
+}
+
+extension RTPHeaderExtensionElement {
+    /// An element carrying `value` under the id `map` negotiated for its kind (RFC 8285 §5).
+    /// Throws `WireError.unsupported` when the kind is not in the map.
+    public init<Value: RTPHeaderExtensionValue>(_ value: Value, map: RTPHeaderExtensionMap) throws(WireError) {
+        guard let id = map.id(for: Value.kind) else {
+            throw .unsupported("header extension \(Value.kind.uri) is not negotiated")
+        }
+        self.init(id: id, data: value.extensionData)
+    }
+}
+
+/// Client-to-mixer audio level (RFC 6464 §3): voice activity flag and level in −dBov (0...127).
+public struct AudioLevel: RTPHeaderExtensionValue {
+    /// RFC 6464 audio level extension.
+    public static let kind = RTPHeaderExtensionKind.audioLevel
+    /// The "V" bit: the encoder believes the packet contains voice (RFC 6464 §3).
+    public var voiceActivity: Bool
+    /// Level in −dBov, 0 (loudest) ... 127 (silence) (RFC 6464 §3).
+    public var level: UInt8
+
+    /// A level; throws `WireError.outOfRange` above 127.
+    public init(voiceActivity: Bool, level: UInt8) throws(WireError) {
+        guard level <= 127 else { throw .outOfRange(field: "audio level", value: Int(level)) }
+        self.voiceActivity = voiceActivity
+        self.level = level
+    }
+
+    /// Parses the 1-byte element data (RFC 6464 §3).
+    public init(extensionData data: ArraySlice<UInt8>) throws(WireError) {
+        guard data.count == 1, let byte = data.first else {
+            throw .invalidValue(field: "audio level length", value: data.count)
+        }
+        self.voiceActivity = byte & 0x80 != 0
+        self.level = byte & 0x7F
+    }
+
+    /// Appends the 1-byte element data (RFC 6464 §3).
+    public func appendExtensionData(to buffer: inout [UInt8]) {
+        buffer.append((voiceActivity ? 0x80 : 0) | (level & 0x7F))
+    }
+}
+
+/// Absolute send time: 24-bit 6.18 fixed-point seconds, wrapping every 64 s
+/// (webrtc.org abs-send-time extension).
+public struct AbsSendTime: RTPHeaderExtensionValue {
+    /// abs-send-time extension.
+    public static let kind = RTPHeaderExtensionKind.absSendTime
+    /// The raw 24-bit 6.18 fixed-point value.
+    public var rawValue: UInt32
+
+    /// A value from its 24-bit raw form; throws `WireError.outOfRange` above 0xFFFFFF.
+    public init(rawValue: UInt32) throws(WireError) {
+        guard rawValue <= 0xFF_FFFF else { throw .outOfRange(field: "abs-send-time", value: Int(rawValue)) }
+        self.rawValue = rawValue
+    }
+
+    /// The send time of `microseconds` since any epoch, reduced modulo 64 s.
+    public init(microseconds: UInt64) {
+        // Reduce first so the shift cannot overflow: < 64e6 * 2^18 < 2^45.
+        let reduced = microseconds % 64_000_000
+        self.rawValue = UInt32((reduced << 18) / 1_000_000)
+    }
+
+    /// The value in seconds within the 64 s wrap period.
+    public var seconds: Double { Double(rawValue) / Double(1 << 18) }
+
+    /// Parses the 3-byte element data.
+    public init(extensionData data: ArraySlice<UInt8>) throws(WireError) {
+        guard data.count == 3 else { throw .invalidValue(field: "abs-send-time length", value: data.count) }
+        var reader = ByteReader(data)
+        self.rawValue = try reader.readUInt24("abs-send-time")
+    }
+
+    /// Appends the 3-byte element data.
+    public func appendExtensionData(to buffer: inout [UInt8]) {
+        buffer.appendUInt24(rawValue & 0xFF_FFFF)
+    }
+}
+
+/// Transport-wide sequence number (draft-holmer-rmcat-transport-wide-cc-extensions-01 §2).
+public struct TransportSequenceNumber: RTPHeaderExtensionValue {
+    /// transport-wide-cc extension.
+    public static let kind = RTPHeaderExtensionKind.transportSequenceNumber
+    /// The 16-bit transport-wide sequence number.
+    public var value: UInt16
+
+    /// A sequence number.
+    public init(_ value: UInt16) { self.value = value }
+
+    /// Parses the 2-byte element data.
+    public init(extensionData data: ArraySlice<UInt8>) throws(WireError) {
+        guard data.count == 2 else {
+            throw .invalidValue(field: "transport sequence number length", value: data.count)
+        }
+        var reader = ByteReader(data)
+        self.value = try reader.readUInt16("transport sequence number")
+    }
+
+    /// Appends the 2-byte element data.
+    public func appendExtensionData(to buffer: inout [UInt8]) { buffer.appendUInt16(value) }
+}
+
+/// Validation shared by the SDES-item extensions (RFC 7941 §4.1): 1...255 bytes of visible ASCII.
+enum SDESText {
+    static func decode(_ data: ArraySlice<UInt8>, field: String,
+                       allowed: (UInt8) -> Bool) throws(WireError) -> String {
+        guard (1...255).contains(data.count) else {
+            throw .invalidValue(field: "\(field) length", value: data.count)
+        }
+        for byte in data where !allowed(byte) {
+            throw .invalidValue(field: "\(field) character", value: Int(byte))
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    static func validate(_ text: String, field: String, allowed: (UInt8) -> Bool) throws(WireError) {
+        let count = text.utf8.count
+        guard (1...255).contains(count) else { throw .outOfRange(field: "\(field) length", value: count) }
+        for byte in text.utf8 where !allowed(byte) {
+            throw .outOfRange(field: "\(field) character", value: Int(byte))
+        }
+    }
+
+    /// MID is an SDP token (RFC 8843 §5, RFC 4566 token-char): visible ASCII.
+    static func isTokenChar(_ byte: UInt8) -> Bool { (0x21...0x7E).contains(byte) }
+
+    /// rid-id (RFC 8851 §10): ALPHA / DIGIT / "-" / "_".
+    static func isRIDChar(_ byte: UInt8) -> Bool {
+        (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+            || byte == 0x2D || byte == 0x5F
+    }
+}
+
+/// Media identification "MID" (RFC 8843 §15.2 / RFC 7941 SDES item in a header extension).
+public struct MediaIdentifier: RTPHeaderExtensionValue {
+    /// sdes:mid extension.
+    public static let kind = RTPHeaderExtensionKind.mid
+    /// The MID, 1...255 bytes of visible ASCII.
+    public let value: String
+
+    /// A MID; throws `WireError.outOfRange` unless 1...255 visible ASCII bytes.
+    public init(_ value: String) throws(WireError) {
+        try SDESText.validate(value, field: "MID", allowed: SDESText.isTokenChar)
+        self.value = value
+    }
+
+    /// Parses the element data (RFC 7941 §4.1).
+    public init(extensionData data: ArraySlice<UInt8>) throws(WireError) {
+        value = try SDESText.decode(data, field: "MID", allowed: SDESText.isTokenChar)
+    }
+
+    /// Appends the ASCII bytes.
+    public func appendExtensionData(to buffer: inout [UInt8]) { buffer.append(contentsOf: value.utf8) }
+}
+
+/// RTP stream identifier "RID" (RFC 8852 §3.1), e.g. `q`, `h`, `f` for simulcast layers.
+public struct RTPStreamID: RTPHeaderExtensionValue {
+    /// sdes:rtp-stream-id extension.
+    public static let kind = RTPHeaderExtensionKind.rid
+    /// The RID: 1...255 of ALPHA / DIGIT / "-" / "_" (RFC 8851 §10 rid-id).
+    public let value: String
+
+    /// A RID; throws `WireError.outOfRange` for characters outside rid-id.
+    public init(_ value: String) throws(WireError) {
+        try SDESText.validate(value, field: "RID", allowed: SDESText.isRIDChar)
+        self.value = value
+    }
+
+    /// Parses the element data (RFC 8852 §3.1).
+    public init(extensionData data: ArraySlice<UInt8>) throws(WireError) {
+        value = try SDESText.decode(data, field: "RID", allowed: SDESText.isRIDChar)
+    }
+
+    /// Appends the ASCII bytes.
+    public func appendExtensionData(to buffer: inout [UInt8]) { buffer.append(contentsOf: value.utf8) }
+}
+
+/// Repaired RTP stream identifier (RFC 8852 §3.2): the RID of the stream a repair stream repairs.
+public struct RepairedRTPStreamID: RTPHeaderExtensionValue {
+    /// sdes:repaired-rtp-stream-id extension.
+    public static let kind = RTPHeaderExtensionKind.repairedRid
+    /// The repaired RID: 1...255 of ALPHA / DIGIT / "-" / "_" (RFC 8851 §10 rid-id).
+    public let value: String
+
+    /// A repaired RID; throws `WireError.outOfRange` for characters outside rid-id.
+    public init(_ value: String) throws(WireError) {
+        try SDESText.validate(value, field: "repaired RID", allowed: SDESText.isRIDChar)
+        self.value = value
+    }
+
+    /// Parses the element data (RFC 8852 §3.2).
+    public init(extensionData data: ArraySlice<UInt8>) throws(WireError) {
+        value = try SDESText.decode(data, field: "repaired RID", allowed: SDESText.isRIDChar)
+    }
+
+    /// Appends the ASCII bytes.
+    public func appendExtensionData(to buffer: inout [UInt8]) { buffer.append(contentsOf: value.utf8) }
+}

@@ -1,0 +1,246 @@
+/// Reassembles VP8 frames from RTP packets (RFC 7741 §4.4–4.5) arriving in any order, with
+/// duplicates and losses, in bounded memory.
+///
+/// **Framing.** Sequence numbers are extended to 64 bits relative to the highest seen, so a frame
+/// may straddle the 16-bit wrap. A frame is the run of consecutive sequence numbers, all with the
+/// same RTP timestamp, that starts at a packet with S = 1 and PID = 0 and ends at a packet with
+/// the marker bit set, or at a packet whose successor is present and has another timestamp or
+/// starts a frame. A frame is reported only when every packet of that run is present, so a frame
+/// missing a packet is never reported. PictureIDs are only reported, never used for framing, so
+/// their 15-bit wrap needs no handling.
+///
+/// **Decodability** is judged against the frames already reported decodable, in report order (the
+/// order a decoder would be fed):
+/// - a key frame is decodable, and a newer one starts a new epoch;
+/// - other frames are decodable only if they follow the epoch's key frame in sequence order and:
+///   - a TL0 frame (TID 0 or absent, with TL0PICIDX t) needs the TL0 frame with TL0PICIDX t−1
+///     reported decodable in this epoch;
+///   - a TID > 0 frame with Y = 1 needs the TL0 frame with its TL0PICIDX reported decodable;
+///   - a TID > 0 frame with Y = 0 additionally needs every sequence number between that TL0
+///     frame and itself to belong to frames reported decodable (conservative: covers any
+///     reference to earlier lower-or-equal layer frames);
+///   - without TL0PICIDX, the frame ending just before it must have been reported decodable.
+/// A frame completed before its references is reported complete but not decodable; later frames
+/// that depend on it are then not decodable either, until the next key frame.
+///
+/// **Memory.** Packets more than `maxPacketAge` sequence numbers behind the highest, or older than
+/// the newest decodable key frame, are dropped; at most `maxHistory` reported frames are remembered.
+/// After `restartThreshold` consecutive packets beyond the age window the assembler resets, so a sender whose
+/// sequence numbers jump by more than 2^15 is followed rather than ignored forever.
+public struct VP8FrameAssembler: Sendable {
+    private struct StoredPacket: Sendable {
+        var timestamp: UInt32
+        var marker: Bool
+        var descriptor: VP8PayloadDescriptor
+        var data: ArraySlice<UInt8>
+    }
+
+    private struct FrameRecord: Sendable {
+        var first: Int64
+        var last: Int64
+        var decodable: Bool
+        var tl0PicIdx: UInt8?
+        var temporalId: UInt8?
+    }
+
+    /// How far (in sequence numbers) behind the highest packet a packet may be and still be kept.
+    public let maxPacketAge: Int
+    /// The most packets one frame may span; longer runs are never completed.
+    public let maxPacketsPerFrame: Int
+    /// How many reported frames are remembered for duplicate detection and decodability.
+    public let maxHistory: Int
+
+    private var packets: [Int64: StoredPacket] = [:]
+    private var highest: Int64?
+    private var firstSeen: Int64 = 0
+    private var keyFloor: Int64?
+    private var history: [FrameRecord] = []
+    private var lastEvictionFloor: Int64?
+    private var consecutiveStalePackets = 0
+
+    /// After this many consecutive packets at least `maxPacketAge` behind the highest, the sender is
+    /// assumed to have restarted its sequence numbers (e.g. a jump of more than 2^15) and the
+    /// assembler starts afresh with the packet that crossed the threshold.
+    public static let restartThreshold = 64
+
+    /// An assembler with the given bounds, each clamped to 1...32768 (half the sequence space).
+    public init(maxPacketAge: Int = 2048, maxPacketsPerFrame: Int = 1024, maxHistory: Int = 512) {
+        self.maxPacketAge = min(max(1, maxPacketAge), 32768)
+        self.maxPacketsPerFrame = min(max(1, maxPacketsPerFrame), 32768)
+        self.maxHistory = min(max(1, maxHistory), 32768)
+    }
+
+    /// Number of packets currently buffered (waiting for their frame to complete).
+    public var bufferedPacketCount: Int { packets.count }
+
+    /// Lowest extended sequence number still accepted.
+    private var floor: Int64 {
+        guard let highest else { return Int64.min }
+        // maxPacketAge ≤ 2^15 and highest moves at most 2^15 per packet from a 16-bit start: no overflow.
+        let ageFloor = highest - Int64(maxPacketAge) + 1
+        if let keyFloor { return max(ageFloor, keyFloor) }
+        return ageFloor
+    }
+
+    /// Feeds a parsed RTP packet. See `insert(sequenceNumber:timestamp:marker:payload:)`.
+    public mutating func insert(_ packet: RTPPacket) throws(WireError) -> [VP8AssembledFrame] {
+        try insert(sequenceNumber: packet.header.sequenceNumber, timestamp: packet.header.timestamp,
+                   marker: packet.header.marker, payload: packet.payload)
+    }
+
+    /// Feeds one packet's RTP fields and VP8 payload (descriptor + data) and returns the frames it
+    /// completed, oldest first. Duplicates and packets that are too old return no frames.
+    /// Throws `WireError` if the payload descriptor is malformed (the packet is then ignored).
+    public mutating func insert(sequenceNumber: UInt16, timestamp: UInt32, marker: Bool,
+                                payload: ArraySlice<UInt8>) throws(WireError) -> [VP8AssembledFrame] {
+        let (descriptor, data) = try VP8PayloadDescriptor.parse(payload)
+        if let highest {
+            let candidate = highest + Int64(Int16(bitPattern: sequenceNumber &- UInt16(truncatingIfNeeded: highest)))
+            // Only packets beyond the age window count toward a restart, not retransmissions that
+            // merely predate the newest key frame.
+            if candidate <= highest - Int64(maxPacketAge) {
+                consecutiveStalePackets += 1
+                guard consecutiveStalePackets >= VP8FrameAssembler.restartThreshold else { return [] }
+                self = VP8FrameAssembler(maxPacketAge: maxPacketAge, maxPacketsPerFrame: maxPacketsPerFrame,
+                                         maxHistory: maxHistory)
+            } else {
+                consecutiveStalePackets = 0
+            }
+        }
+        let seq: Int64
+        if let highest {
+            seq = highest + Int64(Int16(bitPattern: sequenceNumber &- UInt16(truncatingIfNeeded: highest)))
+        } else {
+            seq = Int64(sequenceNumber)
+            firstSeen = seq
+        }
+        guard seq >= floor, packets[seq] == nil, !isReported(seq) else { return [] }
+        firstSeen = min(firstSeen, seq)
+        packets[seq] = StoredPacket(timestamp: timestamp, marker: marker, descriptor: descriptor, data: data)
+        if highest.map({ seq > $0 }) ?? true {
+            highest = seq
+            evict()
+        }
+        var frames: [VP8AssembledFrame] = []
+        if let frame = tryComplete(around: seq - 1) { frames.append(frame) }
+        if let frame = tryComplete(around: seq) { frames.append(frame) }
+        return frames
+    }
+
+    /// Sequence numbers between the oldest still-useful one and the highest received that have
+    /// not arrived and are not part of a reported frame: candidates for a NACK (RFC 4585 §6.2.1).
+    /// At most `limit` values, oldest first.
+    public func missingSequenceNumbers(limit: Int = 256) -> [UInt16] {
+        guard let highest, limit > 0 else { return [] }
+        let ranges = history.map { ($0.first, $0.last) }.sorted { $0.0 < $1.0 }
+        var rangeIndex = 0
+        var result: [UInt16] = []
+        var seq = max(floor, firstSeen)
+        while seq <= highest && result.count < limit {
+            while rangeIndex < ranges.count && ranges[rangeIndex].1 < seq { rangeIndex += 1 }
+            if rangeIndex < ranges.count && ranges[rangeIndex].0 <= seq {
+                seq = ranges[rangeIndex].1 + 1
+                continue
+            }
+            if packets[seq] == nil { result.append(UInt16(truncatingIfNeeded: seq)) }
+            seq += 1
+        }
+        return result
+    }
+
+    private func isReported(_ seq: Int64) -> Bool {
+        history.contains { $0.first <= seq && seq <= $0.last }
+    }
+
+    /// Drops state below the floor. Amortized: the packet scan runs once the floor has moved by 64
+    /// (so at most `maxPacketAge + 64` packets are ever buffered) or a key frame raised it.
+    private mutating func evict(force: Bool = false) {
+        let floor = self.floor
+        if !force, let lastEvictionFloor, floor < lastEvictionFloor + 64 { return }
+        lastEvictionFloor = floor
+        if packets.keys.contains(where: { $0 < floor }) {
+            packets = packets.filter { $0.key >= floor }
+        }
+        history.removeAll { $0.last < floor }
+        if history.count > maxHistory { history.removeFirst(history.count - maxHistory) }
+    }
+
+    /// Completes the frame containing `seq`, if all its packets are present.
+    private mutating func tryComplete(around seq: Int64) -> VP8AssembledFrame? {
+        guard let anchor = packets[seq] else { return nil }
+        let timestamp = anchor.timestamp
+        var first = seq
+        var steps = 0
+        while true {
+            guard let packet = packets[first], packet.timestamp == timestamp else { return nil }
+            if packet.descriptor.isStartOfFrame { break }
+            first -= 1
+            steps += 1
+            if steps >= maxPacketsPerFrame { return nil }
+        }
+        var last = seq
+        while true {
+            guard let packet = packets[last], packet.timestamp == timestamp else { return nil }
+            if packet.marker { break }
+            guard let next = packets[last + 1] else { return nil }
+            if next.timestamp != timestamp || next.descriptor.isStartOfFrame { break }
+            last += 1
+            steps += 1
+            if steps >= maxPacketsPerFrame { return nil }
+        }
+        return emit(first: first, last: last)
+    }
+
+    private mutating func emit(first: Int64, last: Int64) -> VP8AssembledFrame? {
+        guard let head = packets[first] else { return nil }
+        var data: [UInt8] = []
+        var total = 0
+        for seq in first...last { total += packets[seq]?.data.count ?? 0 }
+        data.reserveCapacity(total)
+        for seq in first...last {
+            guard let packet = packets.removeValue(forKey: seq) else { return nil }  // proven present
+            data.append(contentsOf: packet.data)
+        }
+        let descriptor = head.descriptor
+        let keyFrame = VP8PayloadHeader.isKeyFrame(head.data) ?? false
+        let temporalId = descriptor.temporalID
+        let layerSync = descriptor.layerSync
+        let decodable = isDecodable(first: first, keyFrame: keyFrame, tl0PicIdx: descriptor.tl0PicIdx,
+                                    temporalId: temporalId, layerSync: layerSync)
+        if keyFrame && (keyFloor.map { first > $0 } ?? true) {
+            keyFloor = first
+            evict(force: true)
+        }
+        history.append(FrameRecord(first: first, last: last, decodable: decodable,
+                                   tl0PicIdx: descriptor.tl0PicIdx, temporalId: temporalId))
+        if history.count > maxHistory { history.removeFirst(history.count - maxHistory) }
+        return VP8AssembledFrame(data: data, keyFrame: keyFrame, decodable: decodable,
+                                 pictureID: descriptor.pictureID?.value, tl0PicIdx: descriptor.tl0PicIdx,
+                                 temporalId: temporalId, layerSync: layerSync, timestamp: head.timestamp,
+                                 firstSequenceNumber: UInt16(truncatingIfNeeded: first),
+                                 lastSequenceNumber: UInt16(truncatingIfNeeded: last))
+    }
+
+    private func isDecodable(first: Int64, keyFrame: Bool, tl0PicIdx: UInt8?, temporalId: UInt8?,
+                             layerSync: Bool) -> Bool {
+        if keyFrame { return true }
+        guard let keyFloor, first > keyFloor else { return false }
+        let epoch = history.filter { $0.first >= keyFloor && $0.first < first }
+        guard let tl0PicIdx else {
+            return epoch.contains { $0.last == first - 1 && $0.decodable }
+        }
+        let isTL0 = (temporalId ?? 0) == 0
+        let wanted = isTL0 ? tl0PicIdx &- 1 : tl0PicIdx  // 8-bit wrap is the intent
+        let candidates = epoch.filter { ($0.temporalId ?? 0) == 0 && $0.tl0PicIdx == wanted }
+        guard let base = candidates.max(by: { $0.first < $1.first }),
+              base.decodable else { return false }
+        if isTL0 || layerSync { return true }
+        // Every sequence number between the TL0 frame and this one must be covered by decodable frames.
+        var expected = base.last + 1
+        for record in epoch.sorted(by: { $0.first < $1.first }) where record.first > base.last {
+            guard record.first == expected, record.decodable else { return false }
+            expected = record.last + 1
+        }
+        return expected == first
+    }
+}
