@@ -1,3 +1,5 @@
+import RTPWire
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -43,34 +45,19 @@ public struct AudioFrame: Sendable, Equatable {
     public var samplesPerChannel: Int { samples.count / channels.count }
 
     /// The RFC 6464 level of this frame, with the default voice-activity threshold.
-    public var audioLevel: AudioLevel { AudioLevel(samples: samples) }
+    public var audioLevel: AudioLevel { AudioLevel(measuring: samples) }
 }
 
-/// The client-to-mixer audio level of RFC 6464 §3: a level in −dBov (0 = full scale,
-/// 127 = −127 dBov or quieter, also used for digital silence) and a voice-activity flag.
-public struct AudioLevel: Sendable, Equatable, Hashable {
-    /// The level in −dBov, 0...127.
-    public let level: UInt8
-    /// The RFC 6464 V bit.
-    public let voiceActivity: Bool
-
-    /// Digital silence: level 127, no voice.
-    public static let silence = AudioLevel(level: 127, voiceActivity: false)
-
+extension AudioLevel {
     /// Default voice-activity rule: a frame is "voice" when its level is at or above −50 dBov
     /// (level ≤ 50). A plain energy gate, chosen because it needs no state and no clock; a caller
     /// with a better detector (e.g. the Opus encoder's DTX state) can pass its own answer.
     public static let defaultVoiceActivityThreshold: UInt8 = 50
 
-    public init(level: UInt8, voiceActivity: Bool) {
-        self.level = min(level, 127)
-        self.voiceActivity = voiceActivity
-    }
-
-    /// Measures interleaved 16-bit samples: RMS over all samples relative to full scale (32768),
-    /// `level = round(−20·log10(rms / 32768))` clamped to 0...127 (RFC 6464 §3 and Appendix A).
-    /// A full-scale sine therefore measures 3, silence (or an empty frame) 127.
-    public init<Samples: Collection>(samples: Samples,
+    /// Measures interleaved 16-bit samples for the RFC 6464 header extension: RMS over all
+    /// samples relative to full scale (32768), `level = round(−20·log10(rms / 32768))` clamped to
+    /// 0...127 (RFC 6464 §3 and Appendix A). A full-scale sine measures 3, silence 127.
+    public init<Samples: Collection>(measuring samples: Samples,
                                      voiceActivityThreshold: UInt8 = AudioLevel.defaultVoiceActivityThreshold)
     where Samples.Element == Int16 {
         var sumOfSquares = 0.0
@@ -87,6 +74,6 @@ public struct AudioLevel: Sendable, Equatable, Hashable {
         let rms = (sumOfSquares / Double(count)).squareRoot()
         let dBov = -20 * log10(rms / 32768)
         let level = UInt8(max(0, min(127, dBov.rounded())))
-        self.init(level: level, voiceActivity: level <= voiceActivityThreshold)
+        self.init(clampingLevel: level, voiceActivity: level <= voiceActivityThreshold)
     }
 }

@@ -54,6 +54,15 @@ public struct AudioLevel: RTPHeaderExtensionValue {
         self.level = level
     }
 
+    /// A level clamped to 0...127 (for measured values, which cannot be out of range on the wire).
+    public init(clampingLevel level: UInt8, voiceActivity: Bool) {
+        self.voiceActivity = voiceActivity
+        self.level = min(level, 127)
+    }
+
+    /// Digital silence: level 127, no voice (RFC 6464 §3).
+    public static let silence = AudioLevel(clampingLevel: 127, voiceActivity: false)
+
     /// Parses the 1-byte element data (RFC 6464 §3).
     public init(extensionData data: ArraySlice<UInt8>) throws(WireError) {
         guard data.count == 1, let byte = data.first else {

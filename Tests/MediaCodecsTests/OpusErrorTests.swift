@@ -1,4 +1,5 @@
 import Testing
+import RTPWire
 import MediaCodecs
 
 @Suite struct OpusErrorTests {
@@ -91,18 +92,18 @@ import MediaCodecs
     }
 
     @Test func digitalSilenceIs127WithoutVoice() {
-        #expect(AudioFrame.silence(channels: .mono).audioLevel == AudioLevel(level: 127, voiceActivity: false))
+        #expect(AudioFrame.silence(channels: .mono).audioLevel == AudioLevel(clampingLevel: 127, voiceActivity: false))
         #expect(AudioFrame.silence(channels: .stereo).audioLevel == .silence)
-        #expect(AudioLevel(samples: [Int16]()) == .silence)
+        #expect(AudioLevel(measuring: [Int16]()) == .silence)
     }
 
     @Test func levelFollowsRMSInMinusDBov() {
         // Half scale: 3 dB + 6 dB.
         #expect(OpusTestSignals.sineFrames(count: 1, amplitude: 16_384)[0].audioLevel.level == 9)
         // Full-scale square wave: RMS is full scale.
-        #expect(AudioLevel(samples: (0..<960).map { $0 % 2 == 0 ? Int16.min : Int16.max }).level == 0)
+        #expect(AudioLevel(measuring: (0..<960).map { $0 % 2 == 0 ? Int16.min : Int16.max }).level == 0)
         // ±1 LSB square wave: −20·log10(1/32768) ≈ 90.3 dBov.
-        #expect(AudioLevel(samples: (0..<960).map { $0 % 2 == 0 ? Int16(-1) : 1 }).level == 90)
+        #expect(AudioLevel(measuring: (0..<960).map { $0 % 2 == 0 ? Int16(-1) : 1 }).level == 90)
     }
 
     @Test func voiceActivityIsAnEnergyGateAtMinus50DBov() {
@@ -110,12 +111,12 @@ import MediaCodecs
         let speech = OpusTestSignals.sineFrames(count: 1, amplitude: 1_000)[0].audioLevel // ≈ 33 dBov
         #expect(quiet.level == 53 && !quiet.voiceActivity)
         #expect(speech.level == 33 && speech.voiceActivity)
-        #expect(AudioLevel(samples: AudioFrame.silence(channels: .mono).samples, voiceActivityThreshold: 127).voiceActivity == false)
-        #expect(AudioLevel(samples: OpusTestSignals.sineFrames(count: 1, amplitude: 100)[0].samples,
+        #expect(AudioLevel(measuring: AudioFrame.silence(channels: .mono).samples, voiceActivityThreshold: 127).voiceActivity == false)
+        #expect(AudioLevel(measuring: OpusTestSignals.sineFrames(count: 1, amplitude: 100)[0].samples,
                            voiceActivityThreshold: 60).voiceActivity)
     }
 
     @Test func levelIsClampedTo127() {
-        #expect(AudioLevel(level: 200, voiceActivity: false).level == 127)
+        #expect(AudioLevel(clampingLevel: 200, voiceActivity: false).level == 127)
     }
 }
