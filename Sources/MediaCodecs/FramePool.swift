@@ -24,7 +24,7 @@ public final class FramePool {
     }
 
     /// Returns a frame to the pool. Frames of another size are dropped.
-    public func recycle(_ frame: consuming VideoFrame) {
+    public func recycle(_ frame: VideoFrame) {
         guard frame.width == width, frame.height == height else { return }
         free.append(frame)
     }
