@@ -4,12 +4,15 @@
 ///
 /// Not `Sendable`: one pool per pipeline.
 public final class FramePool {
+    /// Size of every frame in the pool.
     public let width: Int
+    /// Size of every frame in the pool.
     public let height: Int
     private var free: [VideoFrame] = []
     /// How many frame buffers the pool has allocated in total (steady state: constant).
     public private(set) var allocations = 0
 
+    /// An empty pool for frames of `width` x `height` (validated like `VideoFrame`).
     public init(width: Int, height: Int) throws(VideoFrameError) {
         try VideoFrame.validateDimensions(width: width, height: height)
         self.width = width

@@ -3,13 +3,17 @@
 /// numerator, frame count) followed by each frame with a 12-byte header (size, 64-bit
 /// timestamp), all little-endian.
 public struct IVFWriter: Sendable {
+    /// Picture size written in the header.
     public let width: Int
+    /// Picture size written in the header.
     public let height: Int
     /// Timestamps count in units of `timebaseNumerator / timebaseDenominator` seconds.
     public let timebaseNumerator: UInt32
+    /// See `timebaseNumerator`.
     public let timebaseDenominator: UInt32
     /// The file so far: the header (with the current frame count) and every frame.
     public private(set) var bytes: [UInt8]
+    /// Frames appended so far (also stored in the header).
     public private(set) var frameCount: UInt32 = 0
 
     /// - Parameters: the picture size (16-bit fields) and timebase (default 1/30 s, so a frame

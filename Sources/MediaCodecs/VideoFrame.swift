@@ -12,7 +12,9 @@ public struct VideoFrame: Sendable, Equatable {
     /// The largest edge accepted, which keeps every size computation far from overflow.
     public static let maximumDimension = 16384
 
+    /// Picture width in pixels (the Y plane's width).
     public let width: Int
+    /// Picture height in pixels (the Y plane's height).
     public let height: Int
     /// Bytes between the starts of two Y rows (≥ `width`).
     public let strideY: Int
