@@ -72,6 +72,12 @@ import MediaCodecs
         }
     }
 
+    @Test func hugeStrideIsATypedErrorNotAnOverflowTrap() {
+        #expect(throws: VideoFrameError.planeTooSmall(plane: "BGRA", bytes: 64, required: .max)) {
+            try VideoFrame(bgra: [UInt8](repeating: 0, count: 64), stride: .max / 2, width: 4, height: 4)
+        }
+    }
+
     @Test func oddSizesRoundChromaUp() throws {
         let frame = try VideoFrame(width: 5, height: 3)
         #expect(frame.chromaWidth == 3 && frame.chromaHeight == 2)
