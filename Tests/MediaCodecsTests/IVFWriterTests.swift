@@ -1,4 +1,7 @@
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 import MediaCodecs
 import Simulcast
 
@@ -33,6 +36,7 @@ import Simulcast
         }
         let path = "/tmp/mediacodecs-ivf-roundtrip-\(writer.bytes.count).ivf"
         try writer.write(toFile: path)
+        defer { _ = remove(path) }
         var reader = try IVFReader(bytes: writer.bytes)
         #expect(reader.fourcc == "VP80" && reader.width == 320 && reader.height == 180)
         #expect(reader.declaredFrameCount == 8 && reader.timebaseDenominator == 90000)
