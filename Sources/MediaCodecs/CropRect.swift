@@ -1,11 +1,16 @@
 /// A rectangle of a source picture, in pixels. Origins and sizes are even (where the
 /// source allows) so 4:2:0 chroma stays aligned.
 public struct CropRect: Sendable, Equatable {
+    /// Left edge, pixels from the source's left.
     public var x: Int
+    /// Top edge, pixels from the source's top.
     public var y: Int
+    /// Width of the kept area.
     public var width: Int
+    /// Height of the kept area.
     public var height: Int
 
+    /// A rectangle with the given origin and size.
     public init(x: Int, y: Int, width: Int, height: Int) {
         self.x = x
         self.y = y

@@ -4,12 +4,15 @@
 ///
 /// Not `Sendable`: one pool per pipeline.
 public final class FramePool {
+    /// Size of every frame in the pool.
     public let width: Int
+    /// Size of every frame in the pool.
     public let height: Int
     private var free: [VideoFrame] = []
     /// How many frame buffers the pool has allocated in total (steady state: constant).
     public private(set) var allocations = 0
 
+    /// An empty pool for frames of `width` x `height` (validated like `VideoFrame`).
     public init(width: Int, height: Int) throws(VideoFrameError) {
         try VideoFrame.validateDimensions(width: width, height: height)
         self.width = width
@@ -24,7 +27,7 @@ public final class FramePool {
     }
 
     /// Returns a frame to the pool. Frames of another size are dropped.
-    public func recycle(_ frame: consuming VideoFrame) {
+    public func recycle(_ frame: VideoFrame) {
         guard frame.width == width, frame.height == height else { return }
         free.append(frame)
     }

@@ -1,15 +1,25 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Builds an IVF file (the simple container libvpx's tools use): a 32-byte header
 /// (`DKIF`, version 0, header size 32, fourcc `VP80`, width, height, timebase denominator and
 /// numerator, frame count) followed by each frame with a 12-byte header (size, 64-bit
 /// timestamp), all little-endian.
 public struct IVFWriter: Sendable {
+    /// Picture size written in the header.
     public let width: Int
+    /// Picture size written in the header.
     public let height: Int
     /// Timestamps count in units of `timebaseNumerator / timebaseDenominator` seconds.
     public let timebaseNumerator: UInt32
+    /// See `timebaseNumerator`.
     public let timebaseDenominator: UInt32
     /// The file so far: the header (with the current frame count) and every frame.
     public private(set) var bytes: [UInt8]
+    /// Frames appended so far (also stored in the header).
     public private(set) var frameCount: UInt32 = 0
 
     /// - Parameters: the picture size (16-bit fields) and timebase (default 1/30 s, so a frame
@@ -50,5 +60,15 @@ public struct IVFWriter: Sendable {
 
     private static func append32(_ out: inout [UInt8], _ value: UInt32) {
         for shift in stride(from: 0, to: 32, by: 8) { out.append(UInt8(truncatingIfNeeded: value >> UInt32(shift))) }
+    }
+
+    /// Writes `bytes` to `path` (created or truncated).
+    public func write(toFile path: String) throws(IVFError) {
+        guard let file = fopen(path, "wb") else { throw .io(path: path, errno: errno) }
+        let written = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
+        let writeErrno = errno
+        let closed = fclose(file)
+        guard written == bytes.count else { throw .io(path: path, errno: writeErrno) }
+        guard closed == 0 else { throw .io(path: path, errno: errno) }
     }
 }

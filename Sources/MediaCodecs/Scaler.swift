@@ -11,6 +11,7 @@ internal import CYUV
 public final class Scaler {
     private var scratch: VideoFrame?
 
+    /// A scaler with no scratch buffer yet (allocated on first NV12/BGRA convert+scale).
     public init() {}
 
     /// Scales (centre-cropping) `source` into `destination`, keeping `destination`'s size and

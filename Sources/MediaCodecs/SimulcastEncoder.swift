@@ -28,6 +28,7 @@ public final class SimulcastEncoder {
 
     /// The layers encoded, lightest first.
     public let plan: LayerPlan
+    /// Input frames per second; sets the pts/RTP timestamp step.
     public let frameRate: Int
     /// RTP timestamp of frame 0 (90 kHz clock); frame n carries `start + n * 90000 / frameRate`.
     public let rtpTimestampStart: UInt32

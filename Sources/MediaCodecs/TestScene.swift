@@ -8,8 +8,10 @@
 /// `TestSceneRenderer`, which builds the static textures once and renders each frame mostly
 /// with libyuv row operations.
 public struct TestScene: Sendable, Equatable {
+    /// Seeds the noise; different seeds give different (but equally deterministic) scenes.
     public var seed: UInt64
 
+    /// A scene with the given noise seed.
     public init(seed: UInt64 = 1) { self.seed = seed }
 
     /// Frame `n` of the scene at `width` x `height` (I420, tight strides).

@@ -7,8 +7,11 @@ internal import CYUV
 ///
 /// Not `Sendable` (it caches mutable buffers); cheap to create one per task.
 public final class TestSceneRenderer {
+    /// The scene rendered.
     public let scene: TestScene
+    /// Size of every rendered frame.
     public let width: Int
+    /// Size of every rendered frame.
     public let height: Int
     private let step: Int        // pan speed, px/frame
     private let panRange: Int    // the background is this much wider than the frame

@@ -13,10 +13,12 @@ public struct VPXError: Error, RawRepresentable, Hashable, Sendable, CustomStrin
     /// `vpx_codec_error_detail()` of the context, if libvpx gave one.
     public let detail: String?
 
+    /// An error with the given `vpx_codec_err_t` value and no diagnostics.
     public init(rawValue: Int32) {
         self.init(rawValue: rawValue, call: "", detail: nil)
     }
 
+    /// An error with diagnostics: the failing call and libvpx's detail string.
     public init(rawValue: Int32, call: String, detail: String?) {
         self.rawValue = rawValue
         self.call = call
@@ -42,8 +44,10 @@ public struct VPXError: Error, RawRepresentable, Hashable, Sendable, CustomStrin
 
     /// Errors compare by code only; `call` and `detail` are diagnostics.
     public static func == (lhs: VPXError, rhs: VPXError) -> Bool { lhs.rawValue == rhs.rawValue }
+    /// Hashes the code only, consistent with `==`.
     public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
 
+    /// The call, `vpx_codec_err_to_string` of the code, and the detail.
     public var description: String {
         var text = "\(call.isEmpty ? "libvpx" : call): \(String(cString: vpx_codec_err_to_string(vpx_codec_err_t(UInt32(bitPattern: rawValue)))))"
         if let detail, !detail.isEmpty { text += " (\(detail))" }

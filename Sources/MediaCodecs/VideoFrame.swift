@@ -12,7 +12,9 @@ public struct VideoFrame: Sendable, Equatable {
     /// The largest edge accepted, which keeps every size computation far from overflow.
     public static let maximumDimension = 16384
 
+    /// Picture width in pixels (the Y plane's width).
     public let width: Int
+    /// Picture height in pixels (the Y plane's height).
     public let height: Int
     /// Bytes between the starts of two Y rows (≥ `width`).
     public let strideY: Int
@@ -147,10 +149,13 @@ public struct VideoFrame: Sendable, Equatable {
     /// bytes (the last row need not be padded).
     static func validatePlane(_ name: String, bytes: Int, stride: Int, rowBytes: Int,
                               rows: Int) throws(VideoFrameError) {
-        guard stride >= rowBytes, stride <= 4 * maximumDimension * 4 else {
+        guard stride >= rowBytes else {
             throw .strideTooSmall(plane: name, stride: stride, minimum: rowBytes)
         }
-        let required = stride * (rows - 1) + rowBytes
+        // Overflow-checked: a huge stride must be an error, not a trap.
+        let (span, spanOverflow) = stride.multipliedReportingOverflow(by: rows - 1)
+        let (required, sumOverflow) = span.addingReportingOverflow(rowBytes)
+        guard !spanOverflow, !sumOverflow else { throw .planeTooSmall(plane: name, bytes: bytes, required: .max) }
         guard bytes >= required else { throw .planeTooSmall(plane: name, bytes: bytes, required: required) }
     }
 

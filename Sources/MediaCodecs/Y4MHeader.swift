@@ -1,9 +1,12 @@
 /// The stream header of a YUV4MPEG2 file: `YUV4MPEG2 W<w> H<h> F<n>:<d> I<i> A<n>:<d> C<cs> X…`.
 public struct Y4MHeader: Sendable, Equatable {
+    /// `W`: picture width.
     public var width: Int
+    /// `H`: picture height.
     public var height: Int
     /// Frame rate as a fraction (`F30000:1001`); 30:1 when absent.
     public var frameRateNumerator: Int
+    /// See `frameRateNumerator`.
     public var frameRateDenominator: Int
     /// Interlacing (`I`): `p`, `t`, `b`, `m` or `?`; nil when absent.
     public var interlacing: Character?
@@ -19,6 +22,7 @@ public struct Y4MHeader: Sendable, Equatable {
     /// The 4:2:0 `C` values accepted (all share the I420 memory layout).
     public static let supportedColorSpaces: Set<String> = ["420", "420jpeg", "420paldv", "420mpeg2"]
 
+    /// A header with the given fields (defaults: 30 fps, no `I`, no `C`).
     public init(width: Int, height: Int, frameRateNumerator: Int = 30, frameRateDenominator: Int = 1,
                 interlacing: Character? = nil, colorSpace: String? = nil) {
         self.width = width
@@ -77,6 +81,7 @@ public struct Y4MHeader: Sendable, Equatable {
         return header
     }
 
+    /// Field-by-field equality.
     public static func == (lhs: Y4MHeader, rhs: Y4MHeader) -> Bool {
         lhs.width == rhs.width && lhs.height == rhs.height && lhs.frameRateNumerator == rhs.frameRateNumerator
             && lhs.frameRateDenominator == rhs.frameRateDenominator && lhs.interlacing == rhs.interlacing

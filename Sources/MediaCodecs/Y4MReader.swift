@@ -13,6 +13,7 @@ public final class Y4MReader {
     /// The longest header or frame-parameter line accepted.
     static let maximumLineLength = 4096
 
+    /// The parsed stream header.
     public let header: Y4MHeader
     private var source: Source
     private var frameIndex = 0

@@ -8,7 +8,9 @@ public struct YUVError: Error, RawRepresentable, Hashable, Sendable, CustomStrin
     /// The libyuv function that failed, e.g. `"I420Scale"`.
     public let call: String
 
+    /// An error with the given return value and no call name.
     public init(rawValue: Int32) { self.init(rawValue: rawValue, call: "") }
+    /// An error naming the libyuv call that returned `rawValue`.
     public init(rawValue: Int32, call: String) {
         self.rawValue = rawValue
         self.call = call
@@ -17,9 +19,12 @@ public struct YUVError: Error, RawRepresentable, Hashable, Sendable, CustomStrin
     /// libyuv's generic failure (`-1`: invalid argument such as a null plane or a zero size).
     public static let invalidArgument = YUVError(rawValue: -1)
 
+    /// Errors compare by return value only; `call` is a diagnostic.
     public static func == (lhs: YUVError, rhs: YUVError) -> Bool { lhs.rawValue == rhs.rawValue }
+    /// Hashes the return value only, consistent with `==`.
     public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
 
+    /// The call and its return value.
     public var description: String { "\(call.isEmpty ? "libyuv" : call) returned \(rawValue)" }
 
     /// The single mapping from a libyuv return code (0 = success) to a thrown `YUVError`.

@@ -5,7 +5,7 @@ import Simulcast
 
 @Suite struct SimulcastEncoderTests {
     @Test func threeLayerEncodeDecodesPerLayerAtPlanSizes() throws {
-        let run = sharedHD720Run
+        let run = try sharedHD720Result.get()
         let expected = [(320, 180), (640, 360), (1280, 720)]
         #expect(run.plan.layers.map { ($0.width, $0.height) }.elementsEqual(expected, by: ==))
         for (index, size) in expected.enumerated() {
@@ -17,23 +17,23 @@ import Simulcast
         }
     }
 
-    @Test func firstFrameIsKeyOnEveryLayerAndLaterFramesAreDelta() {
-        for layer in sharedHD720Run.layers {
+    @Test func firstFrameIsKeyOnEveryLayerAndLaterFramesAreDelta() throws {
+        for layer in try sharedHD720Result.get().layers {
             #expect(layer.first?.keyFrame == true)
             #expect(layer.dropFirst().allSatisfy { !$0.keyFrame })
         }
     }
 
-    @Test func temporalIdsRepeat0212() {
-        for layer in sharedHD720Run.layers {
+    @Test func temporalIdsRepeat0212() throws {
+        for layer in try sharedHD720Result.get().layers {
             let ids = layer.map(\.temporalId)
             let pattern = (0..<ids.count).map { [UInt8(0), 2, 1, 2][$0 % 4] }
             #expect(ids == pattern)
         }
     }
 
-    @Test func layerSyncOnFirstTL2AfterEachTL0AndFirstTL1AfterKey() {
-        for layer in sharedHD720Run.layers {
+    @Test func layerSyncOnFirstTL2AfterEachTL0AndFirstTL1AfterKey() throws {
+        for layer in try sharedHD720Result.get().layers {
             for (n, frame) in layer.enumerated() where !frame.keyFrame {
                 let expected: Bool
                 switch n % 4 {
@@ -46,14 +46,14 @@ import Simulcast
         }
     }
 
-    @Test func rtpTimestampsAdvance3000PerFrameAt30fps() {
-        for layer in sharedHD720Run.layers {
+    @Test func rtpTimestampsAdvance3000PerFrameAt30fps() throws {
+        for layer in try sharedHD720Result.get().layers {
             #expect(layer.enumerated().allSatisfy { $0.element.rtpTimestamp == UInt32($0.offset * 3000) })
         }
     }
 
     @Test func decodingOnlyTL0OrTL0AndTL1FramesHasNoErrors() throws {
-        let run = sharedHD720Run
+        let run = try sharedHD720Result.get()
         for index in run.plan.layers.indices {
             for maxTid in [UInt8(0), 1] {
                 let decoder = try VP8Decoder()
@@ -75,7 +75,7 @@ import Simulcast
     }
 
     @Test func psnrOfEveryLayerIsAtLeast30dBAtDefaultBitrates() throws {
-        let run = sharedHD720Run
+        let run = try sharedHD720Result.get()
         for index in run.plan.layers.indices {
             let decoded = try decodeAll(run.layers[index])
             var ySum = 0.0, yuvSum = 0.0, yMin = Double.infinity
@@ -166,6 +166,30 @@ import Simulcast
             #expect(try decoders[0].decode(frame.data) != nil)
         }
         decoders.removeAll()
+    }
+
+    @Test func everyLayerStaysDecodableAcrossPausingAndResumingAnother() throws {
+        let plan = try LayerPlan()
+        let encoder = try SimulcastEncoder(plan: plan)
+        let scene = try TestScene().renderer(width: 1280, height: 720)
+        let scaler = Scaler()
+        let decoders = try plan.layers.map { _ in try VP8Decoder() }
+        var psnr = [[Double]](repeating: [], count: 3)
+        for n in 0..<24 {
+            if n == 6 { try encoder.setBitrate(kbps: 0, forLayer: 0) }      // pause the lowest
+            if n == 12 { try encoder.setBitrate(kbps: 150, forLayer: 0) }   // and resume it
+            let top = scene.frame(n)
+            for frame in try encoder.encode(top) {
+                if n == 12 && frame.spatialIndex == 0 { #expect(frame.keyFrame) }
+                if n == 12 && frame.spatialIndex != 0 { #expect(!frame.keyFrame) }
+                let picture = try #require(try decoders[frame.spatialIndex].decode(frame.data))
+                #expect(try decoders[frame.spatialIndex].lastFrameCorrupted() == false)
+                let source = try scaler.scaled(top, width: frame.width, height: frame.height)
+                psnr[frame.spatialIndex].append(try PSNR.luma(picture, source))
+            }
+        }
+        #expect(psnr.map(\.count) == [18, 24, 24])
+        for values in psnr { #expect(values.reduce(0, +) / Double(values.count) >= 28) }
     }
 
     @Test func capMediumStopsTheTopLayerAndCapLowSendsOnlyTheSmallest() throws {

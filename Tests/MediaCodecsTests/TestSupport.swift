@@ -41,11 +41,10 @@ func encodeScene(plan: LayerPlan, frames: Int, keepSources: Bool = true) throws 
 }
 
 /// One 90-frame 1280x720 three-layer run shared by the tests that only inspect its output
-/// (encoded once per test process).
-let sharedHD720Run: EncodeRun = {
-    // The plan and the scene are fixed and valid; a failure here is a bug the tests must see.
-    try! encodeScene(plan: try! LayerPlan(width: 1280, height: 720), frames: 90)
-}()
+/// (encoded once per test process; a failure surfaces in every test that reads it).
+let sharedHD720Result: Result<EncodeRun, any Error> = Result {
+    try encodeScene(plan: try LayerPlan(width: 1280, height: 720), frames: 90)
+}
 
 /// Decodes `frames` in order with a fresh decoder.
 func decodeAll(_ frames: [EncodedFrame]) throws -> [VideoFrame] {

@@ -1,0 +1,69 @@
+import Testing
+import MediaCodecs
+
+@Suite struct Y4MReaderTests {
+    private func stream(header: String, frames: Int, width: Int = 4, height: Int = 2, lastFrameBytes: Int? = nil) -> [UInt8] {
+        var bytes = Array((header + "\n").utf8)
+        let size = width * height + 2 * ((width + 1) / 2) * ((height + 1) / 2)
+        for n in 0..<frames {
+            bytes += Array("FRAME\n".utf8)
+            let count = n == frames - 1 ? (lastFrameBytes ?? size) : size
+            bytes += (0..<count).map { UInt8(truncatingIfNeeded: $0 + n) }
+        }
+        return bytes
+    }
+
+    @Test func parsesHeaderFieldsAndFrames() throws {
+        let reader = try Y4MReader(bytes: stream(header: "YUV4MPEG2 W4 H2 F30000:1001 Ip A1:1 C420jpeg XYSCSS=420JPEG", frames: 2))
+        #expect(reader.header.width == 4 && reader.header.height == 2)
+        #expect(reader.header.frameRateNumerator == 30000 && reader.header.frameRateDenominator == 1001)
+        #expect(reader.header.interlacing == "p")
+        #expect(reader.header.colorSpace == "420jpeg")
+        let first = try #require(try reader.nextFrame())
+        #expect(Array(first.yPlane) == [0, 1, 2, 3, 4, 5, 6, 7])
+        #expect(Array(first.uPlane) == [8, 9] && Array(first.vPlane) == [10, 11])
+        #expect(try reader.nextFrame() != nil)
+        #expect(try reader.nextFrame() == nil)
+    }
+
+    @Test(arguments: ["C420", "C420paldv", "C420mpeg2", ""])
+    func acceptsEvery420ColorSpaceAndNone(tag: String) throws {
+        let reader = try Y4MReader(bytes: stream(header: "YUV4MPEG2 W4 H2 F25:1 \(tag)", frames: 1))
+        #expect(try reader.nextFrame() != nil)
+    }
+
+    @Test(arguments: ["422", "444", "mono", "420p10"])
+    func rejectsNon420ColorSpaces(space: String) {
+        #expect(throws: Y4MError.unsupportedColorSpace(space)) {
+            _ = try Y4MReader(bytes: stream(header: "YUV4MPEG2 W4 H2 F25:1 C\(space)", frames: 1))
+        }
+    }
+
+    @Test func truncatedFrameIsATypedError() throws {
+        let reader = try Y4MReader(bytes: stream(header: "YUV4MPEG2 W4 H2", frames: 2, lastFrameBytes: 5))
+        #expect(try reader.nextFrame() != nil)
+        #expect(throws: Y4MError.truncatedFrame(frameIndex: 1, needed: 12, available: 5)) { try reader.nextFrame() }
+    }
+
+    @Test func truncatedFrameMarkerIsATypedError() throws {
+        var bytes = stream(header: "YUV4MPEG2 W4 H2", frames: 1)
+        bytes += Array("FRA".utf8)
+        let reader = try Y4MReader(bytes: bytes)
+        #expect(try reader.nextFrame() != nil)
+        #expect(throws: Y4MError.badFrameHeader(frameIndex: 1)) { try reader.nextFrame() }
+    }
+
+    @Test func badHeadersAreTypedErrors() {
+        #expect(throws: Y4MError.badSignature) { _ = try Y4MReader(bytes: Array("RIFF W4 H2\n".utf8)) }
+        #expect(throws: Y4MError.badHeader("missing W or H")) { _ = try Y4MReader(bytes: Array("YUV4MPEG2 W4\n".utf8)) }
+        #expect(throws: Y4MError.badHeader("W0")) { _ = try Y4MReader(bytes: Array("YUV4MPEG2 W0 H2\n".utf8)) }
+        #expect(throws: Y4MError.badHeader("Wx")) { _ = try Y4MReader(bytes: Array("YUV4MPEG2 Wx H2\n".utf8)) }
+        #expect(throws: Y4MError.badHeader("F30")) { _ = try Y4MReader(bytes: Array("YUV4MPEG2 W4 H2 F30\n".utf8)) }
+        #expect(throws: Y4MError.badHeader("unterminated header")) { _ = try Y4MReader(bytes: Array("YUV4MPEG2 W4 H2".utf8)) }
+        #expect(throws: Y4MError.badHeader("unterminated header")) { _ = try Y4MReader(bytes: []) }
+    }
+
+    @Test func missingFileIsATypedError() {
+        #expect(throws: Y4MError.self) { _ = try Y4MReader(path: "/nonexistent/clip.y4m") }
+    }
+}
