@@ -24,21 +24,12 @@ func runEncode(_ arguments: ArraySlice<String>) throws {
     let single = try LayerPlan(width: size.width, height: size.height, multiStream: false)
     let top = three.top
 
+    let source = try options.string("input").map { try VideoSource(y4mPath: $0, width: top.width, height: top.height) }
+        ?? VideoSource(testSceneWidth: top.width, height: top.height)
     var frames: [VideoFrame] = []
-    let inputName: String
-    if let path = options.string("input") {
-        let reader = try Y4MReader(path: path)
-        let scaler = Scaler()
-        while frames.count < frameCount, let frame = try reader.nextFrame() {
-            frames.append(try scaler.scaled(frame, width: top.width, height: top.height))
-        }
-        guard !frames.isEmpty else { throw ValidationError(message: "\(path) holds no frames") }
-        inputName = path
-    } else {
-        let renderer = try TestScene().renderer(width: top.width, height: top.height)
-        frames = (0..<frameCount).map { renderer.frame($0) }
-        inputName = "built-in test scene"
-    }
+    while frames.count < frameCount, let frame = try source.nextFrame() { frames.append(frame) }
+    guard !frames.isEmpty else { throw ValidationError(message: "\(source.name) holds no frames") }
+    let inputName = source.name
 
     let configurations: [EncodeBenchmark.Configuration] = [
         .init(name: "single", plan: single, make: MultiResolutionPipeline.init),

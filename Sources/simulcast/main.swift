@@ -1,1 +1,29 @@
-print("todo")
+import CommandLineSupport
+import Foundation
+
+/// The `simulcast` command-line tool: one subcommand per job.
+let usage = """
+usage: simulcast <command> [options]
+  encode    encode the built-in scene or a Y4M file into simulcast VP8 layers (IVF per layer)
+  inspect   print one RTP/RTCP packet (--hex) or summarise a pcap file as JSON
+run `simulcast <command> --help` for its options
+"""
+
+let arguments = CommandLine.arguments.dropFirst()
+let command = arguments.first
+let rest = arguments.dropFirst()
+do {
+    switch command {
+    case "encode":
+        if rest.contains("--help") { print(EncodeCommand.usage); exit(0) }
+        try EncodeCommand.run(rest)
+    case "--help", "-h", "help":
+        print(usage)
+    default:
+        writeToStandardError(usage + "\n")
+        exit(2)
+    }
+} catch {
+    writeToStandardError("simulcast \(command ?? ""): \(error)\n")
+    exit(1)
+}

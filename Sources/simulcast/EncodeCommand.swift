@@ -1,0 +1,83 @@
+import CommandLineSupport
+import Foundation
+import MediaCodecs
+import RTPWire
+import Simulcast
+
+/// `simulcast encode`: encodes the built-in scene (or a Y4M file) into simulcast VP8 layers,
+/// writes one IVF per layer plus a per-frame JSON log, and prints a per-layer summary.
+enum EncodeCommand {
+    static let usage = """
+    usage: simulcast encode [--input FILE.y4m] [--frames N] [--size WxH] [--max-layer 2|3]
+                            [--single-layer] [--out DIR]
+      --frames N       frames to encode (default 150; a Y4M input may end sooner)
+      --size WxH       encoder config size (default 1280x720); layers follow SPEC §1
+      --max-layer 2|3  2 drops the middle layer (default 3)
+      --single-layer   multiStream off: one layer at the config size
+      --out DIR        where layer<i>_<W>x<H>.ivf and frames.jsonl go (default out/encode)
+    """
+
+    static func run(_ arguments: ArraySlice<String>) throws {
+        let options = try CommandLineArguments(arguments, valueOptions: ["input", "frames", "size", "max-layer", "out"],
+                                               flagOptions: ["single-layer"])
+        let frameCount = try options.int("frames", default: 150, range: 1...1_000_000)
+        let size = try options.size("size", default: (1280, 720))
+        let maxLayerValue = try options.int("max-layer", default: 3, range: 2...3)
+        let outDirectory = options.string("out") ?? "out/encode"
+        let plan = try LayerPlan(width: size.width, height: size.height, multiStream: !options.flag("single-layer"),
+                                 maxLayer: maxLayerValue == 2 ? .two : .three)
+        let top = plan.top
+        let source = try options.string("input").map { try VideoSource(y4mPath: $0, width: top.width, height: top.height) }
+            ?? VideoSource(testSceneWidth: top.width, height: top.height)
+
+        let encoder = try SimulcastEncoder(plan: plan)
+        let meter = try LayerQualityMeter(plan: plan)
+        var writers = plan.layers.map { IVFWriter(width: $0.width, height: $0.height) }
+        var log = ""
+        var encodedFrames = 0
+        while encodedFrames < frameCount, let frame = try source.nextFrame() {
+            let encoded = try encoder.encode(frame)
+            try meter.record(encoded, source: frame)
+            for layerFrame in encoded {
+                writers[layerFrame.spatialIndex].append(frame: layerFrame.data, timestamp: UInt64(encodedFrames))
+                log += JSONValue.object([
+                    ("frame", .int(encodedFrames)), ("layer", .int(layerFrame.spatialIndex)),
+                    ("width", .int(layerFrame.width)), ("height", .int(layerFrame.height)),
+                    ("temporalId", .int(Int(layerFrame.temporalId))), ("layerSync", .bool(layerFrame.layerSync)),
+                    ("keyFrame", .bool(layerFrame.keyFrame)), ("bytes", .int(layerFrame.data.count)),
+                    ("rtpTimestamp", .int(Int(layerFrame.rtpTimestamp))),
+                ]).serialized() + "\n"
+            }
+            encodedFrames += 1
+        }
+        guard encodedFrames > 0 else { throw CommandError("\(source.name) holds no frames") }
+
+        try FileManager.default.createDirectory(atPath: outDirectory, withIntermediateDirectories: true)
+        var files: [String] = []
+        for (index, writer) in writers.enumerated() {
+            let path = "\(outDirectory)/layer\(index)_\(writer.width)x\(writer.height).ivf"
+            try Data(writer.bytes).write(to: URL(fileURLWithPath: path))
+            files.append(path)
+        }
+        try Data(log.utf8).write(to: URL(fileURLWithPath: "\(outDirectory)/frames.jsonl"))
+
+        print("Encoded \(encodedFrames) frames of \(source.name) at \(top.width)x\(top.height), 30 fps, "
+            + "\(plan.layers.count) layer(s), L1T3")
+        print("")
+        print("| layer | size | frames | key frames | target kbps | kbps | PSNR (Y, dB) | decode errors | file |")
+        print("|---:|---|---:|---:|---:|---:|---:|---:|---|")
+        for (index, layer) in meter.layers.enumerated() {
+            let kbps = layer.kbps(totalFrames: encodedFrames, frameRate: encoder.frameRate)
+            print("| \(index) | \(layer.width)x\(layer.height) | \(layer.frames) | \(layer.keyFrames) | "
+                + "\(plan.layers[index].bitrates.targetKbps) | \(format(kbps, 0)) | \(format(layer.meanPSNR, 2)) | "
+                + "\(layer.decodeErrors) | \(files[index]) |")
+        }
+        print("")
+        print("Per-frame log: \(outDirectory)/frames.jsonl")
+    }
+
+    private static func format(_ value: Double, _ decimals: Int) -> String {
+        guard value.isFinite else { return "n/a" }
+        return String(format: "%.\(decimals)f", value)
+    }
+}
