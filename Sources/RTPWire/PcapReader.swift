@@ -52,15 +52,23 @@ public struct PcapReader: Sendable {
     /// The next UDP datagram, or `nil` at the end of the file.
     ///
     /// A damaged record header or a record running past the end of the file throws `.truncated`
-    /// and ends reading. A malformed frame inside a complete record throws too, but the reader
+    /// and ends reading (later calls return `nil`). A malformed frame inside a complete record throws too, but the reader
     /// has already moved past that record, so calling `next()` again continues with the next one.
     public mutating func next() throws(WireError) -> PcapRecord? {
         while reader.remaining > 0 {
-            let seconds = try reader.readUInt32("pcap record seconds", bigEndian: isBigEndian)
-            let fraction = try reader.readUInt32("pcap record fraction", bigEndian: isBigEndian)
-            let capturedLength = try reader.readUInt32("pcap record captured length", bigEndian: isBigEndian)
-            let originalLength = try reader.readUInt32("pcap record original length", bigEndian: isBigEndian)
-            let frame = try reader.readSlice(Int(capturedLength), "pcap record data")
+            let seconds, fraction, capturedLength, originalLength: UInt32
+            let frame: ArraySlice<UInt8>
+            do throws(WireError) {
+                seconds = try reader.readUInt32("pcap record seconds", bigEndian: isBigEndian)
+                fraction = try reader.readUInt32("pcap record fraction", bigEndian: isBigEndian)
+                capturedLength = try reader.readUInt32("pcap record captured length", bigEndian: isBigEndian)
+                originalLength = try reader.readUInt32("pcap record original length", bigEndian: isBigEndian)
+                frame = try reader.readSlice(Int(capturedLength), "pcap record data")
+            } catch {
+                // Without a trustworthy record length there is no next record to resume at.
+                _ = reader.readRest()
+                throw error
+            }
 
             let nanoseconds: UInt32
             switch timestampResolution {
