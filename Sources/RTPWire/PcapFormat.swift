@@ -41,6 +41,8 @@ public enum PcapFormat {
 
 /// Timestamp precision of a pcap file, chosen by its magic number.
 public enum PcapTimestampResolution: Sendable, Equatable {
+    /// Magic 0xA1B2C3D4: the fraction field counts microseconds.
     case microseconds
+    /// Magic 0xA1B23C4D: the fraction field counts nanoseconds.
     case nanoseconds
 }

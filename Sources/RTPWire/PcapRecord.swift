@@ -42,7 +42,9 @@ public struct IPv6Address: Sendable, Hashable, CustomStringConvertible {
 
 /// An IPv4 or IPv6 address.
 public enum IPAddress: Sendable, Hashable, CustomStringConvertible {
+    /// An IPv4 address (RFC 791).
     case v4(IPv4Address)
+    /// An IPv6 address (RFC 8200).
     case v6(IPv6Address)
 
     /// The address in its usual text form.
@@ -56,7 +58,9 @@ public enum IPAddress: Sendable, Hashable, CustomStringConvertible {
 
 /// One end of a UDP flow (RFC 768): address and port.
 public struct UDPEndpoint: Sendable, Hashable, CustomStringConvertible {
+    /// IP address of the host.
     public var address: IPAddress
+    /// UDP port (RFC 768).
     public var port: UInt16
 
     /// Creates an endpoint from its parts.

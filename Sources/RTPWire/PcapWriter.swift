@@ -28,7 +28,9 @@ public struct PcapWriter: Sendable {
     static let sourceMAC: [UInt8] = [0x02, 0, 0, 0, 0, 0x01]
     static let destinationMAC: [UInt8] = [0x02, 0, 0, 0, 0, 0x02]
 
+    /// Framing written around each IPv4 packet and declared in the file header.
     public let linkType: LinkType
+    /// Precision of the timestamps written (selects the magic number).
     public let timestampResolution: PcapTimestampResolution
 
     /// Creates a writer for the given framing and timestamp precision.
