@@ -17,6 +17,9 @@ do {
     case "encode":
         if rest.contains("--help") { print(EncodeCommand.usage); exit(0) }
         try EncodeCommand.run(rest)
+    case "inspect":
+        if rest.contains("--help") { print(InspectCommand.usage); exit(0) }
+        exit(try InspectCommand.run(rest))
     case "--help", "-h", "help":
         print(usage)
     default:
