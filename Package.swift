@@ -59,6 +59,8 @@ let package = Package(
                     path: "Tests/MediaCodecsTests"),
         .testTarget(name: "SRTPTests", dependencies: ["SRTP"], path: "Tests/SRTPTests"),
         .testTarget(name: "MediaEngineTests", dependencies: ["MediaEngine"], path: "Tests/MediaEngineTests"),
+        .testTarget(name: "simulcastTests", dependencies: ["simulcast", "RTPWire", "MediaCodecs", "Simulcast"],
+                    path: "Tests/simulcastTests"),
     ],
     swiftLanguageModes: [.v6]
 )
