@@ -90,10 +90,12 @@ public struct VP8FrameAssembler: Sendable {
 
     /// Feeds one packet's RTP fields and VP8 payload (descriptor + data) and returns the frames it
     /// completed, oldest first. Duplicates and packets that are too old return no frames.
-    /// Throws `WireError` if the payload descriptor is malformed (the packet is then ignored).
+    /// Throws `WireError` if the payload descriptor is malformed or no VP8 data follows it
+    /// (RFC 7741 §4.1: a packet carries part of a frame; the packet is then ignored).
     public mutating func insert(sequenceNumber: UInt16, timestamp: UInt32, marker: Bool,
                                 payload: ArraySlice<UInt8>) throws(WireError) -> [VP8AssembledFrame] {
         let (descriptor, data) = try VP8PayloadDescriptor.parse(payload)
+        guard !data.isEmpty else { throw .truncated(field: "VP8 payload data", needed: 1, available: 0) }
         if let highest {
             let candidate = highest + Int64(Int16(bitPattern: sequenceNumber &- UInt16(truncatingIfNeeded: highest)))
             // Only packets beyond the age window count toward a restart, not retransmissions that

@@ -1,0 +1,156 @@
+/// The invariants each parser keeps on arbitrary input, in one place: the libFuzzer targets
+/// (`Tests/Fuzz`, `make fuzz`) and the corpus replay unit test run exactly these checks.
+///
+/// Every check must not trap on any input (that is the first invariant); where a parse
+/// succeeds, re-serializing and re-parsing must give the same value.
+public enum WireRoundTripCheck: String, CaseIterable, Sendable {
+    /// RTP with header extensions (RFC 3550, RFC 8285) and the typed extension values.
+    case rtp
+    /// VP8 payload descriptor and header (RFC 7741) and the frame assembler fed a packet sequence.
+    case vp8
+    /// Opus payload (RFC 7587, RFC 6716 §3 framing).
+    case opus
+    /// RTCP compound packets (RFC 3550 §6, RFC 4585, RFC 5104, REMB, transport-wide CC).
+    case rtcp
+    /// Classic pcap files, with `PcapWriter` as the oracle.
+    case pcap
+
+    /// Runs the check on `bytes`; returns the violated invariant, or nil when all hold.
+    public func violation(in bytes: [UInt8]) -> String? {
+        switch self {
+        case .rtp: return Self.checkRTP(bytes)
+        case .vp8: return Self.checkVP8(bytes)
+        case .opus: return Self.checkOpus(bytes)
+        case .rtcp: return Self.checkRTCP(bytes)
+        case .pcap: return Self.checkPcap(bytes)
+        }
+    }
+
+    private static func checkRTP(_ bytes: [UInt8]) -> String? {
+        _ = try? RTPOrRTCP.classify(bytes)
+        guard let packet = try? RTPPacket(parsing: bytes) else { return nil }
+        var serialized: [UInt8] = []
+        do { try packet.serialize(into: &serialized) } catch { return "parsed RTP packet does not serialize: \(error)" }
+        guard let again = try? RTPPacket(parsing: serialized) else { return "serialized RTP packet does not parse" }
+        guard again == packet else { return "re-parsed RTP packet differs" }
+        if let extensions = packet.header.extensions {
+            let map = RTPHeaderExtensionMap.defaults
+            _ = try? extensions.value(AudioLevel.self, map: map)
+            _ = try? extensions.value(AbsSendTime.self, map: map)
+            _ = try? extensions.value(TransportSequenceNumber.self, map: map)
+            _ = try? extensions.value(MediaIdentifier.self, map: map)
+            _ = try? extensions.value(RTPStreamID.self, map: map)
+            _ = try? extensions.value(RepairedRTPStreamID.self, map: map)
+            switch extensions.form {
+            case .oneByte, .twoByte:
+                guard let rebuilt = try? RTPHeaderExtensions(elements: extensions.elements, form: extensions.form),
+                      rebuilt.elements == extensions.elements else { return "extension elements do not rebuild" }
+            case .other:
+                break  // an unknown profile's body is opaque: nothing to rebuild from
+            }
+        }
+        return nil
+    }
+
+    /// Input layout: repeated `[flags, sequence offset, length, payload…]`; flags bit 0 is the
+    /// marker, bits 1–2 advance the timestamp. Every payload's descriptor must round-trip, and
+    /// every frame the assembler reports must consist of packets that were actually inserted.
+    private static func checkVP8(_ bytes: [UInt8]) -> String? {
+        var assembler = VP8FrameAssembler(maxPacketAge: 256, maxPacketsPerFrame: 64, maxHistory: 32)
+        var inserted: Set<UInt16> = []
+        var timestamp: UInt32 = 0
+        var index = 0
+        while index + 3 <= bytes.count {
+            let flags = bytes[index], sequence = UInt16(bytes[index + 1]) &+ 65500
+            let length = min(Int(bytes[index + 2]), bytes.count - index - 3)
+            let payload = bytes[(index + 3)..<(index + 3 + length)]
+            index += 3 + length
+            timestamp &+= UInt32(flags >> 1 & 0x3) &* 3000
+            if let violation = checkDescriptor(payload) { return violation }
+            guard let frames = try? assembler.insert(sequenceNumber: sequence, timestamp: timestamp,
+                                                     marker: flags & 1 != 0, payload: payload) else { continue }
+            inserted.insert(sequence)
+            for frame in frames {
+                var sequence = frame.firstSequenceNumber
+                while true {
+                    guard inserted.contains(sequence) else { return "frame reported with packet \(sequence) never inserted" }
+                    if sequence == frame.lastSequenceNumber { break }
+                    sequence &+= 1
+                }
+                if frame.decodable && frame.data.isEmpty { return "decodable frame without data" }
+            }
+            _ = assembler.missingSequenceNumbers(limit: 64)
+        }
+        return nil
+    }
+
+    private static func checkDescriptor(_ payload: ArraySlice<UInt8>) -> String? {
+        guard let (descriptor, data) = try? VP8PayloadDescriptor.parse(payload) else { return nil }
+        var serialized: [UInt8] = []
+        do { try descriptor.serialize(into: &serialized) } catch { return "parsed VP8 descriptor does not serialize: \(error)" }
+        guard let (again, rest) = try? VP8PayloadDescriptor.parse(serialized[...]), again == descriptor, rest.isEmpty else {
+            return "re-parsed VP8 descriptor differs"
+        }
+        if descriptor.isStartOfFrame, let header = try? VP8PayloadHeader(parsing: data) {
+            var headerBytes: [UInt8] = []
+            do { try header.serialize(into: &headerBytes) } catch { return "parsed VP8 header does not serialize: \(error)" }
+            guard (try? VP8PayloadHeader(parsing: headerBytes[...])) == header else { return "re-parsed VP8 header differs" }
+        }
+        return nil
+    }
+
+    private static func checkOpus(_ bytes: [UInt8]) -> String? {
+        guard let (packet, info) = try? OpusDepacketizer.depacketize(bytes[...]) else { return nil }
+        guard let first = packet.first, OpusTOC(first) == info.toc, info.toc.byte == first else { return "Opus TOC does not round-trip" }
+        guard info.frameCount >= 1, info.samples <= 5760 else { return "Opus packet longer than 120 ms accepted" }
+        return nil
+    }
+
+    private static func checkRTCP(_ bytes: [UInt8]) -> String? {
+        _ = try? RTPOrRTCP.classify(bytes)
+        guard let packet = try? RTCPCompoundPacket(parsing: bytes) else { return nil }
+        let serialized: [UInt8]
+        do { serialized = try packet.serialized() } catch { return "parsed RTCP does not serialize: \(error)" }
+        guard let reparsed = try? RTCPCompoundPacket(parsing: serialized) else { return "serialized RTCP does not parse" }
+        guard reparsed == packet else { return "re-parsed RTCP differs" }
+        guard (try? reparsed.serialized()) == serialized else { return "RTCP serialization is not stable" }
+        for case let .transportWideFeedback(feedback) in packet.packets {
+            guard let results = try? feedback.packetResults() else { return "parsed TWCC has no results" }
+            guard let rebuilt = try? TransportWideFeedback(
+                senderSSRC: feedback.senderSSRC, mediaSSRC: feedback.mediaSSRC, referenceTime: feedback.referenceTime,
+                feedbackPacketCount: feedback.feedbackPacketCount, packets: results),
+                  (try? rebuilt.packetResults()) == results else { return "TWCC rebuild differs" }
+        }
+        for case let .genericNACK(nack) in packet.packets {
+            let lost = nack.lostSequenceNumbers
+            let repacked = GenericNACK(senderSSRC: 0, mediaSSRC: 0, lostSequenceNumbers: lost)
+            guard Set(repacked.lostSequenceNumbers) == Set(lost) else { return "NACK repack differs" }
+        }
+        return nil
+    }
+
+    private static func checkPcap(_ bytes: [UInt8]) -> String? {
+        guard var reader = try? PcapReader(bytes) else { return nil }
+        var steps = 0
+        while true {
+            steps += 1
+            guard steps <= bytes.count + 1 else { return "pcap reader does not make progress" }
+            let record: PcapRecord?
+            do { record = try reader.next() } catch { continue }
+            guard let record else { return nil }
+            guard case let .v4(source) = record.source.address, case let .v4(destination) = record.destination.address,
+                  !record.isPayloadTruncated else { continue }
+            var file: [UInt8] = []
+            let writer = PcapWriter(linkType: .ethernet, timestampResolution: reader.timestampResolution)
+            writer.writeFileHeader(into: &file)
+            do {
+                try writer.writeUDP(record.payload, from: source, port: record.source.port, to: destination,
+                                    port: record.destination.port, at: record.timestamp, into: &file)
+                var again = try PcapReader(file)
+                guard let copy = try again.next(), copy == record else { return "pcap write/read differs" }
+            } catch {
+                return "pcap write/read failed: \(error)"
+            }
+        }
+    }
+}
