@@ -103,6 +103,28 @@ import RTPWire
         }
     }
 
+    @Test func goodbyeWithAWordAfterTheReasonIsRejected() {
+        // Reason "ab" (3 octets with its length) + 1 null octet is a full word; 4 more are not padding.
+        let bytes = rtcpHex("81cb0003 11223344 02616200 00000000")
+        #expect(throws: WireError.invalidValue(field: "BYE octets after reason", value: 5)) {
+            try RTCPCompoundPacket(parsing: bytes)
+        }
+    }
+
+    @Test func sdesChunkWithoutTerminatingNullIsTruncated() {
+        let bytes = rtcpHex("81ca0002 11223344 01026162")
+        #expect(throws: WireError.truncated(field: "SDES item type", needed: 1, available: 0)) {
+            try RTCPCompoundPacket(parsing: bytes)
+        }
+    }
+
+    @Test func firEntryOfWrongSizeIsRejected() {
+        let bytes = rtcpHex("84ce0003 11223344 00000000 55667788")
+        #expect(throws: WireError.invalidValue(field: "FIR FCI length", value: 4)) {
+            try RTCPCompoundPacket(parsing: bytes)
+        }
+    }
+
     @Test func cumulativeLostBeyond24BitsIsRejectedOnSerialize() {
         let rr = ReceiverReport(ssrc: 1, reportBlocks: [ReportBlock(ssrc: 2, cumulativeLost: 0x80_0000)])
         #expect(throws: WireError.outOfRange(field: "report block cumulative lost", value: 0x80_0000)) {
