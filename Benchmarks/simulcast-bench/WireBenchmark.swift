@@ -1,5 +1,6 @@
 import CommandLineSupport
 import Foundation
+import RTPWire
 
 let wireUsage = """
 usage: simulcast-bench wire [--iterations N] [--runs R] [--json PATH]
@@ -20,16 +21,18 @@ struct WireBenchmark {
         var results: [WireResult] = []
         let packets = fixtures.packetsPerFrame
 
+        let packetBytes = fixtures.packet.count
+        let dataBytes = fixtures.payloads[0].count - VP8Packetizer.descriptorLength
         var parse = ParseOperation(packet: fixtures.packet, map: fixtures.map)
         results.append(try measureWire(
             &parse, name: "rtp_parse",
-            detail: "RTPPacket(parsing:) + MID, RID, abs-send-time, transport-cc values + VP8 descriptor",
+            detail: "\(packetBytes) B packet: RTPPacket(parsing:) + MID, RID, abs-send-time, transport-cc values + VP8 descriptor",
             unit: "packet", iterations: iterations, runs: runs))
 
         var serialize = try SerializeOperation(fixtures: fixtures)
         results.append(try measureWire(
             &serialize, name: "rtp_serialize",
-            detail: "header + 4 extensions via appender + VP8 descriptor + 1194 B data into a reused buffer",
+            detail: "header + 4 extensions via appender + VP8 descriptor + \(dataBytes) B data into a reused buffer",
             unit: "packet", iterations: iterations, runs: runs))
 
         var packetize = PacketizeOperation(frame: fixtures.frame)
