@@ -60,6 +60,28 @@ struct WireFixtures {
         var operation = try SerializeOperation(mid: mid, rid: rid, map: map, payload: payloads[0][...])
         try operation.iterate()
         packet = operation.buffer
+        try check()
+    }
+
+    /// The operations' inputs round-trip: the packet parses back to what was written, and the
+    /// payloads reassemble into the frame. Run once, outside any timing.
+    private func check() throws {
+        let parsed = try RTPPacket(parsing: packet)
+        let extensions = parsed.header.extensions
+        guard try extensions?.value(MediaIdentifier.self, map: map) == mid,
+              try extensions?.value(RTPStreamID.self, map: map) == rid,
+              try VP8PayloadDescriptor.parse(parsed.payload).descriptor.pictureID == .fifteenBit(1234),
+              parsed.payload.elementsEqual(payloads[0])
+        else { throw WireBenchError(description: "fixture packet does not parse back to what was written") }
+        var assembler = VP8FrameAssembler()
+        var frames: [VP8AssembledFrame] = []
+        for (index, payload) in payloads.enumerated() {
+            frames += try assembler.insert(sequenceNumber: UInt16(index), timestamp: frame.rtpTimestamp,
+                                           marker: index == payloads.count - 1, payload: payload[...])
+        }
+        guard frames.count == 1, frames[0].data == frame.data, frames[0].keyFrame, frames[0].decodable else {
+            throw WireBenchError(description: "fixture payloads do not reassemble into the key frame")
+        }
     }
 
     /// Packets per frame under the payload budget.
