@@ -48,9 +48,12 @@ let package = Package(
         // The C reference harness: the same libyuv + libvpx calls as the Swift pipeline, in plain C.
         .target(name: "CReference", dependencies: ["CVPX", "CYUV"], path: "Benchmarks/CReference",
                 linkerSettings: [.linkedLibrary("vpx"), .linkedLibrary("yuv")]),
+        // Interposes malloc & co. to count heap allocations for `simulcast-bench wire`. Linked
+        // into simulcast-bench only: it replaces the allocator of whatever executable links it.
+        .target(name: "AllocationCounter", path: "Benchmarks/AllocationCounter"),
         .executableTarget(name: "simulcast-bench",
                           dependencies: ["MediaCodecs", "RTPWire", "Simulcast", "SRTP", "CReference",
-                                         "CommandLineSupport"],
+                                         "CommandLineSupport", "AllocationCounter"],
                           path: "Benchmarks/simulcast-bench"),
 
         .testTarget(name: "RTPWireTests", dependencies: ["RTPWire"], path: "Tests/RTPWireTests"),

@@ -4,10 +4,12 @@ import MediaCodecs
 import Simulcast
 
 /// `simulcast-bench encode`: per-frame encode cost of MAX_LAYER_2 vs MAX_LAYER_3 (and the
-/// rest), side by side in one run. See Benchmarks/README.md.
+/// rest), side by side in one run. `simulcast-bench wire`: ns and heap allocations per op of the
+/// RTP/VP8 wire hot paths (WireBenchmark.swift). See Benchmarks/README.md.
 let usage = """
 usage: simulcast-bench encode [--input FILE.y4m] [--frames N] [--size WxH] [--repeat R]
                               [--json PATH] [--markdown PATH] [--svg PATH]
+       simulcast-bench wire [--iterations N] [--runs R] [--json PATH]
 """
 
 let configurationOrder = ["single", "max_layer_2", "max_layer_3", "max_layer_2_independent",
@@ -73,6 +75,7 @@ let arguments = CommandLine.arguments.dropFirst()
 do {
     switch arguments.first {
     case "encode": try runEncode(arguments.dropFirst())
+    case "wire": try runWire(arguments.dropFirst())
     default:
         writeToStandardError(usage + "\n")
         exit(2)
