@@ -21,9 +21,12 @@ public struct DynaCastUpdate: Sendable, Equatable {
 ///
 /// - The cap bounds everything: layers above `LayerPlan.activeLayerIndices(cap:)` are never sent.
 /// - dynaCast off (the default): every layer under the cap is sent.
-/// - dynaCast on: only layers some subscriber wants are sent. A wanted layer above the cap is
-///   served by the highest layer under the cap (the subscriber's `LayerSelector` targets it,
-///   via `setHighestAvailableSpatialLayer`). No wanted layer at all means nothing is sent.
+/// - dynaCast on: layers above the highest layer any subscriber wants are paused; that layer
+///   and every lighter one keep flowing, because a subscriber's `LayerSelector` falls back to
+///   lighter layers when its bandwidth drops and must find them running (a paused fallback would
+///   cost a resume and key-frame round trip exactly when the network is struggling). A wanted
+///   layer above the cap is served by the highest layer under it (tell the selectors with
+///   `setHighestAvailableSpatialLayer`). No wanted layer at all means nothing is sent.
 /// - A single-layer track is never affected: its one layer is always sent.
 /// - A layer that starts being sent again is reported as resumed, so a key frame is requested.
 ///
@@ -48,8 +51,9 @@ public struct DynaCastPolicy: Sendable, Equatable {
                                     wantedLayers: Set<Int>) -> [Int] {
         let allowed = plan.activeLayerIndices(cap: cap)
         guard plan.layers.count > 1, dynaCastEnabled, let highestAllowed = allowed.last else { return allowed }
-        let served = Set(wantedLayers.filter { $0 >= 0 }.map { min($0, highestAllowed) })
-        return allowed.filter { served.contains($0) }
+        guard let highestWanted = wantedLayers.filter({ $0 >= 0 }).max() else { return [] }
+        let highestSent = min(highestWanted, highestAllowed)
+        return allowed.filter { $0 <= highestSent }
     }
 
     /// Recomputes the sent layers and reports which resumed and which paused.
