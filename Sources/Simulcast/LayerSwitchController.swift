@@ -75,8 +75,8 @@ public struct ForwardingDecision: Sendable, Hashable {
 ///   layer's SSRC is emitted, at most once per `KeyFrameRequestThrottle` interval, repeated
 ///   while the switch is pending (so a lost key frame or request is retried).
 /// - Temporal up-switch only at a frame carrying the Y bit (RFC 7741 §4.2: decodable from TL0
-///   alone), one temporal layer per Y frame (to that frame's TID), or at a key frame (straight
-///   to the target). A TL0 frame alone is not a sync point: under SPEC §1's L1T3 pattern TL1
+///   alone) whose TID is one above the forwarded temporal layer (one layer per Y frame), or at a
+///   key frame (straight to the target). A TL0 frame alone is not a sync point: under SPEC §1's L1T3 pattern TL1
 ///   frames also reference GOLDEN, which only TL1 frames refresh.
 /// - Temporal down-switch at the next frame boundary of the forwarded layer.
 /// - While a spatial switch is pending the old layer may be thinned (temporal down) but is
@@ -176,7 +176,9 @@ public struct LayerSwitchController: Sendable {
         } else if target.temporal > forwarded.temporal, !spatialPending {
             if packet.keyFrame {
                 forwarded.temporal = target.temporal
-            } else if packet.layerSync, tid > forwarded.temporal, tid <= target.temporal {
+            } else if packet.layerSync, tid - 1 == forwarded.temporal, tid <= target.temporal {
+                // One layer per Y frame: a TL2 Y frame is decodable from TL0 alone, but the TL1
+                // frames after it are not until a TL1 Y frame has been forwarded.
                 forwarded.temporal = tid
             }
         }
