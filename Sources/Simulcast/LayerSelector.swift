@@ -45,6 +45,7 @@ public struct LayerSelector: Sendable {
     public let layerTargetBitsPerSecond: [Int]
     /// Whether the track was published at the 960x540 preset (SPEC §3: ask one layer lower).
     public let publishedAtSD540: Bool
+    /// The bandwidth-rule tuning.
     public let configuration: Configuration
 
     /// The current effective preference (default: `.quality(.high)`).
@@ -66,12 +67,32 @@ public struct LayerSelector: Sendable {
     ///   - publishedAtSD540: the track was published at the 960x540 preset.
     public init(layers: [LayerSpec], publishedAtSD540: Bool = false, configuration: Configuration = .init()) {
         layerSizes = layers.map { VideoSize(width: $0.width, height: $0.height) }
-        layerTargetBitsPerSecond = layers.map { max(0, $0.bitrates.targetKbps).multipliedReportingOverflow(by: 1000).partialValue }
+        layerTargetBitsPerSecond = layers.map { Self.bitsPerSecond(kbps: $0.bitrates.targetKbps) }
         self.publishedAtSD540 = publishedAtSD540
         self.configuration = configuration
         rebuildLadder()
         target = ladder.first
     }
+
+    /// A selector for layers of these sizes (lightest first) and target bitrates in kbps, e.g.
+    /// measured ones. A layer without a bitrate gets SPEC §1's default for its size.
+    public init(layerSizes: [VideoSize], targetKbps: [Int], publishedAtSD540: Bool = false,
+                configuration: Configuration = .init()) {
+        self.layerSizes = layerSizes
+        layerTargetBitsPerSecond = layerSizes.indices.map { index in
+            let kbps = targetKbps.indices.contains(index)
+                ? targetKbps[index]
+                : LayerBitrates.defaults(width: layerSizes[index].width, height: layerSizes[index].height).targetKbps
+            return Self.bitsPerSecond(kbps: kbps)
+        }
+        self.publishedAtSD540 = publishedAtSD540
+        self.configuration = configuration
+        rebuildLadder()
+        target = ladder.first
+    }
+
+    /// kbps → bps, clamped to 0...1 Tbps so later arithmetic cannot overflow.
+    private static func bitsPerSecond(kbps: Int) -> Int { min(max(0, kbps), 1_000_000_000) * 1000 }
 
     /// A selector for a track published with `plan`; the 960x540 preset is recognised from the
     /// plan's encoder size (either orientation).

@@ -2,7 +2,9 @@
 /// (target) or is getting (current). Spatial 0 = lightest published layer (SPEC §1); temporal
 /// is the highest forwarded temporal id (TID of RFC 7741 §4.2), 0 = base layer only.
 public struct LayerTarget: Sendable, Hashable, CustomStringConvertible {
+    /// Spatial layer index, 0 = lightest.
     public var spatial: Int
+    /// Highest temporal id included, 0 = base layer only.
     public var temporal: Int
 
     public init(spatial: Int, temporal: Int) {
@@ -10,6 +12,7 @@ public struct LayerTarget: Sendable, Hashable, CustomStringConvertible {
         self.temporal = temporal
     }
 
+    /// `S<spatial>T<temporal>`, e.g. `S2T1`.
     public var description: String { "S\(spatial)T\(temporal)" }
 }
 
@@ -32,6 +35,7 @@ public struct LayerTargetChange: Sendable, Hashable {
     public var from: LayerTarget?
     /// The new target; nil when no video is wanted (disabled).
     public var to: LayerTarget?
+    /// Why the target changed.
     public var reason: LayerChangeReason
 
     public init(from: LayerTarget?, to: LayerTarget?, reason: LayerChangeReason) {

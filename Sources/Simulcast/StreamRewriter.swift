@@ -3,13 +3,19 @@
 public struct SourcePacket: Sendable, Hashable {
     /// Which incoming stream the packet belongs to (its SSRC, or its spatial index).
     public var sourceId: UInt32
+    /// RTP sequence number (RFC 3550 §5.1), 16-bit, wrapping.
     public var sequenceNumber: UInt16
+    /// RTP timestamp on the 90 kHz clock, 32-bit, wrapping.
     public var timestamp: UInt32
     /// 15-bit PictureID (the M bit form, RFC 7741 §4.2); higher bits are ignored.
     public var pictureId: UInt16
+    /// TL0PICIDX (RFC 7741 §4.2): running index of TL0 frames, 8-bit, wrapping.
     public var tl0PicIdx: UInt8
+    /// TID (RFC 7741 §4.2).
     public var temporalId: UInt8
+    /// The packet belongs to a key frame.
     public var isKeyFrame: Bool
+    /// The packet starts a frame (S bit with partition index 0).
     public var isFirstPacketOfFrame: Bool
     /// The packet starts the switch to a new source (`ForwardingDecision.startsNewSource`).
     public var startsNewSource: Bool
@@ -34,10 +40,13 @@ public struct SourcePacket: Sendable, Hashable {
 
 /// The rewritten header fields to write into the packet sent to the subscriber.
 public struct RewrittenHeader: Sendable, Hashable {
+    /// Sequence number on the subscriber's stream.
     public var sequenceNumber: UInt16
+    /// RTP timestamp on the subscriber's stream.
     public var timestamp: UInt32
     /// 15-bit PictureID.
     public var pictureId: UInt16
+    /// TL0PICIDX on the subscriber's stream.
     public var tl0PicIdx: UInt8
 
     public init(sequenceNumber: UInt16, timestamp: UInt32, pictureId: UInt16, tl0PicIdx: UInt8) {
@@ -71,8 +80,11 @@ public enum RewriteResult: Sendable, Hashable {
 /// Where a subscriber-side sequence number came from: for answering a NACK (RFC 4585 §6.2.1)
 /// from the forwarder's packet history and re-sending with the same rewritten header.
 public struct RewrittenPacketOrigin: Sendable, Hashable {
+    /// The source the packet was forwarded from.
     public var sourceId: UInt32
+    /// Its sequence number in that source (the key into the forwarder's packet history).
     public var originalSequenceNumber: UInt16
+    /// The header it was sent with; a retransmission reuses it (RFC 4588 carries the same).
     public var header: RewrittenHeader
 }
 

@@ -1,6 +1,8 @@
 /// A width x height in pixels, as used by viewports and manual incoming-video target sizes.
 public struct VideoSize: Sendable, Hashable, Codable {
+    /// Width in pixels.
     public var width: Int
+    /// Height in pixels.
     public var height: Int
 
     public init(width: Int, height: Int) {
@@ -48,7 +50,9 @@ public enum IncomingVideoSetting: Sendable, Hashable {
 /// The preference that actually applies to one publisher's video, after incoming-video
 /// settings are taken into account.
 public enum EffectivePreference: Sendable, Hashable {
+    /// Choose by quality (SPEC §3 `setQuality`).
     case quality(VideoQuality)
+    /// Choose the smallest layer covering this size (`setViewPort` or `.manual`).
     case viewPort(VideoSize)
     /// No video for this publisher (`IncomingVideoSetting.disabled`).
     case disabled

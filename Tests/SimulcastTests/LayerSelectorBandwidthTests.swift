@@ -30,6 +30,12 @@ private struct TestJitter {
         #expect(selector.requiredBitsPerSecond(l(2, 2)) == 2_500_000)
     }
 
+    @Test func measuredBitratesReplaceDefaultsAndMissingOnesDefault() {
+        let sizes = [VideoSize(width: 320, height: 180), VideoSize(width: 1280, height: 720)]
+        let selector = LayerSelector(layerSizes: sizes, targetKbps: [100])
+        #expect(selector.layerTargetBitsPerSecond == [100_000, 2_500_000])
+    }
+
     @Test func ladderThinsTo15FpsBeforeDroppingASpatialLayer() throws {
         #expect(try targetFor(estimate: 2_000_000) == l(2, 1))
         #expect(try targetFor(estimate: 1_200_000) == l(1, 2))  // not S2T0 at 7.5 fps
