@@ -19,6 +19,8 @@
 /// So a higher rung is re-entered at most once per hold time, and an estimate jittering by less
 /// than the headroom around any boundary causes at most one switch.
 ///
+/// Before the first estimate the bandwidth is taken as unlimited (the preferred layer).
+///
 /// Pure: time is a parameter (milliseconds on any monotonic clock).
 public struct LayerSelector: Sendable {
     /// Tuning of the bandwidth rules.
@@ -33,9 +35,13 @@ public struct LayerSelector: Sendable {
 
         public init(upSwitchHoldMilliseconds: Int64 = 3_000, upSwitchHeadroom: Double = 1.1,
                     temporalBitrateShares: [Double] = [0.4, 0.6, 1.0]) {
-            self.upSwitchHoldMilliseconds = upSwitchHoldMilliseconds
-            self.upSwitchHeadroom = upSwitchHeadroom
-            self.temporalBitrateShares = temporalBitrateShares.isEmpty ? [1.0] : temporalBitrateShares
+            // A headroom below 1 would let an estimate that triggers an up-switch also trigger
+            // the next down-switch, so it is clamped to 1 (and the hold to ≥ 0).
+            self.upSwitchHoldMilliseconds = max(0, upSwitchHoldMilliseconds)
+            self.upSwitchHeadroom = upSwitchHeadroom.isFinite ? max(1, upSwitchHeadroom) : 1
+            // Shares are clamped to 0...1 (non-finite → 1) so a need can never overflow an Int.
+            let shares = temporalBitrateShares.map { $0.isFinite ? min(max($0, 0), 1) : 1 }
+            self.temporalBitrateShares = shares.isEmpty ? [1.0] : shares
         }
     }
 
