@@ -180,7 +180,9 @@ public struct LayerSelector: Sendable {
         guard target != nil, !ladder.isEmpty else { return nil }
         let needed = requiredBitsPerSecond(ladder[currentRung])
         if estimate < needed {
-            let rung = firstFittingRung(estimate: estimate)
+            // The highest rung below the current one that fits (the last rung if none does).
+            let below = ladder.indices.dropFirst(currentRung + 1)
+            let rung = below.first { requiredBitsPerSecond(ladder[$0]) <= estimate } ?? ladder.count - 1
             guard rung > currentRung else { return nil }
             for index in 0..<ladder.count { supportedSince[index] = nil }
             return move(to: rung, reason: .bandwidthDown)

@@ -62,9 +62,9 @@ public enum EffectivePreference: Sendable, Hashable {
 ///
 /// - `setQuality` and `setViewPort` write the same stored preference, so the last call wins.
 ///   The default is `.quality(.high)`.
-/// - Incoming-video settings are rules per group of senders. A rule replaces nothing
-///   explicitly, but the newest rule whose group contains a publisher decides for that
-///   publisher (so the last call wins here too); `.none` clears all rules.
+/// - Incoming-video settings are rules per group of senders. For each publisher the newest
+///   rule whose group contains it decides (so the last call wins here too); a rule for `.all`
+///   replaces every earlier rule, and `.none` clears them all.
 /// - Resolution for a publisher: the newest matching rule if any (`.manual` → viewport of its
 ///   target size, `.disabled` → no video), otherwise the stored quality/viewport preference.
 ///   Group rules are deliberately stronger than `setViewPort`: layouts call `setViewPort`
