@@ -84,6 +84,10 @@ public struct ForwardingDecision: Sendable, Hashable {
 /// - Decisions are per frame: the first packet of a frame decides for the rest of it, and a
 ///   packet whose TID is above the forwarded temporal layer is never forwarded.
 ///
+/// The throttle is per controller (one subscriber × track); a forwarder serving many
+/// subscribers of one track can pass the returned SSRCs through one more track-level
+/// `KeyFrameRequestThrottle` so the publisher sees at most one request per interval.
+///
 /// `LayerSwitchEvent.latencyMilliseconds` counts from the moment the forwarded layer started
 /// to differ from the target (a later target change while a switch is pending keeps that start).
 public struct LayerSwitchController: Sendable {
