@@ -15,6 +15,7 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) run simulcast-bench encode --frames 30 --repeat 1 --json out/bench-smoke.json > /dev/null
 	python3 scripts/check-bench-json.py out/bench-smoke.json
+	scripts/wire-smoke.sh
 	$(SWIFT) test --skip-build
 
 bench: deps

@@ -81,19 +81,16 @@ func runWire(_ arguments: ArraySlice<String>) throws {
     lines.append("")
     lines.append("| op | per | ns/op median | ns/op min | allocs/op | frees/op | bytes/op | what |")
     lines.append("|---|---|---:|---:|---:|---:|---:|---|")
-    for result in results + (rtcp ?? []) {
+    for result in results + rtcp {
         lines.append("| \(result.name) | \(result.unit) | \(MarkdownTable.fmt(result.nsPerOp.median, 1)) | "
             + "\(MarkdownTable.fmt(result.nsPerOp.min, 1)) | \(MarkdownTable.fmt(result.allocationsPerOp, 3)) | "
             + "\(MarkdownTable.fmt(result.freesPerOp, 3)) | \(MarkdownTable.fmt(result.allocatedBytesPerOp, 0)) | "
             + "\(result.detail) |")
     }
-    if rtcp == nil {
-        lines.append("| rtcp_compound | packet | – | – | – | – | – | not measured: RTCP types are on the rtcp branch (measureRTCP() returns nil) |")
-    }
     print(lines.joined(separator: "\n"))
 
     if let path = options.string("json") {
-        let operations: [JSONValue] = (results + (rtcp ?? [])).map { result in
+        let operations: [JSONValue] = (results + rtcp).map { result in
             .object([
                 ("name", .string(result.name)),
                 ("detail", .string(result.detail)),
@@ -109,11 +106,6 @@ func runWire(_ arguments: ArraySlice<String>) throws {
                 ("allocatedBytesPerOp", .double(result.allocatedBytesPerOp)),
             ])
         }
-        var notMeasured: [JSONValue] = []
-        if rtcp == nil {
-            notMeasured.append(.object([("name", "rtcp_compound"),
-                                        ("reason", "RTCP types not on this branch yet; measureRTCP() returns nil")]))
-        }
         let report: JSONValue = .object([
             ("benchmark", "wire"),
             ("build", .string(build)),
@@ -122,7 +114,6 @@ func runWire(_ arguments: ArraySlice<String>) throws {
             ("machine", .object([("cpus", .int(machine.cpus)), ("cpuModel", .string(machine.cpuModel))])),
             ("allocationCounterSelfCheck", .int(Int(selfCheck))),
             ("operations", .array(operations)),
-            ("notMeasured", .array(notMeasured)),
         ])
         try write(Data((report.serialized() + "\n").utf8), to: path)
     }

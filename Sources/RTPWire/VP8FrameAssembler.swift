@@ -171,15 +171,9 @@ public struct VP8FrameAssembler: Sendable {
     private mutating func tryComplete(around seq: Int64) -> VP8AssembledFrame? {
         guard let anchor = packets[seq] else { return nil }
         let timestamp = anchor.timestamp
-        var first = seq
         var steps = 0
-        while true {
-            guard let packet = packets[first], packet.timestamp == timestamp else { return nil }
-            if packet.descriptor.isStartOfFrame { break }
-            first -= 1
-            steps += 1
-            if steps >= maxPacketsPerFrame { return nil }
-        }
+        // Walk forward to the frame's end first: packets usually arrive in order, so until the
+        // last one is here this stops at the first step and the backward walk never runs.
         var last = seq
         while true {
             guard let packet = packets[last], packet.timestamp == timestamp else { return nil }
@@ -187,6 +181,14 @@ public struct VP8FrameAssembler: Sendable {
             guard let next = packets[last + 1] else { return nil }
             if next.timestamp != timestamp || next.descriptor.isStartOfFrame { break }
             last += 1
+            steps += 1
+            if steps >= maxPacketsPerFrame { return nil }
+        }
+        var first = seq
+        while true {
+            guard let packet = packets[first], packet.timestamp == timestamp else { return nil }
+            if packet.descriptor.isStartOfFrame { break }
+            first -= 1
             steps += 1
             if steps >= maxPacketsPerFrame { return nil }
         }
