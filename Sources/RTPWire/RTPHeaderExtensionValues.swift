@@ -175,68 +175,63 @@ enum SDESText {
     }
 }
 
-/// Media identification "MID" (RFC 8843 §15.2 / RFC 7941 SDES item in a header extension).
-public struct MediaIdentifier: RTPHeaderExtensionValue {
-    /// sdes:mid extension.
-    public static let kind = RTPHeaderExtensionKind.mid
-    /// The MID, 1...255 bytes of visible ASCII.
-    public let value: String
+/// A header extension whose data is an RFC 7941 SDES text item: 1...255 bytes of ASCII from a
+/// restricted alphabet. MID, RID and repaired RID share parsing, validation and serialization.
+public protocol SDESTextExtensionValue: RTPHeaderExtensionValue {
+    /// The name used in errors, e.g. "RID".
+    static var fieldName: String { get }
+    /// Whether one byte belongs to the item's alphabet.
+    static func isAllowed(_ byte: UInt8) -> Bool
+    /// The text, already validated.
+    var value: String { get }
+    /// Wraps text that has been validated against `isAllowed`.
+    init(validated value: String)
+}
 
-    /// A MID; throws `WireError.outOfRange` unless 1...255 visible ASCII bytes.
+extension SDESTextExtensionValue {
+    /// The value; throws `WireError.outOfRange` unless 1...255 bytes of the item's alphabet.
     public init(_ value: String) throws(WireError) {
-        try SDESText.validate(value, field: "MID", allowed: SDESText.isTokenChar)
-        self.value = value
+        try SDESText.validate(value, field: Self.fieldName, allowed: Self.isAllowed)
+        self.init(validated: value)
     }
 
     /// Parses the element data (RFC 7941 §4.1).
     public init(extensionData data: ArraySlice<UInt8>) throws(WireError) {
-        value = try SDESText.decode(data, field: "MID", allowed: SDESText.isTokenChar)
+        self.init(validated: try SDESText.decode(data, field: Self.fieldName, allowed: Self.isAllowed))
     }
 
     /// Appends the ASCII bytes.
     public func appendExtensionData(to buffer: inout [UInt8]) { buffer.append(contentsOf: value.utf8) }
 }
 
-/// RTP stream identifier "RID" (RFC 8852 §3.1), e.g. `q`, `h`, `f` for simulcast layers.
-public struct RTPStreamID: RTPHeaderExtensionValue {
+/// Media identification "MID" (RFC 8843 §15.2 / RFC 7941 SDES item in a header extension):
+/// 1...255 bytes of visible ASCII.
+public struct MediaIdentifier: SDESTextExtensionValue {
+    /// sdes:mid extension.
+    public static let kind = RTPHeaderExtensionKind.mid
+    public static let fieldName = "MID"
+    public static func isAllowed(_ byte: UInt8) -> Bool { SDESText.isTokenChar(byte) }
+    public let value: String
+    public init(validated value: String) { self.value = value }
+}
+
+/// RTP stream identifier "RID" (RFC 8852 §3.1), e.g. `q`, `h`, `f` for simulcast layers:
+/// 1...255 of ALPHA / DIGIT / "-" / "_" (RFC 8851 §10 rid-id).
+public struct RTPStreamID: SDESTextExtensionValue {
     /// sdes:rtp-stream-id extension.
     public static let kind = RTPHeaderExtensionKind.rid
-    /// The RID: 1...255 of ALPHA / DIGIT / "-" / "_" (RFC 8851 §10 rid-id).
+    public static let fieldName = "RID"
+    public static func isAllowed(_ byte: UInt8) -> Bool { SDESText.isRIDChar(byte) }
     public let value: String
-
-    /// A RID; throws `WireError.outOfRange` for characters outside rid-id.
-    public init(_ value: String) throws(WireError) {
-        try SDESText.validate(value, field: "RID", allowed: SDESText.isRIDChar)
-        self.value = value
-    }
-
-    /// Parses the element data (RFC 8852 §3.1).
-    public init(extensionData data: ArraySlice<UInt8>) throws(WireError) {
-        value = try SDESText.decode(data, field: "RID", allowed: SDESText.isRIDChar)
-    }
-
-    /// Appends the ASCII bytes.
-    public func appendExtensionData(to buffer: inout [UInt8]) { buffer.append(contentsOf: value.utf8) }
+    public init(validated value: String) { self.value = value }
 }
 
 /// Repaired RTP stream identifier (RFC 8852 §3.2): the RID of the stream a repair stream repairs.
-public struct RepairedRTPStreamID: RTPHeaderExtensionValue {
+public struct RepairedRTPStreamID: SDESTextExtensionValue {
     /// sdes:repaired-rtp-stream-id extension.
     public static let kind = RTPHeaderExtensionKind.repairedRid
-    /// The repaired RID: 1...255 of ALPHA / DIGIT / "-" / "_" (RFC 8851 §10 rid-id).
+    public static let fieldName = "repaired RID"
+    public static func isAllowed(_ byte: UInt8) -> Bool { SDESText.isRIDChar(byte) }
     public let value: String
-
-    /// A repaired RID; throws `WireError.outOfRange` for characters outside rid-id.
-    public init(_ value: String) throws(WireError) {
-        try SDESText.validate(value, field: "repaired RID", allowed: SDESText.isRIDChar)
-        self.value = value
-    }
-
-    /// Parses the element data (RFC 8852 §3.2).
-    public init(extensionData data: ArraySlice<UInt8>) throws(WireError) {
-        value = try SDESText.decode(data, field: "repaired RID", allowed: SDESText.isRIDChar)
-    }
-
-    /// Appends the ASCII bytes.
-    public func appendExtensionData(to buffer: inout [UInt8]) { buffer.append(contentsOf: value.utf8) }
+    public init(validated value: String) { self.value = value }
 }
