@@ -31,14 +31,9 @@ struct WireFixtures {
                                       keyFrameInfo: .init(width: UInt16(WireFixtures.frameWidth),
                                                           height: UInt16(WireFixtures.frameHeight)))
         try header.serialize(into: &data)
-        var state: UInt64 = 0x5EED_0F_F1AE
+        var random = SplitMix64(seed: 0x5EED_0F_F1AE)  // stands in for entropy-coded VP8 data
         while data.count < WireFixtures.frameBytes {
-            // SplitMix64: stands in for entropy-coded VP8 data.
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            z ^= z >> 31
+            let z = random.next()
             for shift in stride(from: 0, to: 64, by: 8) where data.count < WireFixtures.frameBytes {
                 data.append(UInt8(truncatingIfNeeded: z >> UInt64(shift)))
             }

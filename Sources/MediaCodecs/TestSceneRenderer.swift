@@ -1,4 +1,5 @@
 internal import CYUV
+import RTPWire
 
 /// Renders `TestScene` frames of one size. Builds the panning background (wider than the
 /// frame) and a noise plane once; each frame is then one libyuv `ARGBAdd` (background window +
@@ -59,7 +60,7 @@ public final class TestSceneRenderer {
 
     private func buildNoise() {
         let count = width * (height + noiseRows)
-        var rng = SplitMix(state: scene.seed &* 0x9E37_79B9_7F4A_7C15)
+        var rng = SplitMix64(seed: scene.seed &* 0x9E37_79B9_7F4A_7C15)
         noise = [UInt8](repeating: 0, count: count)
         noise.withUnsafeMutableBufferPointer { buffer in
             var bits: UInt64 = 0
@@ -87,7 +88,7 @@ public final class TestSceneRenderer {
         let period = 2 * (panRange / step)
         let phase = n % period
         let shift = step * (phase <= period / 2 ? phase : period - phase)
-        var mix = SplitMix(state: scene.seed ^ (UInt64(truncatingIfNeeded: n) &* 0xD1B5_4A32_D192_ED03))
+        var mix = SplitMix64(seed: scene.seed ^ (UInt64(truncatingIfNeeded: n) &* 0xD1B5_4A32_D192_ED03))
         let noiseRow = Int(mix.next() % UInt64(noiseRows))
         // Integer triangle waves for the shapes.
         func triangle(_ period: Int) -> Int { let m = n % period; return m < period / 2 ? m : period - m }

@@ -1,18 +1,8 @@
 import Foundation
 @testable import RTPWire
 
-/// SplitMix64: a tiny deterministic generator so every randomized test replays identically.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// Every randomized test replays identically.
+typealias SeededGenerator = SplitMix64
 
 func bytes(hex: String) -> [UInt8] {
     var result: [UInt8] = []
