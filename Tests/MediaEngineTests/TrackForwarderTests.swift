@@ -1,0 +1,176 @@
+import Testing
+import MediaCodecs
+import RTPWire
+import Simulcast
+@testable import MediaEngine
+
+/// A publisher made of real components: SimulcastEncoder over the built-in scene, one
+/// VP8Packetizer and sequence counter per layer, plain RTP out.
+private final class TestPublisher {
+    let plan: LayerPlan
+    let ssrcs: [UInt32]
+    let encoder: SimulcastEncoder
+    let source: VideoSource
+    var packetizers: [VP8Packetizer]
+    var sequences: [UInt16]
+    var frameIndex = 0
+
+    init(plan: LayerPlan) throws {
+        self.plan = plan
+        ssrcs = plan.layers.indices.map { UInt32(1000 + $0) }
+        encoder = try SimulcastEncoder(plan: plan)
+        source = try VideoSource(testSceneWidth: plan.top.width, height: plan.top.height)
+        packetizers = plan.layers.indices.map { VP8Packetizer(initialPictureID: UInt16(100 * $0), initialTL0PicIdx: UInt8(7 * $0)) }
+        sequences = plan.layers.indices.map { UInt16(65_500 - 300 * $0) }  // wraps during the test
+    }
+
+    /// The packets of the next frame, all layers, lightest first.
+    func nextFramePackets() throws -> [[UInt8]] {
+        guard let frame = try source.nextFrame() else { return [] }
+        frameIndex += 1
+        var packets: [[UInt8]] = []
+        for encoded in try encoder.encode(frame) {
+            let layer = encoded.spatialIndex
+            try packetizers[layer].packetize(encoded) { payload, isLast in
+                var packet: [UInt8] = []
+                try? RTPHeader(marker: isLast, payloadType: 96, sequenceNumber: sequences[layer],
+                               timestamp: encoded.rtpTimestamp, ssrc: ssrcs[layer]).serialize(into: &packet)
+                packet += payload
+                sequences[layer] &+= 1
+                packets.append(packet)
+            }
+        }
+        return packets
+    }
+}
+
+/// What one subscriber receives: assembled and decoded with real libvpx, plus continuity checks.
+private struct ReceivingEnd {
+    var assembler = VP8FrameAssembler()
+    let decoder: VP8Decoder
+    var decodedSizes: [String: Int] = [:]
+    var decodeErrors = 0
+    var undecodable = 0
+    var sequenceGaps = 0
+    var pictureIDGaps = 0
+    var lastSequence: UInt16?
+    var lastPictureID: UInt16?
+
+    init() throws { decoder = try VP8Decoder() }
+
+    mutating func receive(_ bytes: [UInt8]) throws {
+        let packet = try RTPPacket(parsing: bytes)
+        if let last = lastSequence, packet.header.sequenceNumber != last &+ 1 { sequenceGaps += 1 }
+        lastSequence = packet.header.sequenceNumber
+        for frame in try assembler.insert(packet) {
+            if let pictureID = frame.pictureID {
+                if let last = lastPictureID, pictureID != (last &+ 1) & 0x7FFF { pictureIDGaps += 1 }
+                lastPictureID = pictureID
+            }
+            guard frame.decodable else {
+                undecodable += 1
+                continue
+            }
+            do {
+                if let picture = try decoder.decode(frame.data) {
+                    decodedSizes["\(picture.width)x\(picture.height)", default: 0] += 1
+                } else {
+                    decodeErrors += 1
+                }
+            } catch {
+                decodeErrors += 1
+            }
+        }
+    }
+}
+
+@Suite struct TrackForwarderTests {
+    /// Runs `frames` frames through the forwarder; `script(frame)` may change preferences or
+    /// bandwidth before the frame is forwarded. Key-frame requests go back to the encoder.
+    private func run(frames: Int, plan: LayerPlan, subscribers: [String],
+                     script: (Int, TrackForwarder, Int64) throws -> [UInt32]) throws
+        -> (TrackForwarder, [String: ReceivingEnd])
+    {
+        let publisher = try TestPublisher(plan: plan)
+        let forwarder = TrackForwarder(plan: plan, layerSSRCs: publisher.ssrcs)
+        var ends: [String: ReceivingEnd] = [:]
+        var requests: [UInt32] = []
+        for (index, id) in subscribers.enumerated() {
+            ends[id] = try ReceivingEnd()
+            requests += forwarder.addSubscriber(id, outputSSRC: UInt32(50 + index), nowMilliseconds: 0)
+        }
+        for frame in 0..<frames {
+            let now = Int64(frame) * 33
+            requests += try script(frame, forwarder, now)
+            if !requests.isEmpty { publisher.encoder.requestKeyFrame() }
+            requests = []
+            for packet in try publisher.nextFramePackets() {
+                var out: [(String, [UInt8])] = []
+                requests += try forwarder.forward(packet[...], nowMilliseconds: now) { id, bytes in out.append((id, Array(bytes))) }
+                for (id, bytes) in out { try ends[id]?.receive(bytes) }
+            }
+        }
+        return (forwarder, ends)
+    }
+
+    @Test func subscribersGetTheLayerOfTheirViewport() throws {
+        let plan = try LayerPlan(width: 1024, height: 576)
+        let (forwarder, ends) = try run(frames: 20, plan: plan, subscribers: ["small", "big"]) { frame, forwarder, now in
+            guard frame == 0 else { return [] }
+            return try forwarder.setPreference(.viewPort(VideoSize(width: 256, height: 144)), for: "small", nowMilliseconds: now)
+        }
+        #expect(ends["small"]?.decodedSizes == ["256x144": 20])
+        #expect(ends["big"]?.decodedSizes == ["1024x576": 20])
+        #expect(try forwarder.stats(for: "small").current == LayerTarget(spatial: 0, temporal: 2))
+    }
+
+    @Test func sixSpatialSwitchesAndTemporalSwitchesDecodeWithoutErrorsOrGaps() throws {
+        let plan = try LayerPlan(width: 1024, height: 576)
+        let qualities: [VideoQuality] = [.low, .high, .medium, .low, .high, .medium, .high]
+        // 80% of the top layer's target: enough for its TL0+TL1 (60%), not for TL2.
+        let squeezed = plan.layers[2].bitrates.targetKbps * 800
+        let (forwarder, ends) = try run(frames: 380, plan: plan, subscribers: ["viewer"]) { frame, forwarder, now in
+            var requests: [UInt32] = []
+            if frame % 30 == 0, frame < 210 {
+                requests += try forwarder.setPreference(.quality(qualities[frame / 30]), for: "viewer", nowMilliseconds: now)
+            }
+            // After the last spatial switch (to high): temporal down for bandwidth, then back up
+            // once the estimate has held for the selector's 3 s.
+            if frame == 230 { requests += try forwarder.updateBandwidth(squeezed, for: "viewer", nowMilliseconds: now) }
+            if frame >= 240 { requests += try forwarder.updateBandwidth(20_000_000, for: "viewer", nowMilliseconds: now) }
+            return requests
+        }
+        guard let end = ends["viewer"] else { return }
+        let spatialSwitches = forwarder.switchEvents.filter { $0.event.from != nil && $0.event.from?.spatial != $0.event.to?.spatial }
+        let temporalSwitches = forwarder.switchEvents.filter { $0.event.from?.spatial == $0.event.to?.spatial }
+        print("forwarded sizes \(end.decodedSizes), spatial switches \(spatialSwitches.count), temporal switches \(temporalSwitches.count), latencies \(forwarder.switchEvents.map(\.event.latencyMilliseconds))")
+        #expect(spatialSwitches.count >= 6)
+        #expect(temporalSwitches.contains { $0.event.reason == .bandwidthDown && $0.event.to == LayerTarget(spatial: 2, temporal: 1) })
+        #expect(temporalSwitches.contains { $0.event.reason == .bandwidthUp && $0.event.to == LayerTarget(spatial: 2, temporal: 2) })
+        #expect(end.decodeErrors == 0)
+        #expect(end.undecodable == 0)
+        #expect(end.sequenceGaps == 0)
+        #expect(end.pictureIDGaps == 0)
+        #expect(Set(end.decodedSizes.keys) == ["256x144", "512x288", "1024x576"])
+    }
+
+    @Test func retransmissionSourceMapsRewrittenSequenceNumbersBack() throws {
+        let plan = try LayerPlan(width: 1024, height: 576)
+        let (forwarder, ends) = try run(frames: 5, plan: plan, subscribers: ["viewer"]) { _, _, _ in [] }
+        let last = try #require(ends["viewer"]?.lastSequence)
+        let origin = try #require(try forwarder.retransmissionSource(for: "viewer", sequenceNumber: last))
+        #expect(origin.sourceId == 1002)
+        #expect(origin.header.sequenceNumber == last)
+    }
+
+    @Test func malformedAndForeignPacketsAreTypedErrors() throws {
+        let plan = try LayerPlan(width: 1024, height: 576)
+        let forwarder = TrackForwarder(plan: plan, layerSSRCs: [1, 2, 3])
+        #expect(throws: ForwarderError.self) { try forwarder.forward([0x80, 0x60][...], nowMilliseconds: 0) { _, _ in } }
+        var packet: [UInt8] = []
+        try RTPHeader(payloadType: 96, sequenceNumber: 1, timestamp: 1, ssrc: 99).serialize(into: &packet)
+        packet += [0x90, 0x80, 0x80, 0x01, 0x00]
+        #expect(throws: ForwarderError.unknownSSRC(99)) { try forwarder.forward(packet[...], nowMilliseconds: 0) { _, _ in } }
+        #expect(throws: ForwarderError.unknownSubscriber("nobody")) { try forwarder.stats(for: "nobody") }
+    }
+}
