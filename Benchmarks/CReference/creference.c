@@ -121,7 +121,7 @@ static vpx_enc_frame_flags_t l1t3_flags(const cref_encoder *enc, int *temporal_i
     case 2:
         *temporal_id = 1;
         return no_arf | VP8_EFLAG_NO_UPD_LAST | VP8_EFLAG_NO_UPD_ENTROPY
-             | (enc->cycles_since_key == 0 ? VP8_EFLAG_NO_REF_GF : 0);
+             | (enc->cycles_since_key % 8 == 0 ? VP8_EFLAG_NO_REF_GF : 0);
     default:
         *temporal_id = 2;
         return no_arf | VP8_EFLAG_NO_REF_GF | VP8_EFLAG_NO_UPD_LAST | VP8_EFLAG_NO_UPD_GF

@@ -8,13 +8,17 @@ internal import CVPX
 /// decoder that drops them stays in sync. ALTREF is never used.
 ///
 /// Layer sync (RFC 7741 Y bit) is set on the first TL2 after each TL0 (it references only
-/// LAST, a TL0 frame) and on the first TL1 after a key frame (the only TL1 that does not
-/// reference GOLDEN). Key frames report TL0 and sync; the pattern restarts after them.
+/// LAST, a TL0 frame) and on the TL1 frames that do not reference GOLDEN: the first after a key
+/// frame, and then one every `layerSyncPeriodCycles` cycles (about a second at 30 fps), so a
+/// forwarder that dropped to TL0 can climb back to 15 and 30 fps without asking for a key frame.
+/// Key frames report TL0 and sync; the pattern restarts after them.
 struct TemporalPattern {
     /// Position in the 4-frame cycle of the next frame: 0 → TL0, 1 → TL2, 2 → TL1, 3 → TL2.
     private(set) var position = 0
     /// Completed 4-frame cycles since the last key frame.
     private(set) var cyclesSinceKey = 0
+    /// Every this many cycles the TL1 frame skips GOLDEN and is a layer-sync frame.
+    static let layerSyncPeriodCycles = 8
 
     /// The per-frame decision: libvpx frame flags for `VP8E_SET_FRAME_FLAGS`, the temporal
     /// layer id for `VP8E_SET_TEMPORAL_LAYER_ID`, and the Y bit.
@@ -39,10 +43,10 @@ struct TemporalPattern {
             return Frame(flags: Self.noArf | Self.noRefGolden | Self.noUpdateGolden,
                          temporalId: 0, layerSync: false)
         case 2:
-            let firstCycle = cyclesSinceKey == 0
+            let syncCycle = cyclesSinceKey % Self.layerSyncPeriodCycles == 0
             return Frame(flags: Self.noArf | Self.noUpdateLast | Self.noUpdateEntropy
-                            | (firstCycle ? Self.noRefGolden : 0),
-                         temporalId: 1, layerSync: firstCycle)
+                            | (syncCycle ? Self.noRefGolden : 0),
+                         temporalId: 1, layerSync: syncCycle)
         default:
             return Frame(flags: Self.noArf | Self.noRefGolden | Self.noUpdateLast | Self.noUpdateGolden
                             | Self.noUpdateEntropy,

@@ -32,13 +32,13 @@ import Simulcast
         }
     }
 
-    @Test func layerSyncOnFirstTL2AfterEachTL0AndFirstTL1AfterKey() throws {
+    @Test func layerSyncOnFirstTL2AfterEachTL0AndOnTL1AfterKeyAndEveryEightCycles() throws {
         for layer in try sharedHD720Result.get().layers {
             for (n, frame) in layer.enumerated() where !frame.keyFrame {
                 let expected: Bool
                 switch n % 4 {
                 case 1: expected = true          // first TL2 after a TL0: references LAST only
-                case 2: expected = n < 4         // TL1 references GOLDEN from the second cycle on
+                case 2: expected = (n / 4) % 8 == 0  // TL1 skips GOLDEN after a key and every 8 cycles
                 default: expected = false
                 }
                 #expect(frame.layerSync == expected, "frame \(n) tid \(frame.temporalId)")

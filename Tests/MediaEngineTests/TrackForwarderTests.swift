@@ -154,6 +154,26 @@ private struct ReceivingEnd {
         #expect(Set(end.decodedSizes.keys) == ["256x144", "512x288", "1024x576"])
     }
 
+    @Test func temporalLayersClimbBackFromTL0AtSyncFramesWithoutAKeyFrame() throws {
+        let plan = try LayerPlan(width: 1024, height: 576)
+        let lowTarget = plan.layers[0].bitrates.targetKbps * 1000
+        let (forwarder, ends) = try run(frames: 260, plan: plan, subscribers: ["viewer"]) { frame, forwarder, now in
+            if frame == 0 { return try forwarder.setPreference(.quality(.low), for: "viewer", nowMilliseconds: now) }
+            if frame == 20 { return try forwarder.updateBandwidth(lowTarget * 45 / 100, for: "viewer", nowMilliseconds: now) }
+            if frame >= 60 { return try forwarder.updateBandwidth(lowTarget * 3, for: "viewer", nowMilliseconds: now) }
+            return []
+        }
+        let targets = forwarder.switchEvents.map(\.event.to)
+        #expect(targets.contains(LayerTarget(spatial: 0, temporal: 0)))
+        #expect(targets.last == LayerTarget(spatial: 0, temporal: 2))
+        // TL0 → TL1 → TL2 at Y frames, each within about a second of the selector asking.
+        let climbs = forwarder.switchEvents.filter { $0.event.reason == .bandwidthUp }.map(\.event.latencyMilliseconds)
+        #expect(climbs.count == 2 && climbs.allSatisfy { $0 <= 1_200 })
+        #expect(ends["viewer"]?.decodeErrors == 0)
+        #expect(ends["viewer"]?.undecodable == 0)
+        #expect(ends["viewer"]?.sequenceGaps == 0)
+    }
+
     @Test func retransmissionSourceMapsRewrittenSequenceNumbersBack() throws {
         let plan = try LayerPlan(width: 1024, height: 576)
         let (forwarder, ends) = try run(frames: 5, plan: plan, subscribers: ["viewer"]) { _, _, _ in [] }
