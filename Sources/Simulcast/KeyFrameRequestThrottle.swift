@@ -11,7 +11,11 @@ public struct KeyFrameRequestThrottle: Sendable {
 
     /// Whether a request for `ssrc` at `nowMilliseconds` should go through; records it if so.
     public mutating func shouldPass(ssrc: UInt32, nowMilliseconds: Int64) -> Bool {
-        if let last = lastPassed[ssrc], nowMilliseconds - last < minimumIntervalMilliseconds { return false }
+        if let last = lastPassed[ssrc] {
+            // Clock values come from the caller; a wildly out-of-range one must not trap.
+            let (elapsed, overflow) = nowMilliseconds.subtractingReportingOverflow(last)
+            if !overflow, elapsed < minimumIntervalMilliseconds { return false }
+        }
         lastPassed[ssrc] = nowMilliseconds
         return true
     }

@@ -24,3 +24,9 @@ private func passes(_ requests: [(UInt32, Int64)], interval: Int64 = 300) -> [Bo
         #expect(passes([(1, 0), (2, 10), (1, 20)]) == [true, true, false])
     }
 }
+
+@Suite struct KeyFrameRequestThrottleExtremeClockTests {
+    @Test func extremeClockValuesDoNotTrap() {
+        #expect(passes([(1, Int64.max), (1, Int64.min), (1, Int64.min + 1)]) == [true, true, false])
+    }
+}
