@@ -175,9 +175,10 @@ public struct ActiveSpeakerDetector: Sendable {
     /// `linear` replaced by 1 this is the activity.
     private func average(_ key: SpeakerTrackKey, window: Int64, now: Int64, activity: Bool = false) -> Double {
         guard let frames = speech[key] else { return 0 }
+        let start = elapsedMilliseconds(from: window, to: now)  // now − window, saturating
         var sum = 0.0
         for frame in frames.reversed() {
-            guard frame.time > now - window else { break }
+            guard frame.time > start else { break }
             if frame.time <= now { sum += activity ? 1 : frame.linear }
         }
         return min(1, sum * Double(configuration.frameDurationMilliseconds) / Double(window))
@@ -185,8 +186,9 @@ public struct ActiveSpeakerDetector: Sendable {
 
     private mutating func prune(_ key: SpeakerTrackKey, now: Int64) {
         let keep = max(configuration.levelWindowMilliseconds, configuration.dominanceWindowMilliseconds)
-        guard let frames = speech[key], let first = frames.first, first.time <= now - keep else { return }
-        let stale = frames.firstIndex { $0.time > now - keep } ?? frames.count
+        let start = elapsedMilliseconds(from: keep, to: now)  // now − keep, saturating
+        guard let frames = speech[key], let first = frames.first, first.time <= start else { return }
+        let stale = frames.firstIndex { $0.time > start } ?? frames.count
         speech[key]?.removeFirst(stale)
     }
 
@@ -241,7 +243,7 @@ public struct ActiveSpeakerDetector: Sendable {
         if let holder = dominantSpeaker {
             if let best, best != holder, (loudness[best] ?? 0) >= configuration.dominanceRatio * (loudness[holder] ?? 0) {
                 if let running = challenger, running.participantId == best {
-                    if now - running.since >= configuration.dominanceHoldMilliseconds {
+                    if elapsedMilliseconds(from: running.since, to: now) >= configuration.dominanceHoldMilliseconds {
                         dominantSpeaker = best
                         challenger = nil
                     }

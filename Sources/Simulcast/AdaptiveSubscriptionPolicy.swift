@@ -103,15 +103,19 @@ public struct AdaptiveSubscriptionPolicy: Sendable {
 
         let audioNeed = audio.reduce(0) { $0.addingClamped(max(0, $1.requiredBitsPerSecond)) }
         let budget = availableBitsPerSecond.subtractingClamped(audioNeed)
-        var need = order.filter { paused[$0.participantId] == nil }
-            .reduce(0) { $0.addingClamped(max(0, $1.requiredBitsPerSecond)) }
+        // Recomputed (not decremented) after each pause: the sum saturates, so subtracting from a
+        // saturated total would undercount what is left.
+        func unpausedNeed() -> Int {
+            order.filter { paused[$0.participantId] == nil }.reduce(0) { $0.addingClamped(max(0, $1.requiredBitsPerSecond)) }
+        }
+        var need = unpausedNeed()
         var events: [AdaptiveSubscriptionEvent] = []
 
         if need > budget {
             for stream in order where need > budget && paused[stream.participantId] == nil && stream.requiredBitsPerSecond > 0 {
                 let reason: AdaptiveSubscriptionPauseReason = stream.isMuted ? .muted : .leastDominance
                 paused[stream.participantId] = reason
-                need -= stream.requiredBitsPerSecond
+                need = unpausedNeed()
                 events.append(.paused(stream.participantId, reason))
             }
             stableSince = nil
@@ -139,7 +143,7 @@ public struct AdaptiveSubscriptionPolicy: Sendable {
         }
         if let since = stableSince {
             resumableCount = min(resumableCount, fitting)
-            guard now - since >= configuration.resumeHoldMilliseconds else { return [] }
+            guard elapsedMilliseconds(from: since, to: now) >= configuration.resumeHoldMilliseconds else { return [] }
         } else {
             stableSince = now
             resumableCount = fitting

@@ -193,3 +193,39 @@ private func dominantChanges(_ results: [(time: Int64, update: ActiveSpeakerUpda
         #expect(detector.dominanceRanking(atMilliseconds: 5_400) == ["early", "now", "later", "never"])
     }
 }
+
+@Suite struct ActiveSpeakerRobustnessTests {
+    @Test(arguments: [UInt64(7), 8, 9])
+    func arbitraryLevelsAndTimesNeverTrap(seed: UInt64) {
+        var state = seed
+        func next() -> UInt64 {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return state >> 16
+        }
+        var detector = ActiveSpeakerDetector()
+        for step in 0..<5_000 {
+            // Mostly sane times with occasional jumps to the extremes and backwards.
+            let time: Int64 = switch next() % 50 {
+            case 0: .min
+            case 1: .max
+            case 2: Int64(bitPattern: next() << 16)
+            default: Int64(step) * 20 - Int64(next() % 100)
+            }
+            let participant = "p\(next() % 6)"
+            if next() % 100 == 0 {
+                detector.removeParticipant(participant)
+            } else {
+                detector.observe(participantId: participant, trackId: "t\(next() % 2)", dBov: UInt8(truncatingIfNeeded: next()),
+                                 voiceActivity: next() % 4 != 0, atMilliseconds: time)
+            }
+            if next() % 5 == 0 {
+                let update = detector.evaluate(atMilliseconds: time)
+                let levels = detector.snapshot.map(\.level)
+                #expect(levels == levels.sorted(by: >))
+                #expect(levels.allSatisfy { $0 > 0 && $0 <= 1 })
+                #expect(update.snapshot.map { $0 == detector.snapshot } ?? true)
+                _ = detector.dominanceRanking(atMilliseconds: time)
+            }
+        }
+    }
+}

@@ -184,3 +184,41 @@ private extension AdaptiveSubscriptionPolicy {
         #expect(events == [.resumed("never", .networkStable)])
     }
 }
+
+@Suite struct AdaptiveSubscriptionRobustnessTests {
+    @Test(arguments: [UInt64(11), 12, 13])
+    func arbitraryBandwidthStreamsAndTimesNeverTrap(seed: UInt64) {
+        var state = seed
+        func next() -> UInt64 {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return state >> 16
+        }
+        func bitrate() -> Int {
+            switch next() % 20 {
+            case 0: return .max
+            case 1: return .min
+            case 2: return -Int(next() % 1_000_000)
+            default: return Int(next() % 3_000_000)
+            }
+        }
+        var policy = AdaptiveSubscriptionPolicy()
+        var time: Int64 = 0
+        for _ in 0..<3_000 {
+            time = next() % 40 == 0 ? Int64(bitPattern: next() << 16) : time &+ Int64(next() % 2_000)
+            let video = (0..<Int(next() % 8)).map { index in
+                AdaptiveVideoStream(participantId: "p\(index)", isMuted: next() % 3 == 0, isPinned: next() % 5 == 0,
+                                    dominanceRank: next() % 4 == 0 ? nil : Int(next() % 10) - 2,
+                                    requiredBitsPerSecond: bitrate())
+            }
+            let audio = (0..<Int(next() % 4)).map { AdaptiveAudioStream(participantId: "p\($0)", requiredBitsPerSecond: bitrate()) }
+            if next() % 50 == 0 {
+                let events = policy.setEnabled(!policy.isEnabled)
+                #expect(events.allSatisfy { $0.kind == .resumed(.adaptiveSubscriptionsDisabled) })
+            }
+            let decision = policy.update(availableBitsPerSecond: bitrate(), video: video, audio: audio, atMilliseconds: time)
+            let ids = Set(video.map(\.participantId))
+            #expect(decision.pausedVideo.allSatisfy { ids.contains($0) && policy.isPaused($0) })
+            #expect(decision.forwardedAudio == audio.map(\.participantId))
+        }
+    }
+}

@@ -259,3 +259,47 @@ private func sample(mos target: Double) -> QualitySample {
         #expect(update?.report.overall == .excellent)
     }
 }
+
+@Suite struct ConnectionQualityRobustnessTests {
+    @Test(arguments: [UInt64(21), 22, 23])
+    func arbitrarySamplesGiveBoundedScores(seed: UInt64) {
+        var state = seed
+        func next() -> UInt64 {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return state >> 16
+        }
+        func value() -> Double {
+            switch next() % 10 {
+            case 0: return .nan
+            case 1: return .infinity
+            case 2: return -.infinity
+            case 3: return -Double(next() % 1_000)
+            default: return Double(next() % 100_000) / 100
+            }
+        }
+        var monitor = ConnectionQualityMonitor()
+        for _ in 0..<5_000 {
+            let choice = next() % 20
+            let update: ConnectionQualityUpdate?
+            if choice == 0 {
+                monitor.reconnected()
+                update = nil
+            } else if choice < 4 {
+                update = monitor.recordMissedInterval()
+            } else {
+                let sample = QualitySample(loss: value() / 100, rttMilliseconds: value(), jitterMilliseconds: value(),
+                                           bitrateKbps: value())
+                update = monitor.record(uplink: sample, downlink: QualitySample(loss: value(), rttMilliseconds: value(),
+                                                                                jitterMilliseconds: value(), bitrateKbps: value()))
+            }
+            guard let report = update?.report else { continue }
+            for direction in [report.uplink, report.downlink] {
+                #expect((1.0...4.5).contains(direction.mos))
+                #expect((0...100).contains(direction.score))
+                #expect((0.0...1.0).contains(direction.loss))
+                #expect(direction.level != .unknown)
+            }
+            if let change = update?.change { #expect(change.previous != change.overall) }
+        }
+    }
+}
