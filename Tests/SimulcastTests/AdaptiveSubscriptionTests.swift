@@ -222,3 +222,27 @@ private extension AdaptiveSubscriptionPolicy {
         }
     }
 }
+
+@Suite struct AdaptiveSubscriptionWithSpeakersTests {
+    @Test func dominanceRankingFromTheSpeakerDetectorDecidesWhoIsPaused() {
+        var detector = ActiveSpeakerDetector()
+        let participants = ["a", "b", "c", "d"]
+        // a talks for 2 s, then b; c and d only send silence.
+        for time in stride(from: Int64(0), to: 4_000, by: 20) {
+            let speaker = time < 2_000 ? "a" : "b"
+            for participant in participants {
+                detector.observe(participantId: participant, trackId: "mic", dBov: participant == speaker ? 30 : 127,
+                                 voiceActivity: participant == speaker, atMilliseconds: time)
+            }
+            _ = detector.evaluate(atMilliseconds: time)
+        }
+        let ranking = detector.dominanceRanking(atMilliseconds: 4_000)
+        #expect(ranking == ["b", "a", "c", "d"])
+        let video = participants.map { id in
+            AdaptiveVideoStream(participantId: id, dominanceRank: ranking.firstIndex(of: id), requiredBitsPerSecond: 500 * kbps)
+        }
+        var policy = AdaptiveSubscriptionPolicy()
+        let decision = policy.update(availableBitsPerSecond: 1_100 * kbps, video: video, audio: [], atMilliseconds: 4_000)
+        #expect(decision.events == [.paused("d", .leastDominance), .paused("c", .leastDominance)])
+    }
+}
