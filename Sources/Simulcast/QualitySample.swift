@@ -1,3 +1,5 @@
+public import RTPWire
+
 /// One interval's raw measurements of one direction of a connection (SPEC §4), as taken from
 /// RTCP: loss from receiver reports (RFC 3550 §6.4.1 fraction lost), RTT from LSR/DLSR
 /// (RFC 3550 §6.4.1), interarrival jitter (RFC 3550 §6.4.1, converted to milliseconds) and the
@@ -28,5 +30,20 @@ public struct QualitySample: Sendable, Hashable, Codable {
 
     private static func sanitisedMilliseconds(_ value: Double) -> Double {
         value.isFinite ? min(max(value, 0), maximumMilliseconds) : maximumMilliseconds
+    }
+}
+
+extension QualitySample {
+    /// A sample from an RTCP reception report block (RFC 3550 §6.4.1): loss from the 8-bit
+    /// fraction lost (`fractionLost / 256`), jitter from RTP timestamp units at `clockRate` Hz
+    /// (48 000 for Opus, 90 000 for VP8). RTT (from LSR/DLSR, measured by whoever holds the
+    /// NTP clock) and bitrate come from outside the block. A non-positive clock rate gives the
+    /// maximum jitter rather than a division by zero.
+    public init(reportBlock: ReportBlock, clockRate: Int, rttMilliseconds: Double, bitrateKbps: Double) {
+        let jitter = clockRate > 0
+            ? Double(reportBlock.interarrivalJitter) * 1_000 / Double(clockRate)
+            : QualitySample.maximumMilliseconds
+        self.init(loss: Double(reportBlock.fractionLost) / 256, rttMilliseconds: rttMilliseconds,
+                  jitterMilliseconds: jitter, bitrateKbps: bitrateKbps)
     }
 }

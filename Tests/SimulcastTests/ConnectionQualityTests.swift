@@ -1,4 +1,5 @@
 import Testing
+import RTPWire
 @testable import Simulcast
 
 private func sample(loss: Double = 0, rtt: Double = 20, jitter: Double = 5, kbps: Double = 500) -> QualitySample {
@@ -52,6 +53,23 @@ private func sample(mos target: Double) -> QualitySample {
         #expect(weird.jitterMilliseconds == QualitySample.maximumMilliseconds)
         #expect(weird.bitrateKbps == 0)
         #expect(MeanOpinionScore(weird).value == 1.0)
+    }
+}
+
+@Suite struct QualitySampleTests {
+    @Test func sampleFromAReportBlockConvertsLossAndJitter() {
+        let block = ReportBlock(ssrc: 1, fractionLost: 64, interarrivalJitter: 960)
+        let sample = QualitySample(reportBlock: block, clockRate: 48_000, rttMilliseconds: 42, bitrateKbps: 32)
+        #expect(sample.loss == 0.25)
+        #expect(sample.jitterMilliseconds == 20)
+        #expect(sample.rttMilliseconds == 42)
+        #expect(sample.bitrateKbps == 32)
+    }
+
+    @Test func zeroClockRateDoesNotDivideByZero() {
+        let sample = QualitySample(reportBlock: ReportBlock(ssrc: 1, interarrivalJitter: 5), clockRate: 0,
+                                   rttMilliseconds: 10, bitrateKbps: 0)
+        #expect(sample.jitterMilliseconds == QualitySample.maximumMilliseconds)
     }
 }
 
