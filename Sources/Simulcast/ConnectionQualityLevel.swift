@@ -29,8 +29,10 @@ public enum ConnectionQualityLevel: Int, Sendable, Hashable, Comparable, CaseIte
 /// With `MeanOpinionScore`'s model, rtt 20 ms and jitter 5 ms, that puts the loss boundaries at
 /// about 1.6 % (excellent → good) and 9 % (good → poor); with no loss, rtt alone costs
 /// "excellent" from about 300 ms.
-/// 4.3 and 3.6 are the usual VoIP bands ("very satisfied" from R ≈ 88, "some users
-/// dissatisfied" below R ≈ 70, ITU-T G.107 Annex B).
+/// The bands follow ITU-T G.109's user-satisfaction categories of the R rating: excellent ≈
+/// "very satisfied" (R ≥ 90 ↔ MOS 4.34; 4.3 ↔ R ≈ 88.5, a little slack so a clean link with some
+/// rtt still qualifies), good = "satisfied" and "some users dissatisfied" (R 70...90), poor =
+/// "many users dissatisfied" and worse (R < 70 ↔ MOS < 3.6).
 public struct ConnectionQualityThresholds: Sendable, Hashable {
     /// Lowest MOS still graded excellent.
     public var excellentMOS: Double
