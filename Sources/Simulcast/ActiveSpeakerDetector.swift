@@ -88,7 +88,7 @@ public struct ActiveSpeakerDetector: Sendable {
 
     /// The tuning in use.
     public let configuration: Configuration
-    /// Speech frames per track, oldest first, kept for the longer of the two windows.
+    /// Speech frames per track in time order, kept for the longer of the two windows.
     private var speech: [SpeakerTrackKey: [SpeechFrame]] = [:]
     /// Every participant heard from, speaking or not.
     private var participants: Set<String> = []
@@ -136,7 +136,14 @@ public struct ActiveSpeakerDetector: Sendable {
             if speech[key] == nil { speech[key] = [] }
             return
         }
-        speech[key, default: []].append(SpeechFrame(time: time, linear: Self.linearLevel(dBov: level)))
+        // Kept in time order (averages and pruning walk from the ends): packets almost always
+        // arrive in order, so the insertion point is found by walking back from the end.
+        var frames = speech[key] ?? []
+        speech[key] = nil  // uniquely referenced while edited
+        var index = frames.endIndex
+        while index > frames.startIndex, frames[index - 1].time > time { index -= 1 }
+        frames.insert(SpeechFrame(time: time, linear: Self.linearLevel(dBov: level)), at: index)
+        speech[key] = frames
         // max: a late (reordered) packet must not make the participant look less recent.
         lastSpokeAt[participantId] = max(lastSpokeAt[participantId] ?? time, time)
         prune(key, now: time)

@@ -97,6 +97,24 @@ private func dominantChanges(_ results: [(time: Int64, update: ActiveSpeakerUpda
         #expect(detector.snapshot.isEmpty)
     }
 
+    @Test func reorderedFramesCountLikeInOrderOnes() {
+        var inOrder = ActiveSpeakerDetector()
+        var reordered = ActiveSpeakerDetector()
+        let times = Array(stride(from: Int64(0), to: 400, by: 20))
+        for time in times {
+            inOrder.observe(participantId: "a", trackId: "mic", dBov: 30, voiceActivity: true, atMilliseconds: time)
+        }
+        // Swap every pair: 20, 0, 60, 40, ...
+        for pair in stride(from: 0, to: times.count, by: 2) {
+            for time in times[pair..<min(pair + 2, times.count)].reversed() {
+                reordered.observe(participantId: "a", trackId: "mic", dBov: 30, voiceActivity: true, atMilliseconds: time)
+            }
+        }
+        _ = inOrder.evaluate(atMilliseconds: 400)
+        _ = reordered.evaluate(atMilliseconds: 400)
+        #expect(reordered.snapshot == inOrder.snapshot)
+    }
+
     @Test func snapshotFollowsAlternatingSpeakers() {
         var detector = ActiveSpeakerDetector()
         run(&detector, from: 0, to: 1_000, [Talk(participant: "a", dBov: 25)], silent: ["b"])
