@@ -17,10 +17,12 @@ public enum AdaptiveSubscriptionResumeReason: String, Sendable, Hashable, Codabl
 
 /// One pause or resume of one participant's video for one subscriber (SPEC §5).
 public struct AdaptiveSubscriptionEvent: Sendable, Hashable, Codable {
-    /// Paused or resumed, with the reason.
+    /// Paused or resumed, with the reason (SPEC §5: "a reason may be empty").
     public enum Kind: Sendable, Hashable, Codable {
         case paused(AdaptiveSubscriptionPauseReason)
-        case resumed(AdaptiveSubscriptionResumeReason)
+        /// nil: resumed because it was promoted (pinned or now the dominant speaker), see
+        /// `AdaptiveSubscriptionPolicy`.
+        case resumed(AdaptiveSubscriptionResumeReason?)
     }
 
     /// The publisher whose video is paused or resumed.
@@ -39,7 +41,7 @@ public struct AdaptiveSubscriptionEvent: Sendable, Hashable, Codable {
     }
 
     /// A resume.
-    public static func resumed(_ participantId: String, _ reason: AdaptiveSubscriptionResumeReason) -> Self {
+    public static func resumed(_ participantId: String, _ reason: AdaptiveSubscriptionResumeReason?) -> Self {
         Self(participantId: participantId, kind: .resumed(reason))
     }
 }

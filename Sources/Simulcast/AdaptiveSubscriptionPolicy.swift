@@ -21,7 +21,15 @@
 /// (default 3 s). Then as many as every update in that period could carry come back at once,
 /// and the next resume needs a fresh hold. Any pause restarts the hold. The order is recomputed
 /// at each update, so a paused participant that becomes the dominant speaker is the first to
-/// come back. (Paused and unpaused streams are not swapped while bandwidth stays short.)
+/// come back.
+///
+/// Promotion while bandwidth stays short: a paused, unmuted participant that is pinned or has
+/// become the dominant speaker (rank 0), and does not fit as things are, is swapped in when
+/// pausing less important unpaused streams (in pause order) makes room for it within the budget. Those are paused with their
+/// usual reasons and it is resumed with an empty reason (SPEC §5 allows one): it is neither a
+/// network recovery nor a disable. Only these two cases swap, so ordinary rank shuffles among
+/// the other speakers never cause pause/resume churn; the dominant speaker itself already has
+/// hysteresis (`ActiveSpeakerDetector`).
 ///
 /// Disabling resumes everything paused (reason `adaptiveSubscriptionsDisabled`), most important
 /// first; while disabled nothing is paused. Re-enabling acts at the next `update`.
@@ -121,9 +129,46 @@ public struct AdaptiveSubscriptionPolicy: Sendable {
             stableSince = nil
         } else {
             events = resumeIfStable(order: order, need: need, budget: budget, now: now)
+            if events.isEmpty { events = promote(order: order, budget: budget) }
         }
         return AdaptiveSubscriptionDecision(pausedVideo: order.map(\.participantId).filter { paused[$0] != nil },
                                             forwardedAudio: forwardedAudio, events: events)
+    }
+
+    /// Swaps the most important paused pinned or dominant participant in for less important
+    /// unpaused ones, if that fits the budget (see the type's notes).
+    private mutating func promote(order: [AdaptiveVideoStream], budget: Int) -> [AdaptiveSubscriptionEvent] {
+        guard let promotedIndex = order.indices.reversed().first(where: { index in
+            let stream = order[index]
+            return paused[stream.participantId] != nil && !stream.isMuted
+                && (stream.isPinned || stream.dominanceRank == 0)
+        }) else { return [] }
+        let promoted = order[promotedIndex]
+        var victims: [AdaptiveVideoStream] = []
+        var victimIds: Set<String> = []
+        // What stays unpaused plus the promoted stream, recomputed (the sums saturate).
+        func fits() -> Bool {
+            order.filter { paused[$0.participantId] == nil && !victimIds.contains($0.participantId) }
+                .reduce(max(0, promoted.requiredBitsPerSecond)) { $0.addingClamped(max(0, $1.requiredBitsPerSecond)) }
+                <= budget
+        }
+        // Fitting without a swap is the ordinary resume's job (with its hold and headroom).
+        guard !fits() else { return [] }
+        for stream in order[..<promotedIndex] where !fits() {
+            guard paused[stream.participantId] == nil, stream.requiredBitsPerSecond > 0 else { continue }
+            victims.append(stream)
+            victimIds.insert(stream.participantId)
+        }
+        guard fits() else { return [] }
+        var events: [AdaptiveSubscriptionEvent] = victims.map { victim in
+            let reason: AdaptiveSubscriptionPauseReason = victim.isMuted ? .muted : .leastDominance
+            paused[victim.participantId] = reason
+            return .paused(victim.participantId, reason)
+        }
+        paused[promoted.participantId] = nil
+        events.append(.resumed(promoted.participantId, nil))
+        stableSince = nil
+        return events
     }
 
     private mutating func resumeIfStable(order: [AdaptiveVideoStream], need: Int, budget: Int,

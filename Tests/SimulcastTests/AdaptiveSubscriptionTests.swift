@@ -185,6 +185,47 @@ private extension AdaptiveSubscriptionPolicy {
     }
 }
 
+@Suite struct AdaptiveSubscriptionPromotionTests {
+    private func reranked(_ ranks: [String: Int?]) -> [AdaptiveVideoStream] {
+        room.map { stream in
+            var stream = stream
+            if let rank = ranks[stream.participantId] { stream.dominanceRank = rank }
+            return stream
+        }
+    }
+
+    @Test func aPausedParticipantWhoBecomesTheDominantSpeakerIsSwappedIn() {
+        var policy = AdaptiveSubscriptionPolicy()
+        _ = policy.update(room: 2, at: 0)  // muted, never, third paused; second and pinned play
+        let video = reranked(["third": 0, "second": 1, "pinned": 2, "muted": 4])
+        let decision = policy.update(availableBitsPerSecond: audioNeed + 1_000 * kbps, video: video, audio: audio,
+                                     atMilliseconds: 1_000)
+        #expect(decision.events == [.paused("second", .leastDominance), .resumed("third", nil)])
+        #expect(decision.pausedVideo == ["muted", "never", "second"])
+    }
+
+    @Test func ordinaryRankChangesDoNotSwap() {
+        var policy = AdaptiveSubscriptionPolicy()
+        _ = policy.update(room: 2, at: 0)
+        let video = reranked(["third": 1, "second": 2])  // third now outranks second, but is not on stage
+        var events: [AdaptiveSubscriptionEvent] = []
+        for second in 1...10 {
+            events += policy.update(availableBitsPerSecond: audioNeed + 1_000 * kbps, video: video, audio: audio,
+                                    atMilliseconds: Int64(second) * 1_000).events
+        }
+        #expect(events.isEmpty)
+    }
+
+    @Test func aMutedDominantParticipantIsNotPromoted() {
+        var policy = AdaptiveSubscriptionPolicy()
+        _ = policy.update(room: 2, at: 0)
+        let video = reranked(["muted": 0, "pinned": 3])
+        let decision = policy.update(availableBitsPerSecond: audioNeed + 1_000 * kbps, video: video, audio: audio,
+                                     atMilliseconds: 1_000)
+        #expect(decision.events.isEmpty)
+    }
+}
+
 @Suite struct AdaptiveSubscriptionRobustnessTests {
     @Test(arguments: [UInt64(11), 12, 13])
     func arbitraryBandwidthStreamsAndTimesNeverTrap(seed: UInt64) {
