@@ -46,10 +46,11 @@ let package = Package(
                                          "CommandLineSupport"],
                           path: "Sources/simulcast"),
         // The C reference harness: the same libyuv + libvpx calls as the Swift pipeline, in plain C.
-        .target(name: "CReference", dependencies: ["CVPX", "CYUV"], path: "Benchmarks/CReference",
-                linkerSettings: [.linkedLibrary("vpx"), .linkedLibrary("yuv")]),
+        // Also the direct libsrtp2 protect loop that `simulcast-bench srtp` compares SRTPSession with.
+        .target(name: "CReference", dependencies: ["CVPX", "CYUV", "CSRTP"], path: "Benchmarks/CReference",
+                linkerSettings: [.linkedLibrary("vpx"), .linkedLibrary("yuv"), .linkedLibrary("srtp2")]),
         .executableTarget(name: "simulcast-bench",
-                          dependencies: ["MediaCodecs", "RTPWire", "Simulcast", "SRTP", "CReference",
+                          dependencies: ["MediaCodecs", "MediaEngine", "RTPWire", "Simulcast", "SRTP", "CReference",
                                          "CommandLineSupport"],
                           path: "Benchmarks/simulcast-bench"),
 
