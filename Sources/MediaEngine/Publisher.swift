@@ -60,6 +60,8 @@ public final class Publisher {
     private var lastReport: [UInt32: UInt64] = [:]
     private var receiveBuffer = [UInt8](repeating: 0, count: 2048)
     private let sendersBySSRC: [UInt32: RTPStreamSender]
+    /// Video senders lightest first, then audio.
+    private let allSenders: [RTPStreamSender]
 
     /// Audio frames encoded, and of those left unsent in DTX.
     public private(set) var audioFramesEncoded = 0
@@ -143,6 +145,7 @@ public final class Publisher {
         for sender in videoSenders { bySSRC[sender.ssrc] = sender }
         if let audioSender { bySSRC[audioSender.ssrc] = audioSender }
         sendersBySSRC = bySSRC
+        allSenders = videoSenders + (audioSender.map { [$0] } ?? [])
         throttle = KeyFrameRequestThrottle(minimumIntervalMilliseconds: configuration.keyFrameRequestIntervalMilliseconds)
     }
 
@@ -250,7 +253,6 @@ public final class Publisher {
         for sender in allSenders where sender.packetCount > 0 { try sendReport(for: sender, now: now) }
     }
 
-    private var allSenders: [RTPStreamSender] { videoSenders + (audioSender.map { [$0] } ?? []) }
 
     private func sendReport(for sender: RTPStreamSender, now: UInt64) throws(PublisherError) {
         let compound = RTCPCompoundPacket(packets: [
@@ -271,27 +273,33 @@ public final class Publisher {
     /// RTP is ignored. Throws typed errors for datagrams that fail authentication or parsing.
     @discardableResult
     public func handleIncoming(_ datagram: [UInt8]) throws(PublisherError) -> FeedbackOutcome {
+        guard datagram.count <= receiveBuffer.count else {
+            throw .invalidConfiguration("datagram of \(datagram.count) bytes is larger than \(receiveBuffer.count)")
+        }
+        receiveBuffer.withUnsafeMutableBytes { buffer in
+            datagram.withUnsafeBytes { source in
+                if let from = source.baseAddress, let to = buffer.baseAddress {
+                    to.copyMemory(from: from, byteCount: source.count)
+                }
+            }
+        }
+        return try handleReceived(length: datagram.count)
+    }
+
+    /// Handles `receiveBuffer[0..<length]`.
+    private func handleReceived(length: Int) throws(PublisherError) -> FeedbackOutcome {
         var outcome = FeedbackOutcome()
         do {
-            guard try RTPOrRTCP.classify(datagram) == .rtcp else {
+            guard try RTPOrRTCP.classify(receiveBuffer[0..<length]) == .rtcp else {
                 outcome.ignoredRTP = true
                 return outcome
             }
         } catch {
             throw .wire(error)
         }
-        guard datagram.count <= receiveBuffer.count else {
-            throw .invalidConfiguration("datagram of \(datagram.count) bytes is larger than \(receiveBuffer.count)")
-        }
-        receiveBuffer.withUnsafeMutableBytes { buffer in
-            datagram.withUnsafeBytes { source in
-                buffer.baseAddress?.copyMemory(from: source.baseAddress ?? UnsafeRawPointer(buffer.baseAddress!),
-                                               byteCount: source.count)
-            }
-        }
-        let length = try path.unprotectRTCP(&receiveBuffer, length: datagram.count)
+        let plainLength = try path.unprotectRTCP(&receiveBuffer, length: length)
         let compound: RTCPCompoundPacket
-        do { compound = try RTCPCompoundPacket(parsing: receiveBuffer[0..<length]) } catch { throw .wire(error) }
+        do { compound = try RTCPCompoundPacket(parsing: receiveBuffer[0..<plainLength]) } catch { throw .wire(error) }
         for packet in compound.packets {
             switch packet {
             case let .pictureLossIndication(pli):
@@ -341,18 +349,15 @@ public final class Publisher {
     /// `feedbackErrors` and dropped. Returns nil when nothing arrived.
     @discardableResult
     public func pollIncoming(timeoutMilliseconds: Int32) throws(PublisherError) -> FeedbackOutcome? {
-        var incoming = [UInt8](repeating: 0, count: receiveBuffer.count)
-        let received: Int?
-        let result: Result<Int?, PublisherError> = incoming.withUnsafeMutableBytes { buffer in
+        let transport = path.transport
+        let result: Result<Int?, PublisherError> = receiveBuffer.withUnsafeMutableBytes { buffer in
             Result { () throws(PublisherError) -> Int? in
-                try path.transport.receive(into: buffer, timeoutMilliseconds: timeoutMilliseconds)
+                try transport.receive(into: buffer, timeoutMilliseconds: timeoutMilliseconds)
             }
         }
-        received = try result.get()
-        guard let received else { return nil }
-        incoming.removeLast(incoming.count - received)
+        guard let received = try result.get() else { return nil }
         do {
-            return try handleIncoming(incoming)
+            return try handleReceived(length: received)
         } catch {
             feedbackErrors += 1
             return FeedbackOutcome()

@@ -295,3 +295,32 @@ import SRTP
         }
     }
 }
+
+@Suite struct PublisherUDPFeedbackTests {
+    @Test func feedbackArrivingOnTheSendingSocketIsPolledAndAnswered() throws {
+        let receiverSocket = try UDPSocket()
+        let transport = try UDPTransport(destination: receiverSocket.localEndpoint)
+        var random = SeededGenerator(state: 3)
+        let clock = ManualClock()
+        let publisher = try Publisher(
+            configuration: PublisherConfiguration(video: VideoTrackConfiguration(plan: try LayerPlan(width: 320, height: 180),
+                                                                                 firstSSRC: 77),
+                                                  security: .srtp(local: try testMaterial())),
+            transport: transport, clock: clock.publisherClock, using: &random)
+        let source = try VideoSource(testSceneWidth: 320, height: 180)
+        try publisher.send(video: try #require(try source.nextFrame()))
+        #expect(try publisher.pollIncoming(timeoutMilliseconds: 0) == nil)
+        // The receiver learns our address from what arrives, and sends a PLI + NACK back to it.
+        var buffer = [UInt8](repeating: 0, count: 2048)
+        let first = try #require(try buffer.withUnsafeMutableBytes { try receiverSocket.receive(into: $0, timeoutMilliseconds: 1000) })
+        let feedback = try TestReceiver().protectFeedback([
+            .pictureLossIndication(.init(senderSSRC: 1, mediaSSRC: 77)),
+            .genericNACK(.init(senderSSRC: 1, mediaSSRC: 77, items: [NACKItem(packetID: publisher.videoSenders[0].nextSequenceNumber &- 1)])),
+        ])
+        try receiverSocket.send(feedback, to: first.from.address == 0 ? .loopback(port: first.from.port) : first.from)
+        let outcome = try #require(try publisher.pollIncoming(timeoutMilliseconds: 1000))
+        #expect(outcome.keyFramesRequested == 1)
+        #expect(outcome.retransmitted == 1)
+        #expect(publisher.feedbackErrors == 0)
+    }
+}
