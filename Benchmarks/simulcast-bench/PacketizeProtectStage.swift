@@ -6,6 +6,10 @@ import SRTP
 /// `VP8Packetizer` and an `RTPStreamSender` (RTP header + SPEC §6 extensions, history, SRTP
 /// AES_CM_128_HMAC_SHA1_80) over a transport that drops the bytes, so only packetize + protect
 /// is measured. Thread CPU time per layer, per frame.
+///
+/// Steady state: before timing, every sender sends `warmUpPackets` (twice its history) so the
+/// history slots have been written once; otherwise a slow layer (one packet a frame) would pay
+/// the first-touch page faults of its 512 history slots inside the measured frames.
 final class PacketizeProtectStage {
     private let senders: [RTPStreamSender]
     private var packetizers: [VP8Packetizer]
@@ -21,7 +25,15 @@ final class PacketizeProtectStage {
                                 path: path)
         }
         packetizers = (0..<layerCount).map { _ in VP8Packetizer(initialPictureID: 1, initialTL0PicIdx: 1) }
+        let payload = [UInt8](repeating: 0x5A, count: VP8Packetizer.defaultPayloadBudget)
+        for sender in senders {
+            for index in 0..<Self.warmUpPackets {
+                try sender.send(payload: payload[...], timestamp: UInt32(index), marker: true)
+            }
+        }
     }
+
+    static let warmUpPackets = 1024
 
     /// Packetizes and protects one frame's layers; returns thread CPU ns per layer (lightest first).
     func process(_ frames: [EncodedFrame]) throws -> [Int64] {
