@@ -100,6 +100,9 @@ public final class Publisher {
             guard video.ssrcs.count == layerCount else {
                 throw .invalidConfiguration("\(video.ssrcs.count) SSRC(s) for \(layerCount) layer(s)")
             }
+            guard VideoTrackConfiguration.payloadBudgetRange.contains(video.payloadBudget) else {
+                throw .invalidConfiguration("payload budget \(video.payloadBudget) outside \(VideoTrackConfiguration.payloadBudgetRange)")
+            }
             let rids = VideoTrackConfiguration.rids(layerCount: layerCount)
             for (index, ssrc) in video.ssrcs.enumerated() {
                 let sender = try RTPStreamSender(

@@ -31,6 +31,10 @@ public struct VideoTrackConfiguration: Sendable {
                   mid: mid)
     }
 
+    /// Payload budgets that leave room for the RTP header and every extension within
+    /// `SendPath.maximumPacketSize`.
+    public static let payloadBudgetRange = (VP8Packetizer.descriptorLength + 1)...1400
+
     /// SPEC §6 RIDs by layer, lightest first: `q`, `h`, `f` for three layers, `q`, `f` for two,
     /// none for a single layer (nothing to tell apart).
     public static func rids(layerCount: Int) -> [String?] {

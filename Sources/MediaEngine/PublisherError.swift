@@ -19,6 +19,8 @@ public enum PublisherError: Error, Equatable, Sendable, CustomStringConvertible 
     case opus(OpusError)
     /// The configuration cannot work (says why).
     case invalidConfiguration(String)
+    /// A packet larger than the send path's buffers (`SendPath.maximumPacketSize`).
+    case packetTooLarge(size: Int, limit: Int)
     /// The track asked for does not exist on this publisher (e.g. audio on a video-only publisher).
     case trackNotConfigured(String)
     /// A file (e.g. the pcap tap) could not be written (errno).
@@ -33,6 +35,7 @@ public enum PublisherError: Error, Equatable, Sendable, CustomStringConvertible 
         case let .encoder(error): return "encoder: \(error)"
         case let .opus(error): return "opus: \(error)"
         case let .invalidConfiguration(text): return "invalid configuration: \(text)"
+        case let .packetTooLarge(size, limit): return "packet of \(size) bytes exceeds \(limit)"
         case let .trackNotConfigured(track): return "no \(track) track configured"
         case let .file(path, code): return "cannot write \(path) (errno \(code))"
         }

@@ -57,13 +57,14 @@ public final class SendPath {
     /// `protected` to send; plain packets are copied as they are.
     func protect(_ packet: [UInt8], isRTCP: Bool) throws(PublisherError) -> Int {
         guard packet.count <= Self.maximumPacketSize else {
-            throw .invalidConfiguration("packet of \(packet.count) bytes exceeds \(Self.maximumPacketSize)")
+            throw .packetTooLarge(size: packet.count, limit: Self.maximumPacketSize)
         }
         guard let outbound else {
             packet.withUnsafeBytes { source in
                 protected.withUnsafeMutableBytes { output in
-                    output.baseAddress?.copyMemory(from: source.baseAddress ?? UnsafeRawPointer(output.baseAddress!),
-                                                   byteCount: source.count)
+                    if let from = source.baseAddress, let to = output.baseAddress {
+                        to.copyMemory(from: from, byteCount: source.count)
+                    }
                 }
             }
             return packet.count

@@ -288,6 +288,9 @@ import SRTP
             try make(PublisherConfiguration(video: VideoTrackConfiguration(plan: plan, firstSSRC: 1),
                                             audio: AudioTrackConfiguration(ssrc: 2), security: .insecure))
         }
+        var tooBig = VideoTrackConfiguration(plan: plan, firstSSRC: 1)
+        tooBig.payloadBudget = 1480
+        #expect(throws: PublisherError.self) { try make(PublisherConfiguration(video: tooBig, security: .insecure)) }
         let audioOnly = try Publisher(configuration: PublisherConfiguration(audio: AudioTrackConfiguration(ssrc: 1), security: .insecure),
                                       transport: transport, using: &random)
         #expect(throws: PublisherError.trackNotConfigured("video")) {
