@@ -9,6 +9,7 @@ let usage = """
 usage: simulcast-bench encode [--input FILE.y4m] [--frames N] [--size WxH] [--repeat R]
                               [--json PATH] [--markdown PATH] [--svg PATH]
        simulcast-bench srtp [--packets N] [--repeat R] [--size BYTES] [--json PATH]
+       simulcast-bench allocations
 """
 
 let configurationOrder = ["single", "max_layer_2", "max_layer_3", "max_layer_2_independent",
@@ -75,6 +76,7 @@ do {
     switch arguments.first {
     case "encode": try runEncode(arguments.dropFirst())
     case "srtp": try runSRTP(arguments.dropFirst())
+    case "allocations": try AllocationCount.run(arguments.dropFirst())
     default:
         writeToStandardError(usage + "\n")
         exit(2)

@@ -29,5 +29,7 @@ void cref_destroy(cref_encoder *enc);
 
 // The libsrtp2 protect loop of `simulcast-bench srtp`.
 #include "SRTPReference.h"
+// mtrace for `simulcast-bench allocations`.
+#include "AllocationTrace.h"
 
 #endif
