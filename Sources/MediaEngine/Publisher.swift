@@ -257,11 +257,23 @@ public final class Publisher {
     }
 
 
-    private func sendReport(for sender: RTPStreamSender, now: UInt64) throws(PublisherError) {
-        let compound = RTCPCompoundPacket(packets: [
+    /// Ends the session: for every stream that sent media, a final SR + SDES CNAME + BYE
+    /// (RFC 3550 §6.6: BYE is the last packet of a compound that starts with a report).
+    public func sendGoodbye(reason: String? = nil) throws(PublisherError) {
+        let now = path.clock.monotonicMicroseconds()
+        for sender in allSenders where sender.packetCount > 0 {
+            try sendReport(for: sender, now: now,
+                           goodbye: Goodbye(ssrcs: [sender.ssrc], reason: reason.map { Array($0.utf8.prefix(255)) }))
+        }
+    }
+
+    private func sendReport(for sender: RTPStreamSender, now: UInt64, goodbye: Goodbye? = nil) throws(PublisherError) {
+        var packets: [RTCPPacket] = [
             .senderReport(sender.senderReport()),
             .sourceDescription(SourceDescription(chunks: [.cname(ssrc: sender.ssrc, configuration.cname)])),
-        ])
+        ]
+        if let goodbye { packets.append(.goodbye(goodbye)) }
+        let compound = RTCPCompoundPacket(packets: packets)
         let bytes: [UInt8]
         do { bytes = try compound.serialized() } catch { throw .wire(error) }
         try path.sendRTCP(bytes, ssrc: sender.ssrc)

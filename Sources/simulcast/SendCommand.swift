@@ -170,6 +170,7 @@ enum SendCommand {
             }
             while try publisher.pollIncoming(timeoutMilliseconds: 0) != nil {}
         }
+        if intervalMilliseconds > 0 { try publisher.sendGoodbye(reason: "simulcast send finished") }
         try transport.finishPcap()
 
         let elapsed = Double(clock.monotonicMicroseconds() - start) / 1e6

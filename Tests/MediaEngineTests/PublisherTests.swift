@@ -177,6 +177,23 @@ import SRTP
         #expect(seen == [1000, 1001])
     }
 
+    @Test func goodbyeEndsEachStreamWithReportCNAMEAndBYE() throws {
+        let rig = try PublisherRig()
+        let receiver = try TestReceiver()
+        try rig.sendFrames(1)
+        let start = rig.transport.sent.count
+        try rig.publisher.sendGoodbye(reason: "done")
+        let sent = Array(rig.transport.sent[start...])
+        #expect(sent.map(\.ssrc) == [1000, 1001])
+        for datagram in sent {
+            let (isRTCP, plain) = try receiver.unprotect(datagram.bytes)
+            #expect(isRTCP)
+            let packets = try RTCPCompoundPacket(parsing: plain).packets
+            #expect(packets.count == 3)
+            #expect(packets.last == .goodbye(Goodbye(ssrcs: [datagram.ssrc], reason: "done")))
+        }
+    }
+
     @Test func tamperedOrGarbageFeedbackIsATypedError() throws {
         let rig = try PublisherRig()
         let receiver = try TestReceiver()

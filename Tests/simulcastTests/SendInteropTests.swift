@@ -103,7 +103,7 @@ import SRTP
         var reader = try PcapReader([UInt8](Data(contentsOf: URL(fileURLWithPath: pcap))))
         let records = try reader.readAll()
         let rtp = summary.streams.reduce(0) { $0 + Int($1.packets) }
-        #expect(records.count == rtp + 1)  // one SR + SDES compound after the first frame
+        #expect(records.count == rtp + 2)  // SR + SDES after the first frame, SR + SDES + BYE at the end
         #expect(summary.streams.map(\.ssrc) == [10])
     }
 
