@@ -41,27 +41,38 @@ import SRTP
         }
     }
 
-    @Test func srtpOpusDecodesEveryPacket() throws {
+    @Test func srtpOpusDecodesEveryPacketAlongsideVideo() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let port = try freePortPair()
+        let audioPort = try freePortPair(), videoPort = try freePortPair()
         let output = directory.appendingPathComponent("audio.raw")
-        let pipeline = try GStreamer.Pipeline([
-            "udpsrc", "port=\(port)",
-            GStreamer.srtpCaps(media: "audio", clockRate: 48000, encoding: "OPUS", payload: 111, ssrc: 4242,
-                               keyHex: interopKeyHex),
-            "!", "srtpdec", "!", "rtpopusdepay", "!", "opusdec", "!", "audio/x-raw,format=S16LE,channels=(int)1",
-            "!", "filesink", "location=\(output.path)",
-        ], log: directory.appendingPathComponent("gst.log"))
+        let video = directory.appendingPathComponent("video.yuv")
+        let pipelines = [
+            try GStreamer.Pipeline([
+                "udpsrc", "port=\(audioPort)",
+                GStreamer.srtpCaps(media: "audio", clockRate: 48000, encoding: "OPUS", payload: 111, ssrc: 4242,
+                                   keyHex: interopKeyHex),
+                "!", "srtpdec", "!", "rtpopusdepay", "!", "opusdec", "!", "audio/x-raw,format=S16LE,channels=(int)1",
+                "!", "filesink", "location=\(output.path)",
+            ], log: directory.appendingPathComponent("gst-audio.log")),
+            try GStreamer.Pipeline([
+                "udpsrc", "port=\(videoPort)", "buffer-size=8388608",
+                GStreamer.srtpCaps(media: "video", clockRate: 90000, encoding: "VP8", payload: 96, ssrc: 5000,
+                                   keyHex: interopKeyHex),
+                "!", "srtpdec", "!", "rtpvp8depay", "!", "vp8dec", "!", "video/x-raw,format=I420",
+                "!", "filesink", "location=\(video.path)",
+            ], log: directory.appendingPathComponent("gst-video.log")),
+        ]
         usleep(1_000_000)
-        let summary = try SendCommand.run(["--audio-to", "127.0.0.1:\(port)", "--audio-ssrc", "4242", "--key", interopKeyBase64,
-                                           "--frames", "\(Self.frames)", "--fast"], output: { _ in })
+        let summary = try SendCommand.run(["--audio-to", "127.0.0.1:\(audioPort)", "--audio-ssrc", "4242",
+                                           "--to", "127.0.0.1:\(videoPort)", "--ssrc", "5000", "--size", "320x180",
+                                           "--key", interopKeyBase64, "--frames", "\(Self.frames)", "--fast"], output: { _ in })
         usleep(500_000)
-        try pipeline.stop()
+        for pipeline in pipelines { try pipeline.stop() }
         let samples = fileSize(output) / 2
-        let expected = summary.audioFrames * 960
-        #expect(summary.audioFrames == 50)
-        #expect(abs(samples - expected) <= 960, "decoded \(samples) samples, sent \(expected); gst log:\n\(pipeline.logText)")
+        #expect(summary.audioFrames == 50 && summary.videoFrames == Self.frames)
+        #expect(samples == summary.audioFrames * 960, "decoded \(samples) samples; gst log:\n\(pipelines[0].logText)")
+        #expect(fileSize(video) == Self.frames * 320 * 180 * 3 / 2, "gst log:\n\(pipelines[1].logText)")
     }
 
     @Test func insecurePlainRTPDecodesWithRtpvp8depay() throws {
@@ -105,6 +116,17 @@ import SRTP
         let rtp = summary.streams.reduce(0) { $0 + Int($1.packets) }
         #expect(records.count == rtp + 2)  // SR + SDES after the first frame, SR + SDES + BYE at the end
         #expect(summary.streams.map(\.ssrc) == [10])
+    }
+
+    @Test func pacesInRealTimeByDefault() throws {
+        let sink = try UDPSocket()
+        let start = Date()
+        let summary = try SendCommand.run(["--to", "\(sink.localEndpoint)", "--size", "320x180", "--frames", "7",
+                                           "--audio-to", "\(sink.localEndpoint)"], output: { _ in })
+        let elapsed = Date().timeIntervalSince(start)
+        // Frame 6 is due at 200 ms and audio frame 10 at 200 ms: real time, not as fast as possible.
+        #expect(elapsed >= 0.19, "took \(elapsed) s")
+        #expect(summary.videoFrames == 7 && summary.audioFrames == 11)
     }
 
     @Test func generatedKeyIsPrintedAsBase64AndCryptoLine() throws {
