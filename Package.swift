@@ -46,13 +46,14 @@ let package = Package(
                                          "CommandLineSupport"],
                           path: "Sources/simulcast"),
         // The C reference harness: the same libyuv + libvpx calls as the Swift pipeline, in plain C.
-        .target(name: "CReference", dependencies: ["CVPX", "CYUV"], path: "Benchmarks/CReference",
-                linkerSettings: [.linkedLibrary("vpx"), .linkedLibrary("yuv")]),
+        // Also the direct libsrtp2 protect loop that `simulcast-bench srtp` compares SRTPSession with.
+        .target(name: "CReference", dependencies: ["CVPX", "CYUV", "CSRTP"], path: "Benchmarks/CReference",
+                linkerSettings: [.linkedLibrary("vpx"), .linkedLibrary("yuv"), .linkedLibrary("srtp2")]),
         // Interposes malloc & co. to count heap allocations for `simulcast-bench wire`. Linked
         // into simulcast-bench only: it replaces the allocator of whatever executable links it.
         .target(name: "AllocationCounter", path: "Benchmarks/AllocationCounter"),
         .executableTarget(name: "simulcast-bench",
-                          dependencies: ["MediaCodecs", "RTPWire", "Simulcast", "SRTP", "CReference",
+                          dependencies: ["MediaCodecs", "MediaEngine", "RTPWire", "Simulcast", "SRTP", "CReference",
                                          "CommandLineSupport", "AllocationCounter"],
                           path: "Benchmarks/simulcast-bench"),
 

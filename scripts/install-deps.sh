@@ -2,7 +2,10 @@
 # Installs the Debian packages the build and the tests need, only when some are missing.
 # Usage: scripts/install-deps.sh [extra-package ...]
 set -euo pipefail
-packages=(libvpx-dev libyuv-dev libopus-dev libsrtp2-dev pkg-config "$@")
+# GStreamer is the independent receiver of the interop tests (udpsrc, srtpdec, rtpvp8depay,
+# vp8dec, rtpopusdepay, opusdec).
+packages=(libvpx-dev libyuv-dev libopus-dev libsrtp2-dev pkg-config
+          gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad "$@")
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -9,6 +9,9 @@ struct EncodeBenchmark {
         var name: String
         var plan: LayerPlan
         var make: (LayerPlan) throws -> EncodePipeline
+        /// Also run the encoded layers through packetize + SRTP protect (`PacketizeProtectStage`),
+        /// timed separately from the encode.
+        var measurePacketizeProtect = false
     }
 
     struct Samples {
@@ -19,6 +22,9 @@ struct EncodeBenchmark {
         /// Median CPU ns per frame of each repeat (for the ratios).
         var perRepeatMedian: [Double] = []
         var layers: [LayerQualityMeter.LayerSummary] = []
+        /// Packetize + protect CPU ns per frame: all layers, and per layer (lightest first).
+        var packetizeProtect: [Double] = []
+        var packetizeProtectByLayer: [[Double]] = []
     }
 
     let frames: [VideoFrame]
@@ -30,6 +36,8 @@ struct EncodeBenchmark {
         for r in 0..<repeats {
             for configuration in configurations {
                 let pipeline = try configuration.make(configuration.plan)
+                let stage = configuration.measurePacketizeProtect
+                    ? try PacketizeProtectStage(layerCount: configuration.plan.layers.count) : nil
                 var samples = results[configuration.name] ?? Samples()
                 var repeatCPU: [Double] = []
                 var encodedPerFrame: [[EncodedFrame]] = []
@@ -42,6 +50,14 @@ struct EncodeBenchmark {
                     samples.scaling += Double(cost.scalingNanoseconds)
                     samples.total += Double(cost.totalNanoseconds)
                     if r == 0 { encodedPerFrame.append(cost.encoded) }
+                    if let stage {
+                        let perLayer = try stage.process(cost.encoded)
+                        if samples.packetizeProtectByLayer.isEmpty {
+                            samples.packetizeProtectByLayer = Array(repeating: [], count: perLayer.count)
+                        }
+                        for (index, ns) in perLayer.enumerated() { samples.packetizeProtectByLayer[index].append(Double(ns)) }
+                        samples.packetizeProtect.append(Double(perLayer.reduce(0, +)))
+                    }
                 }
                 samples.cpu += repeatCPU
                 samples.perRepeatMedian.append(Distribution(repeatCPU).median)
@@ -72,7 +88,12 @@ struct EncodeBenchmark {
                 cpuMsPerFrame: .init(nanoseconds: cpu), wallMsPerFrame: .init(nanoseconds: Distribution(samples.wall)),
                 coreShareAt30fps: coreShare, cpuSecondsPerMinute: coreShare * 60,
                 scalingShare: samples.total > 0 ? samples.scaling / samples.total : .nan, layers: layers,
-                packetizeProtectMsPerFrame: nil)
+                packetizeProtectMsPerFrame: samples.packetizeProtect.isEmpty
+                    ? nil : .init(nanoseconds: Distribution(samples.packetizeProtect)),
+                packetizeProtectLayerMsPerFrame: samples.packetizeProtectByLayer.isEmpty
+                    ? nil : samples.packetizeProtectByLayer.map { .init(nanoseconds: Distribution($0)) },
+                packetizeProtectShareOfEncode: samples.packetizeProtect.isEmpty || samples.total <= 0
+                    ? nil : samples.packetizeProtect.reduce(0, +) / samples.total)
         }
         func ratio(_ numerator: String, _ denominator: String) -> EncodeReport.Ratio? {
             guard let a = results[numerator]?.perRepeatMedian, let b = results[denominator]?.perRepeatMedian,

@@ -34,6 +34,10 @@ struct EncodeReport: Codable, Sendable {
         var layers: [LayerResult]
         /// Packetization and SRTP protection per frame, in ms (added by the SRTP issue; nil until then).
         var packetizeProtectMsPerFrame: MillisecondStats?
+        /// The same per layer, lightest first (RTP header + extensions, history, SRTP protect).
+        var packetizeProtectLayerMsPerFrame: [MillisecondStats]?
+        /// Packetize + protect CPU time as a fraction of the encode CPU time of the same frames.
+        var packetizeProtectShareOfEncode: Double?
     }
 
     struct Ratio: Codable, Sendable {

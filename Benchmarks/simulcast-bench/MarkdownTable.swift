@@ -16,6 +16,18 @@ enum MarkdownTable {
                 + "\(fmt(c.coreShareAt30fps * 100, 1))% | \(fmt(c.cpuSecondsPerMinute, 2)) | "
                 + "\(fmt(c.scalingShare * 100, 1))% | \(layers) |")
         }
+        let measured = order.filter { report.configs[$0]?.packetizeProtectMsPerFrame != nil }
+        if !measured.isEmpty {
+            lines.append("")
+            lines.append("| config | packetize+protect ms/frame median | p95 | per layer median (ms) | share of encode CPU |")
+            lines.append("|---|---:|---:|---|---:|")
+            for name in measured {
+                guard let c = report.configs[name], let total = c.packetizeProtectMsPerFrame else { continue }
+                let layers = (c.packetizeProtectLayerMsPerFrame ?? []).map { fmt($0.median, 3) }.joined(separator: " / ")
+                lines.append("| \(name) | \(fmt(total.median, 3)) | \(fmt(total.p95, 3)) | \(layers) | "
+                    + "\(fmt((c.packetizeProtectShareOfEncode ?? .nan) * 100, 2))% |")
+            }
+        }
         lines.append("")
         lines.append("| ratio (per repeat) | median | min | max |")
         lines.append("|---|---:|---:|---:|")

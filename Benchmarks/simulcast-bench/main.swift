@@ -10,6 +10,8 @@ let usage = """
 usage: simulcast-bench encode [--input FILE.y4m] [--frames N] [--size WxH] [--repeat R]
                               [--json PATH] [--markdown PATH] [--svg PATH]
        simulcast-bench wire [--iterations N] [--runs R] [--json PATH]
+       simulcast-bench srtp [--packets N] [--repeat R] [--size BYTES] [--json PATH]
+       simulcast-bench allocations
 """
 
 let configurationOrder = ["single", "max_layer_2", "max_layer_3", "max_layer_2_independent",
@@ -34,9 +36,9 @@ func runEncode(_ arguments: ArraySlice<String>) throws {
     let inputName = source.name
 
     let configurations: [EncodeBenchmark.Configuration] = [
-        .init(name: "single", plan: single, make: MultiResolutionPipeline.init),
-        .init(name: "max_layer_2", plan: two, make: MultiResolutionPipeline.init),
-        .init(name: "max_layer_3", plan: three, make: MultiResolutionPipeline.init),
+        .init(name: "single", plan: single, make: MultiResolutionPipeline.init, measurePacketizeProtect: true),
+        .init(name: "max_layer_2", plan: two, make: MultiResolutionPipeline.init, measurePacketizeProtect: true),
+        .init(name: "max_layer_3", plan: three, make: MultiResolutionPipeline.init, measurePacketizeProtect: true),
         .init(name: "max_layer_2_independent", plan: two, make: IndependentEncodersPipeline.init),
         .init(name: "max_layer_3_independent", plan: three, make: IndependentEncodersPipeline.init),
         .init(name: "c_reference_max_layer_3", plan: three, make: CReferencePipeline.init),
@@ -76,6 +78,8 @@ do {
     switch arguments.first {
     case "encode": try runEncode(arguments.dropFirst())
     case "wire": try runWire(arguments.dropFirst())
+    case "srtp": try runSRTP(arguments.dropFirst())
+    case "allocations": try AllocationCount.run(arguments.dropFirst())
     default:
         writeToStandardError(usage + "\n")
         exit(2)

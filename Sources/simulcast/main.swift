@@ -6,6 +6,7 @@ let usage = """
 usage: simulcast <command> [options]
   encode    encode the built-in scene or a Y4M file into simulcast VP8 layers (IVF per layer)
   inspect   print one RTP/RTCP packet (--hex) or summarise a pcap file as JSON
+  send      publish simulcast VP8 (+ Opus) over SRTP/UDP to one port or one port per layer
 run `simulcast <command> --help` for its options
 """
 
@@ -20,6 +21,9 @@ do {
     case "inspect":
         if rest.contains("--help") { print(InspectCommand.usage); exit(0) }
         exit(try InspectCommand.run(rest))
+    case "send":
+        if rest.contains("--help") { print(SendCommand.usage); exit(0) }
+        try SendCommand.run(rest)
     case "--help", "-h", "help":
         print(usage)
     default:

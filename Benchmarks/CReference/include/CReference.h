@@ -27,4 +27,7 @@ int cref_encode(cref_encoder *enc, const uint8_t *y, int y_stride, const uint8_t
 
 void cref_destroy(cref_encoder *enc);
 
+// The libsrtp2 protect loop of `simulcast-bench srtp`.
+#include "SRTPReference.h"
+
 #endif

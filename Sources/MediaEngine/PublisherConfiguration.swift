@@ -1,0 +1,94 @@
+import MediaCodecs
+import RTPWire
+import Simulcast
+
+/// A camera track: the layer plan and how its layers appear on the wire.
+public struct VideoTrackConfiguration: Sendable {
+    public var plan: LayerPlan
+    /// One SSRC per layer, lightest first (`plan.layers.count` of them, all distinct).
+    public var ssrcs: [UInt32]
+    /// RTP payload type of VP8 (dynamic, RFC 3551 §3).
+    public var payloadType: UInt8
+    /// MID header extension value (RFC 8843).
+    public var mid: String
+    public var frameRate: Int
+    /// Largest RTP payload (descriptor + data) per packet.
+    public var payloadBudget: Int
+
+    public init(plan: LayerPlan, ssrcs: [UInt32], payloadType: UInt8 = 96, mid: String = "0", frameRate: Int = 30,
+                payloadBudget: Int = VP8Packetizer.defaultPayloadBudget) {
+        self.plan = plan
+        self.ssrcs = ssrcs
+        self.payloadType = payloadType
+        self.mid = mid
+        self.frameRate = frameRate
+        self.payloadBudget = payloadBudget
+    }
+
+    /// Layer i uses `firstSSRC + i` (wrapping).
+    public init(plan: LayerPlan, firstSSRC: UInt32, payloadType: UInt8 = 96, mid: String = "0") {
+        self.init(plan: plan, ssrcs: plan.layers.indices.map { firstSSRC &+ UInt32($0) }, payloadType: payloadType,
+                  mid: mid)
+    }
+
+    /// Payload budgets that leave room for the RTP header and every extension within
+    /// `SendPath.maximumPacketSize`.
+    public static let payloadBudgetRange = (VP8Packetizer.descriptorLength + 1)...1400
+
+    /// SPEC §6 RIDs by layer, lightest first: `q`, `h`, `f` for three layers, `q`, `f` for two,
+    /// none for a single layer (nothing to tell apart).
+    public static func rids(layerCount: Int) -> [String?] {
+        switch layerCount {
+        case 1: return [nil]
+        case 2: return ["q", "f"]
+        default: return Array(["q", "h", "f"].prefix(layerCount))
+        }
+    }
+}
+
+/// A mic track: Opus in 20 ms frames (RFC 7587) with the RFC 6464 level of each frame.
+public struct AudioTrackConfiguration: Sendable {
+    public var ssrc: UInt32
+    public var payloadType: UInt8
+    public var mid: String
+    /// Encoder settings (channels, bitrate, in-band FEC, DTX).
+    public var opus: OpusEncoder.Configuration
+
+    public init(ssrc: UInt32, payloadType: UInt8 = 111, mid: String = "1",
+                opus: OpusEncoder.Configuration = OpusEncoder.Configuration()) {
+        self.ssrc = ssrc
+        self.payloadType = payloadType
+        self.mid = mid
+        self.opus = opus
+    }
+}
+
+/// Everything a `Publisher` needs besides its transport, clock and random source.
+public struct PublisherConfiguration: Sendable {
+    public var video: VideoTrackConfiguration?
+    public var audio: AudioTrackConfiguration?
+    public var security: PublisherSecurity
+    /// SDES CNAME sent with every SR (RFC 3550 §6.5.1).
+    public var cname: String
+    /// Interval between sender reports per SSRC, in microseconds (0 disables reports).
+    public var reportIntervalMicroseconds: UInt64
+    /// Key-frame requests (PLI/FIR) for one SSRC pass at most once per this many milliseconds.
+    public var keyFrameRequestIntervalMilliseconds: Int64
+    /// Packets kept per SSRC for NACK answers.
+    public var historyCapacity: Int
+    public var extensionMap: RTPHeaderExtensionMap
+
+    public init(video: VideoTrackConfiguration? = nil, audio: AudioTrackConfiguration? = nil,
+                security: PublisherSecurity, cname: String = "simulcast-engine",
+                reportIntervalMicroseconds: UInt64 = 1_000_000, keyFrameRequestIntervalMilliseconds: Int64 = 300,
+                historyCapacity: Int = 512, extensionMap: RTPHeaderExtensionMap = .defaults) {
+        self.video = video
+        self.audio = audio
+        self.security = security
+        self.cname = cname
+        self.reportIntervalMicroseconds = reportIntervalMicroseconds
+        self.keyFrameRequestIntervalMilliseconds = keyFrameRequestIntervalMilliseconds
+        self.historyCapacity = historyCapacity
+        self.extensionMap = extensionMap
+    }
+}

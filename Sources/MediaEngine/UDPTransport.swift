@@ -1,0 +1,96 @@
+/// Sends a publisher's datagrams over one UDP socket: every stream to `defaultDestination`
+/// (all layers on one port, told apart by SSRC/RID) unless a per-SSRC route says otherwise (one
+/// port per layer, as Janus's streaming plugin expects). Optionally records every sent datagram
+/// in a pcap file (`PcapFile`). Receives feedback on the sending socket.
+///
+/// RTCP goes to the stream's RTP port with `rtcpMux` (RFC 5761), otherwise to RTP port + 1
+/// (RFC 3550 §11), so a receiver that only expects RTP on its port (GStreamer's
+/// `udpsrc ! srtpdec` without an RTCP branch, a Janus mountpoint without rtcpport) is not
+/// disturbed by sender reports.
+public final class UDPTransport: PacketTransport {
+    public let socket: UDPSocket
+    /// Where streams without a route go.
+    public var defaultDestination: NetworkEndpoint
+    private var routes: [UInt32: NetworkEndpoint] = [:]
+    /// Whether RTCP shares the RTP port (RFC 5761) or goes to port + 1 (RFC 3550 §11).
+    public let rtcpMux: Bool
+    private var pcap: PcapFile?
+    private let wallMicroseconds: () -> UInt64
+    /// Datagrams and bytes sent.
+    public private(set) var datagramsSent = 0
+    public private(set) var bytesSent = 0
+
+    /// - Parameters:
+    ///   - socket: the socket to send from (default: bound to 0.0.0.0 on a free port).
+    ///   - destination: where unrouted streams go.
+    ///   - wallMicroseconds: timestamps for pcap records (injectable).
+    ///   - rtcpMux: RTCP on the RTP port (true) or on RTP port + 1 (false; then no destination
+    ///     port may be 65535).
+    public init(socket: UDPSocket? = nil, destination: NetworkEndpoint, rtcpMux: Bool = true,
+                wallMicroseconds: @escaping () -> UInt64 = PublisherClock.system.wallMicroseconds) throws(PublisherError) {
+        if let socket {
+            self.socket = socket
+        } else {
+            do {
+                self.socket = try UDPSocket(bindingTo: NetworkEndpoint(address: 0, port: 0))
+            } catch {
+                throw .network(error)
+            }
+        }
+        guard rtcpMux || destination.port < UInt16.max else { throw .network(.portOutOfRange(65536)) }
+        defaultDestination = destination
+        self.rtcpMux = rtcpMux
+        self.wallMicroseconds = wallMicroseconds
+    }
+
+    /// Sends stream `ssrc` (its RTP and its RTCP) to `destination`.
+    /// Throws `.portOutOfRange` when RTCP would need port 65536.
+    public func route(ssrc: UInt32, to destination: NetworkEndpoint) throws(PublisherError) {
+        guard rtcpMux || destination.port < UInt16.max else { throw .network(.portOutOfRange(65536)) }
+        routes[ssrc] = destination
+    }
+
+    /// Where stream `ssrc` goes.
+    public func destination(for ssrc: UInt32) -> NetworkEndpoint {
+        routes[ssrc] ?? defaultDestination
+    }
+
+    /// Records every datagram sent from now on into a new pcap file at `path`.
+    public func recordPcap(to path: String) throws(PublisherError) {
+        pcap = try PcapFile(path: path)
+    }
+
+    /// Flushes and closes the pcap file, if any.
+    public func finishPcap() throws(PublisherError) {
+        try pcap?.close()
+        pcap = nil
+    }
+
+    public func send(_ datagram: UnsafeRawBufferPointer, ssrc: UInt32) throws(PublisherError) {
+        var destination = routes[ssrc] ?? defaultDestination
+        // RFC 5761 §4: the second octet of RTCP is 192...223; an SRTCP header is not encrypted.
+        if !rtcpMux, datagram.count >= 2, (192...223).contains(datagram[1]) {
+            destination.port &+= 1  // < 65535 by the checks in init and route
+        }
+        do {
+            try socket.send(datagram, to: destination)
+        } catch {
+            throw .network(error)
+        }
+        datagramsSent += 1
+        bytesSent += datagram.count
+        if let pcap {
+            var source = socket.localEndpoint
+            if source.address == 0 { source.address = destination.address >> 24 == 127 ? 0x7F00_0001 : 0 }
+            try pcap.record(datagram, from: source, to: destination, unixMicroseconds: wallMicroseconds())
+        }
+    }
+
+    public func receive(into buffer: UnsafeMutableRawBufferPointer, timeoutMilliseconds: Int32) throws(PublisherError) -> Int? {
+        do {
+            return try socket.receive(into: buffer, timeoutMilliseconds: timeoutMilliseconds)?.count
+        } catch {
+            throw .network(error)
+        }
+    }
+}

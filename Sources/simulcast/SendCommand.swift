@@ -1,0 +1,199 @@
+import CommandLineSupport
+import Foundation
+import MediaCodecs
+import MediaEngine
+import RTPWire
+import Simulcast
+import SRTP
+
+/// `simulcast send`: publishes the built-in scene (or a Y4M file) as simulcast VP8 and, with
+/// `--audio-to`, Opus from a test tone (or a WAV file), SRTP-protected over UDP.
+enum SendCommand {
+    static let usage = """
+    usage: simulcast send --to HOST:PORT[,P2,P3] [--ssrc N] [--pt 96] [--key BASE64 | --insecure]
+                          [--frames N] [--input FILE.y4m] [--size WxH] [--max-layer 2|3]
+                          [--audio-to HOST:PORT] [--audio-ssrc N] [--audio-pt 111] [--audio-input FILE.wav]
+                          [--pcap FILE] [--fast] [--rtcp-interval MS] [--rtcp-mux] [--cname NAME]
+      --to HOST:PORT         every layer to one port (told apart by SSRC and RID q/h/f)
+      --to HOST:P1,P2,P3     one port per layer, lowest layer first (Janus streaming plugin style)
+      --ssrc N               layer i uses SSRC N+i (default: random)
+      --pt N                 VP8 payload type (default 96)
+      --key BASE64           30-byte key||salt for AES_CM_128_HMAC_SHA1_80 (default: generated and printed)
+      --insecure             send plain RTP/RTCP instead of SRTP (explicit opt-in)
+      --frames N             video frames to send (default 150); audio runs for the same duration
+      --size WxH             encoder config size (default 1280x720); layers follow SPEC §1
+      --max-layer 2|3        2 drops the middle layer (default 3)
+      --audio-to HOST:PORT   also send Opus (20 ms frames, FEC) to this destination
+      --audio-ssrc N         audio SSRC (default: random); --audio-pt N (default 111)
+      --audio-input FILE     48 kHz 16-bit WAV instead of the built-in test tone
+      --dtx                  let Opus stop sending during silence
+      --pcap FILE            also record every sent datagram in a classic pcap file
+      --fast                 do not pace in real time (still yields ~1 ms per frame)
+      --rtcp-interval MS     sender report + CNAME interval per SSRC (default 1000; 0 = none)
+      --rtcp-mux             send RTCP to the RTP port (RFC 5761) instead of RTP port + 1
+    """
+
+    /// What was sent, per SSRC.
+    struct Summary {
+        var streams: [Publisher.StreamStatistics]
+        var videoFrames: Int
+        var audioFrames: Int
+        var keyHex: String?
+    }
+
+    @discardableResult
+    static func run(_ arguments: ArraySlice<String>, output: (String) -> Void = { print($0) }) throws -> Summary {
+        let options = try CommandLineArguments(
+            arguments,
+            valueOptions: ["to", "ssrc", "pt", "key", "frames", "input", "size", "max-layer", "audio-to", "audio-ssrc",
+                           "audio-pt", "audio-input", "pcap", "rtcp-interval", "cname"],
+            flagOptions: ["insecure", "fast", "dtx", "rtcp-mux"])
+        var random = SystemRandomNumberGenerator()
+        let videoDestinations = try options.string("to").map { try NetworkEndpoint.parseList($0) }
+        let audioDestination = try options.string("audio-to").map { try NetworkEndpoint(parsing: $0) }
+        guard videoDestinations != nil || audioDestination != nil else {
+            throw CommandError("send needs --to HOST:PORT (video) and/or --audio-to HOST:PORT")
+        }
+        let frameCount = try options.int("frames", default: 150, range: 1...10_000_000)
+        let payloadType = try options.int("pt", default: 96, range: 0...127)
+        let audioPayloadType = try options.int("audio-pt", default: 111, range: 0...127)
+        let firstSSRC = try ssrc(options, "ssrc", &random)
+        let audioSSRC = try ssrc(options, "audio-ssrc", &random)
+        let intervalMilliseconds = try options.int("rtcp-interval", default: 1000, range: 0...3_600_000)
+        let fast = options.flag("fast")
+
+        // Security: SRTP unless --insecure; a key given or generated.
+        let security: PublisherSecurity
+        var keyHex: String?
+        if options.flag("insecure") {
+            guard options.string("key") == nil else { throw CommandError("--key and --insecure contradict each other") }
+            security = .insecure
+            output("WARNING: --insecure: sending plain RTP/RTCP")
+        } else {
+            var keyAndSalt: [UInt8]
+            if let text = options.string("key") {
+                guard let data = Data(base64Encoded: text) else {
+                    throw CommandError("--key is not valid base64")
+                }
+                keyAndSalt = [UInt8](data)
+            } else {
+                keyAndSalt = (0..<SRTPSuite.default.keyingMaterialLength).map { _ in UInt8.random(in: 0...255, using: &random) }
+                output("SRTP key (\(SRTPSuite.default), base64): \(Data(keyAndSalt).base64EncodedString())")
+                output("a=crypto:1 \(SRTPSuite.default) inline:\(Data(keyAndSalt).base64EncodedString())")
+            }
+            keyHex = keyAndSalt.map { String(format: "%02x", $0) }.joined()
+            let material = try SRTPKeyingMaterial(keyAndSalt: keyAndSalt)
+            for index in keyAndSalt.indices { keyAndSalt[index] = 0 }
+            security = .srtp(local: material)
+        }
+
+        // Tracks.
+        var video: VideoTrackConfiguration?
+        var source: VideoSource?
+        if let videoDestinations {
+            let size = try options.size("size", default: (1280, 720))
+            let maxLayer = try options.int("max-layer", default: 3, range: 2...3)
+            let plan = try LayerPlan(width: size.width, height: size.height, maxLayer: maxLayer == 2 ? .two : .three)
+            guard videoDestinations.count == 1 || videoDestinations.count == plan.layers.count else {
+                throw CommandError("--to lists \(videoDestinations.count) ports for \(plan.layers.count) layer(s): "
+                    + "give one port or one per layer, lowest first")
+            }
+            video = VideoTrackConfiguration(plan: plan, firstSSRC: firstSSRC, payloadType: UInt8(payloadType))
+            let top = plan.top
+            source = try options.string("input").map { try VideoSource(y4mPath: $0, width: top.width, height: top.height) }
+                ?? VideoSource(testSceneWidth: top.width, height: top.height)
+        }
+        var audio: AudioTrackConfiguration?
+        var wav: WAVReader?
+        if audioDestination != nil {
+            var opus = OpusEncoder.Configuration(dtx: options.flag("dtx"))
+            if let path = options.string("audio-input") {
+                let reader = try WAVReader(bytes: [UInt8](Data(contentsOf: URL(fileURLWithPath: path))))
+                opus.channels = reader.channels
+                wav = reader
+            }
+            audio = AudioTrackConfiguration(ssrc: audioSSRC, payloadType: UInt8(audioPayloadType), opus: opus)
+        }
+
+        // Transport: one socket; per-layer and audio routes.
+        let defaultDestination = videoDestinations?.first ?? audioDestination ?? .loopback(port: 9)
+        let transport = try UDPTransport(destination: defaultDestination, rtcpMux: options.flag("rtcp-mux"))
+        if let video, let videoDestinations, videoDestinations.count > 1 {
+            for (ssrc, destination) in zip(video.ssrcs, videoDestinations) { try transport.route(ssrc: ssrc, to: destination) }
+        }
+        if let audio, let audioDestination { try transport.route(ssrc: audio.ssrc, to: audioDestination) }
+        if let path = options.string("pcap") { try transport.recordPcap(to: path) }
+
+        let configuration = PublisherConfiguration(
+            video: video, audio: audio, security: security, cname: options.string("cname") ?? "simulcast-send",
+            reportIntervalMicroseconds: UInt64(intervalMilliseconds) * 1000)
+        let publisher = try Publisher(configuration: configuration, transport: transport, clock: .system, using: &random)
+
+        // Interleave by media time: video every 1/30 s, audio every 20 ms, over the same duration.
+        let audioFrameCount = audio == nil ? 0 : max(1, frameCount * 50 / 30)
+        let videoFrameCount = video == nil ? 0 : frameCount
+        let testSignal = TestSignal(frequencyHz: 440, amplitude: 0.3, talkFrames: 50, pauseFrames: 25,
+                                    channels: audio?.opus.channels ?? .mono)
+        let clock = PublisherClock.system
+        let start = clock.monotonicMicroseconds()
+        var videoSent = 0, audioSent = 0
+        var videoDone = videoFrameCount == 0, audioDone = audioFrameCount == 0
+        while !videoDone || !audioDone {
+            let videoTime = UInt64(videoSent) * 1_000_000 / 30
+            let audioTime = UInt64(audioSent) * 20_000
+            let sendVideo = !videoDone && (audioDone || videoTime <= audioTime)
+            if !fast {
+                let due = start + (sendVideo ? videoTime : audioTime)
+                let now = clock.monotonicMicroseconds()
+                if due > now { usleep(UInt32(min(due - now, 1_000_000))) }
+            }
+            if sendVideo {
+                if let source, let frame = try source.nextFrame() {
+                    try publisher.send(video: frame)
+                    videoSent += 1
+                    if fast { usleep(1000) }
+                } else {
+                    videoDone = true
+                }
+                if videoSent >= videoFrameCount { videoDone = true }
+            } else {
+                let frame: AudioFrame?
+                if let wav { frame = wav.frame(audioSent) } else { frame = testSignal.frame(audioSent) }
+                if let frame {
+                    try publisher.send(audio: frame)
+                    audioSent += 1
+                    if fast { usleep(200) }
+                } else {
+                    audioDone = true
+                }
+                if audioSent >= audioFrameCount { audioDone = true }
+            }
+            while try publisher.pollIncoming(timeoutMilliseconds: 0) != nil {}
+        }
+        if intervalMilliseconds > 0 { try publisher.sendGoodbye(reason: "simulcast send finished") }
+        try transport.finishPcap()
+
+        let elapsed = Double(clock.monotonicMicroseconds() - start) / 1e6
+        output("Sent \(videoSent) video frame(s) and \(audioSent) audio frame(s) in \(String(format: "%.2f", elapsed)) s "
+            + "(\(publisher.path.isSecure ? "SRTP \(SRTPSuite.default)" : "plain RTP"), "
+            + "\(publisher.reportsSent) RTCP report(s), \(publisher.keyFramesRequested) key-frame request(s) honoured)")
+        output("")
+        output("| ssrc | stream | destination | packets | payload bytes | wire bytes | retransmissions |")
+        output("|---:|---|---|---:|---:|---:|---:|")
+        for stream in publisher.statistics {
+            output("| \(stream.ssrc) | \(stream.name) | \(transport.destination(for: stream.ssrc)) | \(stream.packets) | "
+                + "\(stream.payloadOctets) | \(stream.wireBytes) | \(stream.retransmissions) |")
+        }
+        if let path = options.string("pcap") { output("\npcap: \(path)") }
+        return Summary(streams: publisher.statistics, videoFrames: videoSent, audioFrames: audioSent, keyHex: keyHex)
+    }
+
+    private static func ssrc(_ options: CommandLineArguments, _ name: String,
+                             _ random: inout SystemRandomNumberGenerator) throws -> UInt32 {
+        guard let text = options.string(name) else { return UInt32.random(in: 1...0xFFFF_0000, using: &random) }
+        guard let value = UInt32(text) else {
+            throw CommandError("--\(name) \(text): expected an integer in 0...\(UInt32.max)")
+        }
+        return value
+    }
+}

@@ -1,0 +1,163 @@
+import Foundation
+import Testing
+import MediaEngine
+import RTPWire
+import SRTP
+@testable import simulcast
+
+/// `simulcast send` against GStreamer, a receiver nobody here wrote: every frame sent must come
+/// out of `srtpdec ! rtpvp8depay ! vp8dec` (or the Opus / plain-RTP pipelines) on loopback.
+@Suite(.serialized) struct SendInteropTests {
+    static let frames = 30
+
+    @Test func srtpSimulcastDecodesEveryFrameOnEveryLayerPort() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let sizes = [(320, 180), (640, 360), (1280, 720)]
+        let ports = try sizes.map { _ in try freePortPair() }
+        let ssrc: UInt32 = 40_000
+        var pipelines: [GStreamer.Pipeline] = []
+        for (index, port) in ports.enumerated() {
+            pipelines.append(try GStreamer.Pipeline([
+                "udpsrc", "port=\(port)", "buffer-size=8388608",
+                GStreamer.srtpCaps(media: "video", clockRate: 90000, encoding: "VP8", payload: 96,
+                                   ssrc: ssrc + UInt32(index), keyHex: interopKeyHex),
+                "!", "srtpdec", "!", "rtpvp8depay", "!", "vp8dec", "!", "video/x-raw,format=I420",
+                "!", "filesink", "location=\(directory.appendingPathComponent("layer\(index).yuv").path)",
+            ], log: directory.appendingPathComponent("gst\(index).log")))
+        }
+        usleep(1_000_000)  // let udpsrc bind
+        let summary = try SendCommand.run(["--to", "127.0.0.1:" + ports.map(String.init).joined(separator: ","),
+                                           "--ssrc", "\(ssrc)", "--key", interopKeyBase64, "--frames", "\(Self.frames)",
+                                           "--fast", "--rtcp-interval", "200"], output: { _ in })
+        usleep(500_000)
+        for pipeline in pipelines { try pipeline.stop() }
+        #expect(summary.videoFrames == Self.frames)
+        #expect(summary.streams.map(\.name) == ["q", "h", "f"])
+        for (index, (width, height)) in sizes.enumerated() {
+            let bytes = fileSize(directory.appendingPathComponent("layer\(index).yuv"))
+            let decoded = Double(bytes) / Double(width * height * 3 / 2)
+            #expect(decoded == Double(Self.frames), "layer \(index) \(width)x\(height): \(decoded) frames; gst log:\n\(pipelines[index].logText)")
+        }
+    }
+
+    @Test func srtpOpusDecodesEveryPacketAlongsideVideo() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let audioPort = try freePortPair(), videoPort = try freePortPair()
+        let output = directory.appendingPathComponent("audio.raw")
+        let video = directory.appendingPathComponent("video.yuv")
+        let pipelines = [
+            try GStreamer.Pipeline([
+                "udpsrc", "port=\(audioPort)",
+                GStreamer.srtpCaps(media: "audio", clockRate: 48000, encoding: "OPUS", payload: 111, ssrc: 4242,
+                                   keyHex: interopKeyHex),
+                "!", "srtpdec", "!", "rtpopusdepay", "!", "opusdec", "!", "audio/x-raw,format=S16LE,channels=(int)1",
+                "!", "filesink", "location=\(output.path)",
+            ], log: directory.appendingPathComponent("gst-audio.log")),
+            try GStreamer.Pipeline([
+                "udpsrc", "port=\(videoPort)", "buffer-size=8388608",
+                GStreamer.srtpCaps(media: "video", clockRate: 90000, encoding: "VP8", payload: 96, ssrc: 5000,
+                                   keyHex: interopKeyHex),
+                "!", "srtpdec", "!", "rtpvp8depay", "!", "vp8dec", "!", "video/x-raw,format=I420",
+                "!", "filesink", "location=\(video.path)",
+            ], log: directory.appendingPathComponent("gst-video.log")),
+        ]
+        usleep(1_000_000)
+        let summary = try SendCommand.run(["--audio-to", "127.0.0.1:\(audioPort)", "--audio-ssrc", "4242",
+                                           "--to", "127.0.0.1:\(videoPort)", "--ssrc", "5000", "--size", "320x180",
+                                           "--key", interopKeyBase64, "--frames", "\(Self.frames)", "--fast"], output: { _ in })
+        usleep(500_000)
+        for pipeline in pipelines { try pipeline.stop() }
+        let samples = fileSize(output) / 2
+        #expect(summary.audioFrames == 50 && summary.videoFrames == Self.frames)
+        #expect(samples == summary.audioFrames * 960, "decoded \(samples) samples; gst log:\n\(pipelines[0].logText)")
+        #expect(fileSize(video) == Self.frames * 320 * 180 * 3 / 2, "gst log:\n\(pipelines[1].logText)")
+    }
+
+    @Test func insecurePlainRTPDecodesWithRtpvp8depay() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let sizes = [(320, 180), (640, 360)]
+        let ports = try sizes.map { _ in try freePortPair() }
+        var pipelines: [GStreamer.Pipeline] = []
+        for (index, port) in ports.enumerated() {
+            pipelines.append(try GStreamer.Pipeline([
+                "udpsrc", "port=\(port)", "buffer-size=8388608",
+                "caps=application/x-rtp,media=(string)video,clock-rate=(int)90000,encoding-name=(string)VP8,payload=(int)96",
+                "!", "rtpvp8depay", "!", "vp8dec", "!", "video/x-raw,format=I420",
+                "!", "filesink", "location=\(directory.appendingPathComponent("layer\(index).yuv").path)",
+            ], log: directory.appendingPathComponent("gst\(index).log")))
+        }
+        usleep(1_000_000)
+        let summary = try SendCommand.run(["--to", "127.0.0.1:" + ports.map(String.init).joined(separator: ","),
+                                           "--size", "640x360", "--insecure", "--frames", "\(Self.frames)", "--fast"],
+                                          output: { _ in })
+        usleep(500_000)
+        for pipeline in pipelines { try pipeline.stop() }
+        #expect(summary.keyHex == nil)
+        for (index, (width, height)) in sizes.enumerated() {
+            let decoded = Double(fileSize(directory.appendingPathComponent("layer\(index).yuv"))) / Double(width * height * 3 / 2)
+            #expect(decoded == Double(Self.frames), "layer \(index): \(decoded) frames; gst log:\n\(pipelines[index].logText)")
+        }
+    }
+}
+
+@Suite struct SendCommandTests {
+    @Test func pcapTapRecordsEverySentDatagram() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let sink = try UDPSocket()
+        let pcap = directory.appendingPathComponent("send.pcap").path
+        let summary = try SendCommand.run(["--to", "\(sink.localEndpoint)", "--rtcp-mux", "--size", "320x180", "--frames", "5",
+                                           "--fast", "--pcap", pcap, "--ssrc", "10"], output: { _ in })
+        var reader = try PcapReader([UInt8](Data(contentsOf: URL(fileURLWithPath: pcap))))
+        let records = try reader.readAll()
+        let rtp = summary.streams.reduce(0) { $0 + Int($1.packets) }
+        #expect(records.count == rtp + 2)  // SR + SDES after the first frame, SR + SDES + BYE at the end
+        #expect(summary.streams.map(\.ssrc) == [10])
+    }
+
+    @Test func pacesInRealTimeByDefault() throws {
+        let sink = try UDPSocket()
+        let start = Date()
+        let summary = try SendCommand.run(["--to", "\(sink.localEndpoint)", "--size", "320x180", "--frames", "7",
+                                           "--audio-to", "\(sink.localEndpoint)"], output: { _ in })
+        let elapsed = Date().timeIntervalSince(start)
+        // Frame 6 is due at 200 ms and audio frame 10 at 200 ms: real time, not as fast as possible.
+        #expect(elapsed >= 0.19, "took \(elapsed) s")
+        #expect(summary.videoFrames == 7 && summary.audioFrames == 11)
+    }
+
+    @Test func generatedKeyIsPrintedAsBase64AndCryptoLine() throws {
+        let sink = try UDPSocket()
+        var lines: [String] = []
+        let summary = try SendCommand.run(["--audio-to", "\(sink.localEndpoint)", "--frames", "3", "--fast"],
+                                          output: { lines.append($0) })
+        let cryptoLine = try #require(lines.first { $0.hasPrefix("a=crypto:1 AES_CM_128_HMAC_SHA1_80 inline:") })
+        #expect(summary.keyHex?.count == 60)
+        _ = cryptoLine
+    }
+
+    @Test func badInputIsATypedError() throws {
+        let sink = try UDPSocket()
+        let to = "\(sink.localEndpoint)"
+        #expect(throws: NetworkError.portOutOfRange(70000)) { try SendCommand.run(["--to", "127.0.0.1:70000"], output: { _ in }) }
+        #expect(throws: NetworkError.self) { try SendCommand.run(["--to", "nowhere"], output: { _ in }) }
+        #expect(throws: SRTPKeyLengthError.self) { () throws -> Void in
+            do { try SendCommand.run(["--to", to, "--key", "AAAA", "--frames", "1"], output: { _ in }) } catch let error as SRTPError {
+                if case .badKeyLength = error { throw SRTPKeyLengthError() }
+                throw error
+            }
+        }
+        #expect(throws: CommandError.self) { try SendCommand.run(["--to", to, "--key", "not base64!"], output: { _ in }) }
+        #expect(throws: CommandError.self) { try SendCommand.run(["--to", to, "--key", interopKeyBase64, "--insecure"], output: { _ in }) }
+        #expect(throws: CommandError.self) { try SendCommand.run(["--to", "127.0.0.1:5000,5002"], output: { _ in }) }
+        #expect(throws: CommandError.self) { try SendCommand.run([], output: { _ in }) }
+        #expect(throws: PublisherError.self) {
+            try SendCommand.run(["--to", "255.255.255.255:9", "--size", "320x180", "--frames", "1", "--fast"], output: { _ in })
+        }
+    }
+}
+
+struct SRTPKeyLengthError: Error {}
