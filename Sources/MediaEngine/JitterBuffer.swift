@@ -36,6 +36,11 @@ public struct JitterBuffer: Sendable {
         case duplicate
         /// Older than the release point (already released or given up): dropped.
         case late
+        /// Older than the first packet of the stream (reordered at start-up) and within
+        /// `startupReorderWindow` of it: not held, since nothing before the first packet can be
+        /// released in order any more; the caller may pass it straight to the frame assembler,
+        /// which completes the frame it belongs to if nothing of it was released incomplete.
+        case beforeStart
     }
 
     private struct Slot: Sendable {
@@ -58,6 +63,9 @@ public struct JitterBuffer: Sendable {
     public private(set) var packetsGivenUp: Int64 = 0
     /// Packets that arrived after their release point had passed.
     public private(set) var latePackets: Int64 = 0
+    private var firstSequence: Int64?
+    /// How far before the first packet a packet may be and still be reported `.beforeStart`.
+    public static let startupReorderWindow: Int64 = 64
 
     /// An empty buffer.
     public init(configuration: Configuration = Configuration()) {
@@ -83,12 +91,16 @@ public struct JitterBuffer: Sendable {
                                 overflow: (RTPPacket) -> Void = { _ in }) -> (result: InsertResult, sequence: Int64) {
         let sequence = unwrapper.unwrap(packet.header.sequenceNumber)
         guard let next = nextToRelease, let highest = highestSequence else {
+            firstSequence = sequence
             nextToRelease = sequence
             highestSequence = sequence
             store(Slot(sequence: sequence, arrivalMilliseconds: arrivalMilliseconds, packet: packet))
             return (.buffered, sequence)
         }
         if sequence < next {
+            if let firstSequence, sequence < firstSequence, firstSequence - sequence <= Self.startupReorderWindow {
+                return (.beforeStart, sequence)
+            }
             latePackets += 1
             return (.late, sequence)
         }

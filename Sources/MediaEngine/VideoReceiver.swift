@@ -125,6 +125,7 @@ public final class VideoReceiver {
         nack.packetReceived(sequence, nowMilliseconds: nowMilliseconds)
         switch result {
         case .buffered: break
+        case .beforeStart: assemble(packet, nowMilliseconds: nowMilliseconds)
         case .duplicate: counters.duplicatePackets += 1
         case .late: counters.latePackets += 1
         }

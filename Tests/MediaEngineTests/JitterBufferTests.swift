@@ -69,9 +69,20 @@ private func released(_ buffer: inout JitterBuffer, at now: Int64) -> [UInt16] {
         _ = buffer.insert(packet(5), arrivalMilliseconds: 0)
         var forced: [UInt16] = []
         _ = buffer.insert(packet(20), arrivalMilliseconds: 0) { forced.append($0.header.sequenceNumber) }
-        #expect(forced == [2])  // 1 given up; 5 is inside the new window (5...20)
-        #expect(buffer.count <= 16)
-        #expect(released(&buffer, at: 1) == [5] || released(&buffer, at: 1).isEmpty)
+        #expect(forced == [2])  // 1, 3, 4 given up; 5 is inside the new window (5...20)
+        #expect(buffer.packetsGivenUp == 3)
+        #expect(buffer.count == 2)
+        let rest = released(&buffer, at: 1)
+        #expect(rest == [5])
+    }
+
+    @Test func packetReorderedBeforeTheFirstOneIsReportedBeforeStartNotLate() {
+        var buffer = JitterBuffer()
+        _ = buffer.insert(packet(101), arrivalMilliseconds: 0)
+        _ = released(&buffer, at: 0)
+        let early = buffer.insert(packet(100), arrivalMilliseconds: 1)
+        #expect(early.result == .beforeStart)
+        #expect(buffer.latePackets == 0)
     }
 
     @Test func missingSequencesListsTheGapsBeingWaitedFor() {
