@@ -64,6 +64,12 @@ public struct JitterBuffer: Sendable {
     /// Packets that arrived after their release point had passed.
     public private(set) var latePackets: Int64 = 0
     private var firstSequence: Int64?
+    private var consecutiveLatePackets = 0
+    /// Times the buffer restarted because the sender's sequence numbers jumped backwards.
+    public private(set) var restarts = 0
+    /// After this many consecutive late packets the sender is assumed to have restarted its
+    /// sequence numbers (a backwards jump) and the buffer starts afresh with the next one.
+    public static let restartThreshold = 64
     /// How far before the first packet a packet may be and still be reported `.beforeStart`.
     public static let startupReorderWindow: Int64 = 64
 
@@ -102,8 +108,15 @@ public struct JitterBuffer: Sendable {
                 return (.beforeStart, sequence)
             }
             latePackets += 1
+            consecutiveLatePackets += 1
+            if consecutiveLatePackets >= Self.restartThreshold {
+                let restarts = self.restarts + 1
+                self = JitterBuffer(configuration: configuration)
+                self.restarts = restarts
+            }
             return (.late, sequence)
         }
+        consecutiveLatePackets = 0
         if let existing = slots[index(sequence)], existing.sequence == sequence {
             return (.duplicate, sequence)
         }
@@ -188,6 +201,8 @@ public struct JitterBuffer: Sendable {
 
     /// Drops everything held and forgets the stream (e.g. on an SSRC change).
     public mutating func reset() {
+        let restarts = self.restarts
         self = JitterBuffer(configuration: configuration)
+        self.restarts = restarts
     }
 }

@@ -69,6 +69,9 @@ public final class VideoReceiver {
     public let configuration: Configuration
     /// Called with every decoded picture, in decode order.
     public var onFrame: ((DecodedVideoFrame) -> Void)?
+    /// Called with every assembled frame handed to the decoder (before decoding, in decode
+    /// order), e.g. to write what was received to an IVF file.
+    public var onAssembledFrame: ((VP8AssembledFrame) -> Void)?
     /// Round-trip time to the sender if known (e.g. from the signalling or transport); sets the
     /// NACK retry interval.
     public var roundTripMilliseconds: Int64?
@@ -119,8 +122,13 @@ public final class VideoReceiver {
         estimator.packetReceived(bytes: wireBytes, nowMilliseconds: nowMilliseconds)
         counters.packetsReceived += 1
         counters.bytesReceived += Int64(wireBytes)
+        let restarts = jitterBuffer.restarts
         let (result, sequence) = jitterBuffer.insert(packet, arrivalMilliseconds: nowMilliseconds) { [unowned self] released in
             self.assemble(released, nowMilliseconds: nowMilliseconds)
+        }
+        if jitterBuffer.restarts != restarts {
+            // The sender's sequence numbers jumped backwards: old gaps are meaningless.
+            nack = NACKGenerator(configuration: configuration.nack)
         }
         nack.packetReceived(sequence, nowMilliseconds: nowMilliseconds)
         switch result {
@@ -163,6 +171,8 @@ public final class VideoReceiver {
     }
 
     private func assemble(_ packet: RTPPacket, nowMilliseconds: Int64) {
+        // Padding-only packets (RFC 3550 §5.1, e.g. bandwidth probes) carry no VP8 data.
+        guard !packet.payload.isEmpty else { return }
         let frames: [VP8AssembledFrame]
         do {
             frames = try assembler.insert(packet)
@@ -184,6 +194,7 @@ public final class VideoReceiver {
             }
             return
         }
+        onAssembledFrame?(frame)
         do {
             guard let picture = try decoder.decode(frame.data) else { return }
             counters.framesDecoded += 1

@@ -85,6 +85,18 @@ private func released(_ buffer: inout JitterBuffer, at now: Int64) -> [UInt16] {
         #expect(buffer.latePackets == 0)
     }
 
+    @Test func backwardsJumpOfTheSenderRestartsTheBufferAfterEnoughLatePackets() {
+        var buffer = JitterBuffer()
+        _ = buffer.insert(packet(30_000), arrivalMilliseconds: 0)
+        _ = released(&buffer, at: 0)
+        for seq in UInt16(10_000)..<(10_000 + UInt16(JitterBuffer.restartThreshold)) {
+            _ = buffer.insert(packet(seq), arrivalMilliseconds: 1)
+        }
+        #expect(buffer.restarts == 1)
+        _ = buffer.insert(packet(20_000), arrivalMilliseconds: 2)
+        #expect(released(&buffer, at: 2) == [20_000])
+    }
+
     @Test func missingSequencesListsTheGapsBeingWaitedFor() {
         var buffer = JitterBuffer()
         for seq: UInt16 in [10, 11, 14, 16] { _ = buffer.insert(packet(seq), arrivalMilliseconds: 0) }

@@ -26,7 +26,8 @@ import Testing
         let top = plan.layers.count - 1
         let encoder = try SimulcastEncoder(plan: plan, frameRate: 30, rtpTimestampStart: 0xFFFF_0000)
         let source = try VideoSource(testSceneWidth: width, height: height)
-        var packetizer = VP8Packetizer(initialPictureID: 32_760, initialTL0PicIdx: 250)
+        // A small payload budget: several packets per frame, so losses hit the middle of frames too.
+        var packetizer = VP8Packetizer(payloadBudget: 400, initialPictureID: 32_760, initialTL0PicIdx: 250)
 
         let clock = ManualClock()
         let subscriberKeys = try TestKeys.material(0x40), senderKeys = try TestKeys.material(0x10)
