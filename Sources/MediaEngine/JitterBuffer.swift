@@ -182,6 +182,22 @@ public struct JitterBuffer: Sendable {
         return givenUp
     }
 
+    /// Moves the release point forward to `sequence` (held, and above the release point),
+    /// dropping what is held before it: used when a key frame makes the older packets useless.
+    /// Returns the number of packets skipped (held or missing).
+    @discardableResult
+    public mutating func skip(to sequence: Int64) -> Int64 {
+        guard let next = nextToRelease, let highest = highestSequence, sequence > next, sequence <= highest else { return 0 }
+        var cursor = next
+        while cursor < sequence {
+            _ = take(cursor)
+            cursor += 1
+        }
+        nextToRelease = sequence
+        packetsGivenUp += sequence - next
+        return sequence - next
+    }
+
     private func isHeld(_ sequence: Int64) -> Bool {
         slots[index(sequence)]?.sequence == sequence
     }

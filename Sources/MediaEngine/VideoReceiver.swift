@@ -132,12 +132,26 @@ public final class VideoReceiver {
         }
         nack.packetReceived(sequence, nowMilliseconds: nowMilliseconds)
         switch result {
-        case .buffered: break
+        case .buffered:
+            if waitingForKeyFrame, let next = jitterBuffer.nextToRelease, sequence > next, Self.startsKeyFrame(packet) {
+                // Key-frame flush: nothing before a key frame matters to a decoder that waits for
+                // one, so stop waiting for (and NACKing) the older gaps.
+                jitterBuffer.skip(to: sequence)
+                nack.flush(before: sequence)
+                counters.keyFrameFlushes += 1
+            }
         case .beforeStart: assemble(packet, nowMilliseconds: nowMilliseconds)
         case .duplicate: counters.duplicatePackets += 1
         case .late: counters.latePackets += 1
         }
         process(nowMicroseconds: arrivalMicroseconds)
+    }
+
+    /// Whether `packet` is the first packet of a VP8 key frame (S = 1, PID = 0, P bit clear).
+    static func startsKeyFrame(_ packet: RTPPacket) -> Bool {
+        guard let (descriptor, data) = try? VP8PayloadDescriptor.parse(packet.payload),
+              descriptor.isStartOfFrame else { return false }
+        return VP8PayloadHeader.isKeyFrame(data) ?? false
     }
 
     private func startStream(ssrc: UInt32) {

@@ -24,6 +24,8 @@ public struct VideoReceiverStatistics: Sendable, Equatable {
     public var nackPacketsSent: Int64 = 0
     /// NACKed packets that arrived afterwards.
     public var packetsRecovered: Int64 = 0
+    /// Times a key frame arrived while the decoder waited for one and older gaps were abandoned.
+    public var keyFrameFlushes: Int64 = 0
     /// PLIs built (after rate limiting).
     public var keyFrameRequests: Int64 = 0
     /// Frames the assembler completed.

@@ -97,6 +97,15 @@ private func released(_ buffer: inout JitterBuffer, at now: Int64) -> [UInt16] {
         #expect(released(&buffer, at: 2) == [20_000])
     }
 
+    @Test func skipToAKeyFrameDropsWhatIsBeforeIt() {
+        var buffer = JitterBuffer()
+        for seq: UInt16 in [1, 3, 4, 6] { _ = buffer.insert(packet(seq), arrivalMilliseconds: 0) }
+        _ = released(&buffer, at: 0)
+        let skipped = buffer.skip(to: 6)
+        #expect(skipped == 4)  // 2, 3, 4, 5
+        #expect(released(&buffer, at: 0) == [6])
+    }
+
     @Test func missingSequencesListsTheGapsBeingWaitedFor() {
         var buffer = JitterBuffer()
         for seq: UInt16 in [10, 11, 14, 16] { _ = buffer.insert(packet(seq), arrivalMilliseconds: 0) }

@@ -17,6 +17,10 @@ import Testing
         var nackedSequenceNumbers: [UInt16] = []
         var decodedTimestamps: [UInt32] = []
         var keyFramesDecoded = 0
+        /// Clock time of every decoded key frame.
+        var keyFrameDecodeTimes: [Int64] = []
+        /// Whether a PLI makes the encoder produce a key frame at the next frame.
+        var answerPLI = true
 
         init() throws {
             let plan = try LayerPlan(width: 320, height: 180)
@@ -36,7 +40,10 @@ import Testing
             }
             subscriber.onVideoFrame = { [unowned self] frame in
                 decodedTimestamps.append(frame.rtpTimestamp)
-                if frame.keyFrame { keyFramesDecoded += 1 }
+                if frame.keyFrame {
+                    keyFramesDecoded += 1
+                    keyFrameDecodeTimes.append(clock.now)
+                }
             }
         }
 
@@ -45,7 +52,7 @@ import Testing
         @discardableResult
         func frame(_ index: Int, drop: Bool = false) throws -> UInt8 {
             clock.now = Int64(index) * 33_333
-            if !plis.isEmpty && keyFramesDecoded < 2 { encoder.requestKeyFrame() }
+            if answerPLI && !plis.isEmpty && keyFramesDecoded < 2 { encoder.requestKeyFrame() }
             guard let picture = try source.nextFrame() else { return 0 }
             var temporalId: UInt8 = 0
             for encoded in try encoder.encode(picture) {
@@ -81,6 +88,26 @@ import Testing
         for (earlier, later) in zip(harness.plis, harness.plis.dropFirst()) { #expect(later - earlier >= 300_000) }
         #expect(harness.keyFramesDecoded == 2)  // the first frame and the requested one
         #expect(stats.framesDecoded + stats.framesDropped == 44)  // 45 frames, one lost entirely
+        #expect(!harness.subscriber.video.isWaitingForKeyFrame)
+    }
+
+    @Test func keyFrameArrivingWhileTheDecoderWaitsFlushesOlderGapsAndDecodesAtOnce() throws {
+        let harness = try Harness()
+        harness.answerPLI = false
+        for index in 0..<4 { try harness.frame(index) }
+        try harness.frame(4, drop: true)            // TL0 lost: decoder will wait for a key frame
+        for index in 5..<12 { try harness.frame(index) }
+        #expect(harness.subscriber.video.isWaitingForKeyFrame)
+        try harness.frame(12, drop: true)           // a new gap, still pending when the key frame comes
+        harness.encoder.requestKeyFrame()
+        try harness.frame(13)
+        let stats = harness.subscriber.statistics.video
+        #expect(stats.keyFrameFlushes == 1)
+        #expect(harness.keyFramesDecoded == 2)
+        // Decoded on arrival, not after the jitter buffer's 150 ms wait for frame 12.
+        let decodedAt = try #require(harness.keyFrameDecodeTimes.last)
+        let arrivedAt: Int64 = 13 * 33_333
+        #expect(decodedAt == arrivedAt, "key frames decoded at \(harness.keyFrameDecodeTimes)")
         #expect(!harness.subscriber.video.isWaitingForKeyFrame)
     }
 
