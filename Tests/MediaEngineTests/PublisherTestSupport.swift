@@ -14,22 +14,17 @@ final class ManualClock {
         wall += milliseconds * 1000
     }
 
+    /// The monotonic clock as signed microseconds (the subscriber's clock type).
+    var now: Int64 {
+        get { Int64(monotonic) }
+        set { monotonic = UInt64(max(0, newValue)) }
+    }
+
     var publisherClock: PublisherClock {
         PublisherClock(monotonicMicroseconds: { self.monotonic }, wallMicroseconds: { self.wall })
     }
 }
 
-/// A seeded generator (SplitMix64) so every run draws the same "random" values.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 let testKey: [UInt8] = (0..<30).map { UInt8($0 &* 7 &+ 3) }
 
@@ -52,7 +47,7 @@ struct PublisherRig {
             audio: audio ? AudioTrackConfiguration(ssrc: 2000, opus: .init(dtx: dtx)) : nil,
             security: insecure ? .insecure : .srtp(local: try testMaterial()),
             cname: "test-cname")
-        var random = SeededGenerator(state: 42)
+        var random = SplitMix64(seed: 42)
         publisher = try Publisher(configuration: configuration, transport: transport, clock: clock.publisherClock,
                                   using: &random)
         source = try VideoSource(testSceneWidth: plan.top.width, height: plan.top.height)

@@ -57,7 +57,7 @@ import SRTP
         let transport = try UDPTransport(destination: receiverSocket.localEndpoint)
         try transport.recordPcap(to: pcapPath)
         let plan = try LayerPlan(width: 320, height: 180)
-        var random = SeededGenerator(state: 7)
+        var random = SplitMix64(seed: 7)
         let publisher = try Publisher(
             configuration: PublisherConfiguration(video: VideoTrackConfiguration(plan: plan, firstSSRC: 5),
                                                   security: .srtp(local: try testMaterial())),
@@ -265,7 +265,7 @@ import SRTP
 
     @Test func unreachableDestinationIsATypedError() throws {
         let transport = try UDPTransport(destination: NetworkEndpoint(address: 0xFFFF_FFFF, port: 9))
-        var random = SeededGenerator(state: 1)
+        var random = SplitMix64(seed: 1)
         let publisher = try Publisher(
             configuration: PublisherConfiguration(audio: AudioTrackConfiguration(ssrc: 1), security: .srtp(local: try testMaterial())),
             transport: transport, clock: ManualClock().publisherClock, using: &random)
@@ -285,7 +285,7 @@ import SRTP
 
     @Test func impossibleConfigurationsAreTypedErrors() throws {
         let plan = try LayerPlan(width: 640, height: 360)
-        var random = SeededGenerator(state: 1)
+        var random = SplitMix64(seed: 1)
         let transport = MemoryTransport()
         func make(_ configuration: PublisherConfiguration) throws(PublisherError) {
             _ = try Publisher(configuration: configuration, transport: transport, using: &random)
@@ -320,7 +320,7 @@ import SRTP
     @Test func feedbackArrivingOnTheSendingSocketIsPolledAndAnswered() throws {
         let receiverSocket = try UDPSocket()
         let transport = try UDPTransport(destination: receiverSocket.localEndpoint)
-        var random = SeededGenerator(state: 3)
+        var random = SplitMix64(seed: 3)
         let clock = ManualClock()
         let publisher = try Publisher(
             configuration: PublisherConfiguration(video: VideoTrackConfiguration(plan: try LayerPlan(width: 320, height: 180),

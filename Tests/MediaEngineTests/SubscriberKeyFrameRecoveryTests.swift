@@ -123,7 +123,7 @@ import Testing
         let harness = try Harness()
         try harness.frame(0)
         let before = harness.subscriber.statistics.datagramsReceived
-        var random = SeededRandom(seed: 99)
+        var random = SplitMix64(seed: 99)
         for length in 0..<400 {
             var bytes = (0..<(length % 90)).map { _ in UInt8(truncatingIfNeeded: random.next()) }
             if length % 3 == 0, bytes.count >= 2 { bytes[0] = 0x80; bytes[1] = 96 }      // RTP-looking, VP8 PT

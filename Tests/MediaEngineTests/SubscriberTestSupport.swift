@@ -4,24 +4,7 @@ import SRTP
 @testable import MediaEngine
 
 /// A settable clock for the subscriber (microseconds): the loopback tests advance it by hand so
-/// they run as fast as the CPU allows and do not depend on scheduling.
-final class ManualClock {
-    var now: Int64 = 0
-}
 
-/// Xorshift64*: the seeded randomness of the impairment step.
-struct SeededRandom {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed == 0 ? 0x9E37_79B9_7F4A_7C15 : seed }
-    mutating func next() -> UInt64 {
-        state ^= state >> 12
-        state ^= state << 25
-        state ^= state >> 27
-        return state &* 0x2545_F491_4F6C_DD1D
-    }
-    /// True with probability `p`.
-    mutating func chance(_ p: Double) -> Bool { Double(next() >> 11) / Double(1 << 53) < p }
-}
 
 enum TestKeys {
     static func material(_ seed: UInt8) throws -> SRTPKeyingMaterial {
@@ -43,7 +26,7 @@ final class ImpairedSender {
     var lossProbability: Double
     var reorderProbability: Double
     var burstLength: ClosedRange<Int> = 1...1
-    private var random: SeededRandom
+    private var random: SplitMix64
     private var history = PacketHistory(capacity: 2048, maximumPacketSize: 1500)
     private var held: [UInt8]?
     private var protected = [UInt8](repeating: 0, count: 1500 + SRTPSession.maxTrailerLength)
@@ -72,7 +55,7 @@ final class ImpairedSender {
         self.ssrc = ssrc
         outbound = try SRTPSession(direction: .outbound, keyingMaterial: sendKeys)
         inbound = try SRTPSession(direction: .inbound, keyingMaterial: receiveKeys)
-        random = SeededRandom(seed: seed)
+        random = SplitMix64(seed: seed)
         lossProbability = loss
         reorderProbability = reorder
     }
@@ -83,7 +66,9 @@ final class ImpairedSender {
         let wire = Array(protected[0..<length])
         history.store(wire, sequenceNumber: sequenceNumber)
         packetsSent += 1
-        if shouldDrop() {
+        // The stream's first packet always arrives: a receiver cannot NACK a packet before the
+        // first one it ever saw (that case needs a PLI, covered by the key-frame recovery tests).
+        if packetsSent > 1, shouldDrop() {
             droppedSequenceNumbers.insert(sequenceNumber)
             return
         }
@@ -162,5 +147,12 @@ final class ImpairedSender {
             return
         }
         try socket.send(packet, to: destination)
+    }
+}
+
+extension SplitMix64 {
+    /// True with probability `probability` (0...1).
+    mutating func chance(_ probability: Double) -> Bool {
+        Double(next() >> 11) / Double(1 << 53) < probability
     }
 }
