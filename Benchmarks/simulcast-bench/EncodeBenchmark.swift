@@ -49,9 +49,13 @@ struct EncodeBenchmark {
                     samples.wall.append(Double(wall))
                     samples.scaling += Double(cost.scalingNanoseconds)
                     samples.total += Double(cost.totalNanoseconds)
-                    if r == 0 { encodedPerFrame.append(cost.encoded) }
-                    if let stage {
-                        let perLayer = try stage.process(cost.encoded)
+                    encodedPerFrame.append(cost.encoded)
+                }
+                // Packetize + protect in a pass of its own, so it does not disturb the caches of
+                // the encode loop that is compared with the C reference.
+                if let stage {
+                    for encoded in encodedPerFrame {
+                        let perLayer = try stage.process(encoded)
                         if samples.packetizeProtectByLayer.isEmpty {
                             samples.packetizeProtectByLayer = Array(repeating: [], count: perLayer.count)
                         }
