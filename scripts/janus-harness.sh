@@ -2,24 +2,33 @@
 # A throw-away Janus (Debian's janus 1.1.2) with one SRTP simulcast VP8 mountpoint, for tests and demos.
 #
 #   scripts/janus-harness.sh start [--key BASE64] [--layers 2|3] [--mountpoint ID] [--debug-level N]
-#                                  [--timeout SECONDS]
+#                                  [--timeout SECONDS] [--ice-address IPV4]
 #       Writes a config directory (mktemp) holding janus.jcfg, janus.transport.http.jcfg and
 #       janus.plugin.streaming.jcfg, starts `janus -F DIR -C DIR/janus.jcfg` in the background
 #       (log: DIR/janus.log), waits (bounded, default 15 s) until GET /janus/info answers
 #       {"janus":"server_info"...}, and prints one JSON line (also kept in DIR/harness.json):
 #         {"dir":..., "pid":..., "http":"http://127.0.0.1:P/janus", "mountpoint":1,
 #          "ports":[low, mid, high], "rtcp_port":..., "key":"<base64 30 bytes>", "key_hex":...,
-#          "srtpsuite":80, "rtp_port_range":"A-B", "log":".../janus.log"}
+#          "srtpsuite":80, "rtp_port_range":"A-B", "ice_address":"...", "log":".../janus.log"}
 #       --key: the SRTP master key||salt (30 bytes, base64, AES_CM_128_HMAC_SHA1_80); generated if
 #       absent. --layers 2 configures videoport/videoport2 only (default 3 ports, lowest layer first).
+#       --ice-address: the one local address Janus gathers ICE candidates on (default: this host's
+#       first global IPv4 address; see "ICE and loopback" below).
 #       On any failure Janus is killed, DIR removed, the log tail printed to stderr, exit status 1.
 #
 #   scripts/janus-harness.sh stop DIR
 #       Kills the Janus whose PID is in DIR/janus.pid (only if that PID still runs janus with DIR
 #       as its config folder), waits up to 5 s (then SIGKILL) and removes DIR.
 #
-# Only the streaming plugin and the HTTP transport are loaded; HTTP is bound to 127.0.0.1, ICE is
-# restricted to the loopback interface, and Janus's RTP ports come from a range of their own.
+# Only the streaming plugin and the HTTP transport are loaded; HTTP, the mountpoint's RTP/RTCP
+# sockets and every published packet stay on 127.0.0.1, and Janus's ICE ports come from a range of
+# their own.
+#
+# ICE and loopback: Janus 1.1.2 never gathers candidates on a loopback interface (it skips
+# IFF_LOOPBACK interfaces; `ice_enforce_list = "lo"` or "127.0.0.1" leaves it with the machine's
+# other addresses), so ICE is restricted to ONE local address instead (ice_enforce_list), which the
+# viewer also uses (janus_viewer.py --ice-address). Traffic between two sockets on a local address
+# never leaves the host: the kernel routes it through lo.
 set -euo pipefail
 
 JANUS_LIB=/usr/lib/x86_64-linux-gnu/janus
@@ -103,7 +112,7 @@ stop_dir() {
 }
 
 start() {
-    local key="" layers=3 mountpoint=1 debug_level=3 timeout=15
+    local key="" layers=3 mountpoint=1 debug_level=3 timeout=15 ice_address=""
     while [ $# -gt 0 ]; do
         case "$1" in
             --key) key=$2; shift 2 ;;
@@ -111,6 +120,7 @@ start() {
             --mountpoint) mountpoint=$2; shift 2 ;;
             --debug-level) debug_level=$2; shift 2 ;;
             --timeout) timeout=$2; shift 2 ;;
+            --ice-address) ice_address=$2; shift 2 ;;
             *) die "start: unknown option $1" ;;
         esac
     done
@@ -124,6 +134,12 @@ start() {
     key_hex="$(printf '%s' "$key" | base64 -d 2>/dev/null | od -An -tx1 -v | tr -d ' \n')" \
         || die "--key is not base64"
     [ ${#key_hex} -eq 60 ] || die "--key must decode to 30 bytes (16-byte key + 14-byte salt), got $(( ${#key_hex} / 2 ))"
+
+    if [ -z "$ice_address" ]; then
+        ice_address="$(ip -4 -o addr show scope global up 2>/dev/null | awk '{sub(/\/.*/, "", $4); print $4; exit}')"
+        [ -n "$ice_address" ] || ice_address="$(hostname -I 2>/dev/null | tr ' ' '\n' | grep -m1 -E '^[0-9]+(\.[0-9]+){3}$' || true)"
+        [ -n "$ice_address" ] || die "no global IPv4 address for ICE (Janus will not use loopback); pass --ice-address"
+    fi
 
     local dir
     dir="$(mktemp -d "${TMPDIR:-/tmp}/janus-harness.XXXXXX")"
@@ -161,7 +177,7 @@ media: {
 }
 nat: {
 	nice_debug = false
-	ice_enforce_list = "lo"
+	ice_enforce_list = "$ice_address"
 }
 plugins: {
 	disable = "$plugins_disable"
@@ -237,7 +253,7 @@ EOF
     local ports_json="[$p1, $p2, $p3]"
     [ "$layers" = 2 ] && ports_json="[$p1, $p2]"
     local line
-    line="{\"dir\": \"$dir\", \"pid\": $pid, \"http\": \"$url\", \"mountpoint\": $mountpoint, \"ports\": $ports_json, \"rtcp_port\": $rtcp, \"key\": \"$key\", \"key_hex\": \"$key_hex\", \"srtpsuite\": 80, \"rtp_port_range\": \"$range\", \"log\": \"$dir/janus.log\"}"
+    line="{\"dir\": \"$dir\", \"pid\": $pid, \"http\": \"$url\", \"mountpoint\": $mountpoint, \"ports\": $ports_json, \"rtcp_port\": $rtcp, \"key\": \"$key\", \"key_hex\": \"$key_hex\", \"srtpsuite\": 80, \"rtp_port_range\": \"$range\", \"ice_address\": \"$ice_address\", \"log\": \"$dir/janus.log\"}"
     echo "$line" > "$dir/harness.json"
     trap - EXIT INT TERM
     echo "$line"
@@ -246,5 +262,5 @@ EOF
 case "${1:-}" in
     start) shift; start "$@" ;;
     stop) [ $# -eq 2 ] || die "usage: $0 stop DIR"; stop_dir "$2" ;;
-    *) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+    *) sed -n '2,33p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
 esac

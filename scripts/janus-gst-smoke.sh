@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# Dev check of the Janus interop harness WITHOUT our Swift sender: a GStreamer stand-in publishes
+# three SRTP VP8 layers (320x180, 640x360, 1280x720 from videotestsrc; key frames every 30 frames,
+# three temporal layers in the libvpx 0-2-1-2 pattern) to a harness Janus, and the aiortc viewer asks
+# for substreams 0, 1, 2 (and temporal 0 then 2) while measuring what it decodes.
+#
+#   scripts/janus-gst-smoke.sh [--seconds 14] [--schedule 0:0,4:1,8:2] [--temporal-schedule 10:0,12:2]
+#                              [--layers 2|3] [--out out/janus-gst-smoke.json] [viewer options ...]
+#
+# Prints the viewer's JSON (also written to --out) and exits with the viewer's status. Janus, the
+# GStreamer pipeline and the temp directory are cleaned up on every exit path.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+
+seconds=14
+schedule="0:0,4:1,8:2"
+temporal_schedule=""
+layers=3
+out=out/janus-gst-smoke.json
+viewer_extra=()
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --seconds) seconds=$2; shift 2 ;;
+        --schedule) schedule=$2; shift 2 ;;
+        --temporal-schedule) temporal_schedule=$2; shift 2 ;;
+        --layers) layers=$2; shift 2 ;;
+        --out) out=$2; shift 2 ;;
+        *) viewer_extra+=("$1"); shift ;;
+    esac
+done
+
+scripts/install-interop-deps.sh
+command -v gst-launch-1.0 >/dev/null || { echo "janus-gst-smoke: gst-launch-1.0 missing" >&2; exit 1; }
+
+dir=""
+gst_pid=""
+cleanup() {
+    local rc=$?
+    if [ -n "$gst_pid" ] && kill -0 "$gst_pid" 2>/dev/null; then
+        kill -TERM "$gst_pid" 2>/dev/null || true
+        for _ in $(seq 30); do kill -0 "$gst_pid" 2>/dev/null || break; sleep 0.1; done
+        kill -KILL "$gst_pid" 2>/dev/null || true
+    fi
+    if [ -n "$dir" ]; then
+        if [ $rc -ne 0 ] && [ -f "$dir/janus.log" ]; then
+            echo "janus-gst-smoke: last lines of the Janus log:" >&2
+            tail -n 20 "$dir/janus.log" >&2
+        fi
+        scripts/janus-harness.sh stop "$dir" || true
+    fi
+    exit $rc
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+info="$(scripts/janus-harness.sh start --layers "$layers" --debug-level 4)"
+field() { python3 -c 'import json,sys; v=json.loads(sys.argv[1])[sys.argv[2]]; print(" ".join(map(str,v)) if isinstance(v,list) else v)' "$info" "$1"; }
+dir="$(field dir)"
+url="$(field http)"
+mountpoint="$(field mountpoint)"
+key_hex="$(field key_hex)"
+ice_address="$(field ice_address)"
+read -r -a ports <<< "$(field ports)"
+echo "janus-gst-smoke: Janus at $url (dir $dir), layers on ports ${ports[*]}" >&2
+
+# One moving test pattern, scaled per layer; each layer is its own VP8 encoder, payloader
+# (15-bit PictureID, own SSRC) and SRTP encoder with the mountpoint's key.
+# Temporal layers: 3 layers, periodicity 4, ids 0,2,1,2; TL0 refs/updates LAST only, TL1 refs LAST
+# and updates GOLDEN, TL2 refs LAST(+GOLDEN) and updates nothing, so dropping TL2 or TL1+TL2 leaves
+# a decodable stream.
+ts_flags='<(GstVp8EncTsFlags)no-ref-golden+no-ref-alt+no-upd-golden+no-upd-alt,(GstVp8EncTsFlags)no-ref-golden+no-ref-alt+no-upd-last+no-upd-golden+no-upd-alt+no-upd-entropy,(GstVp8EncTsFlags)no-ref-golden+no-ref-alt+no-upd-last+no-upd-alt,(GstVp8EncTsFlags)no-ref-alt+no-upd-last+no-upd-golden+no-upd-alt+no-upd-entropy>'
+sizes=(320x180 640x360 1280x720)
+kbps=(150 500 1500)
+pipeline="videotestsrc is-live=true pattern=ball ! video/x-raw,width=1280,height=720,framerate=30/1 ! tee name=t"
+for i in "${!ports[@]}"; do
+    w=${sizes[$i]%x*}; h=${sizes[$i]#*x}; bps=$(( ${kbps[$i]} * 1000 ))
+    pipeline+=" t. ! queue max-size-buffers=2 leaky=downstream ! videoscale ! video/x-raw,width=$w,height=$h"
+    pipeline+=" ! vp8enc deadline=1 cpu-used=8 threads=1 keyframe-max-dist=30 error-resilient=partitions"
+    pipeline+=" target-bitrate=$bps end-usage=cbr"
+    pipeline+=" ! rtpvp8pay pt=96 picture-id-mode=15-bit mtu=1200"
+    pipeline+=" ! srtpenc key=$key_hex rtp-cipher=aes-128-icm rtp-auth=hmac-sha1-80"
+    pipeline+=" ! udpsink host=127.0.0.1 port=${ports[$i]} sync=false async=false"
+done
+eval "exec gst-launch-1.0 -q $pipeline" > "$dir/gst.log" 2>&1 &
+gst_pid=$!
+sleep 1
+kill -0 "$gst_pid" 2>/dev/null || { echo "janus-gst-smoke: GStreamer failed:" >&2; cat "$dir/gst.log" >&2; exit 1; }
+
+mkdir -p "$(dirname "$out")"
+status=0
+timeout $(( ${seconds%.*} + 45 )) .venv-interop/bin/python Tests/Interop/janus_viewer.py \
+    --url "$url" --mountpoint "$mountpoint" --seconds "$seconds" --ice-address "$ice_address" \
+    --schedule "$schedule" --temporal-schedule "$temporal_schedule" \
+    ${viewer_extra[@]+"${viewer_extra[@]}"} > "$out" || status=$?
+cat "$out"
+exit $status
