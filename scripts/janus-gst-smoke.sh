@@ -15,7 +15,9 @@ cd "$root"
 
 seconds=14
 schedule="0:0,4:1,8:2"
-temporal_schedule=""
+temporal_schedule="10:0,12:2"
+keyframe_interval=30
+pli=1
 layers=3
 out=out/janus-gst-smoke.json
 viewer_extra=()
@@ -26,6 +28,8 @@ while [ $# -gt 0 ]; do
         --temporal-schedule) temporal_schedule=$2; shift 2 ;;
         --layers) layers=$2; shift 2 ;;
         --out) out=$2; shift 2 ;;
+        --keyframe-interval) keyframe_interval=$2; shift 2 ;;
+        --no-pli) pli=0; shift ;;
         *) viewer_extra+=("$1"); shift ;;
     esac
 done
@@ -64,28 +68,13 @@ ice_address="$(field ice_address)"
 read -r -a ports <<< "$(field ports)"
 echo "janus-gst-smoke: Janus at $url (dir $dir), layers on ports ${ports[*]}" >&2
 
-# One moving test pattern, scaled per layer; each layer is its own VP8 encoder, payloader
-# (15-bit PictureID, own SSRC) and SRTP encoder with the mountpoint's key.
-# Temporal layers: 3 layers, periodicity 4, ids 0,2,1,2; TL0 refs/updates LAST only, TL1 refs LAST
-# and updates GOLDEN, TL2 refs LAST(+GOLDEN) and updates nothing, so dropping TL2 or TL1+TL2 leaves
-# a decodable stream.
-ts_flags='<(GstVp8EncTsFlags)no-ref-golden+no-ref-alt+no-upd-golden+no-upd-alt,(GstVp8EncTsFlags)no-ref-golden+no-ref-alt+no-upd-last+no-upd-golden+no-upd-alt+no-upd-entropy,(GstVp8EncTsFlags)no-ref-golden+no-ref-alt+no-upd-last+no-upd-alt,(GstVp8EncTsFlags)no-ref-alt+no-upd-last+no-upd-golden+no-upd-alt+no-upd-entropy>'
-sizes=(320x180 640x360 1280x720)
-kbps=(150 500 1500)
-pipeline="videotestsrc is-live=true pattern=ball ! video/x-raw,width=1280,height=720,framerate=30/1 ! tee name=t"
-for i in "${!ports[@]}"; do
-    w=${sizes[$i]%x*}; h=${sizes[$i]#*x}; bps=$(( ${kbps[$i]} * 1000 ))
-    pipeline+=" t. ! queue max-size-buffers=2 leaky=downstream ! videoscale ! video/x-raw,width=$w,height=$h"
-    pipeline+=" ! vp8enc deadline=1 cpu-used=8 threads=1 keyframe-max-dist=30 error-resilient=partitions"
-    pipeline+=" target-bitrate=$bps end-usage=cbr"
-    pipeline+=" ! rtpvp8pay pt=96 picture-id-mode=15-bit mtu=1200"
-    pipeline+=" ! srtpenc key=$key_hex rtp-cipher=aes-128-icm rtp-auth=hmac-sha1-80"
-    pipeline+=" ! udpsink host=127.0.0.1 port=${ports[$i]} sync=false async=false"
-done
-eval "exec gst-launch-1.0 -q $pipeline" > "$dir/gst.log" 2>&1 &
+sender_args=(--key-hex "$key_hex" --ports "$(IFS=,; echo "${ports[*]}")" --seconds $(( ${seconds%.*} + 40 ))
+             --temporal-layers 3 --keyframe-interval "$keyframe_interval")
+[ "$pli" = 1 ] && sender_args+=(--rtcp-port "$(field rtcp_port)")
+/usr/bin/python3 scripts/gst-simulcast-sender.py "${sender_args[@]}" > "$dir/sender.log" 2>&1 &
 gst_pid=$!
 sleep 1
-kill -0 "$gst_pid" 2>/dev/null || { echo "janus-gst-smoke: GStreamer failed:" >&2; cat "$dir/gst.log" >&2; exit 1; }
+kill -0 "$gst_pid" 2>/dev/null || { echo "janus-gst-smoke: GStreamer stand-in failed:" >&2; cat "$dir/sender.log" >&2; exit 1; }
 
 mkdir -p "$(dirname "$out")"
 status=0
@@ -94,4 +83,7 @@ timeout $(( ${seconds%.*} + 45 )) .venv-interop/bin/python Tests/Interop/janus_v
     --schedule "$schedule" --temporal-schedule "$temporal_schedule" \
     ${viewer_extra[@]+"${viewer_extra[@]}"} > "$out" || status=$?
 cat "$out"
+kill -TERM "$gst_pid" 2>/dev/null || true
+for _ in $(seq 50); do kill -0 "$gst_pid" 2>/dev/null || break; sleep 0.1; done
+echo "janus-gst-smoke: stand-in: $(tail -n 1 "$dir/sender.log")" >&2
 exit $status
