@@ -53,6 +53,10 @@ def parse_args():
     p.add_argument("--fps", type=int, default=30)
     p.add_argument("--keyframe-interval", type=int, default=30)
     p.add_argument("--temporal-layers", type=int, choices=(1, 3), default=3)
+    p.add_argument("--sizes", default=",".join(SIZES),
+                   help="layer sizes, lowest first (e.g. 320x180,1280x720 to mimic --max-layer 2)")
+    p.add_argument("--stop-layer", default=None, metavar="LAYER:SECONDS",
+                   help="stop sending layer LAYER (0-based) after SECONDS, e.g. 2:6 (a paused top layer)")
     p.add_argument("--pli-interval-ms", type=float, default=300.0)
     p.add_argument("--pli-layer-only", dest="pli_all_layers", action="store_false",
                    help="answer PLI/FIR only on the layer whose SSRC it names (default: every layer, "
@@ -64,7 +68,7 @@ def build(args, ports, ssrcs):
     desc = (f"videotestsrc is-live=true pattern=ball ! video/x-raw,width=1280,height=720,framerate={args.fps}/1"
             " ! tee name=t")
     for i, port in enumerate(ports):
-        w, h = SIZES[i].split("x")
+        w, h = args.sizes.split(",")[i].split("x")
         bps = KBPS[i] * 1000
         desc += (f" t. ! queue max-size-buffers=2 leaky=downstream ! videoscale ! video/x-raw,width={w},height={h}"
                  f" ! vp8enc name=enc{i} deadline=1 cpu-used=8 threads=1 keyframe-max-dist={args.keyframe_interval}"
@@ -75,6 +79,7 @@ def build(args, ports, ssrcs):
                      ' temporal-scalability-layer-sync-flags="<true,true,true,false>"')
         desc += (f" ! rtpvp8pay pt=96 picture-id-mode=15-bit mtu=1200 ssrc={ssrcs[i]}"
                  f" ! srtpenc key={args.key_hex} rtp-cipher=aes-128-icm rtp-auth=hmac-sha1-80"
+                 f" ! valve name=valve{i} drop=false"
                  f" ! udpsink host={args.host} port={port} sync=false async=false")
     pipeline = Gst.parse_launch(desc)
     if args.temporal_layers == 3:
@@ -112,8 +117,8 @@ def feedback_ssrcs(packet):
 def main():
     args = parse_args()
     ports = [int(p) for p in args.ports.split(",") if p]
-    if not 1 <= len(ports) <= 3:
-        sys.exit("gst-simulcast-sender: 1 to 3 ports")
+    if not 1 <= len(ports) <= 3 or len(args.sizes.split(",")) < len(ports):
+        sys.exit("gst-simulcast-sender: 1 to 3 ports, and a size for each")
     Gst.init(None)
     ssrcs = random.sample(range(1, 2**32 - 1), len(ports))
     pipeline = build(args, ports, ssrcs)
@@ -189,6 +194,15 @@ def main():
         return False
 
     GLib.timeout_add(int(args.seconds * 1000), stop)
+    if args.stop_layer:
+        layer, after = args.stop_layer.split(":")
+
+        def pause_layer():
+            pipeline.get_by_name(f"valve{int(layer)}").set_property("drop", True)
+            stats["stopped_layer"] = {"layer": int(layer), "t": round(time.monotonic() - started, 3)}
+            return False
+
+        GLib.timeout_add(int(float(after) * 1000), pause_layer)
     GLib.unix_signal_add(GLib.PRIORITY_DEFAULT, signal.SIGTERM, stop)
     GLib.unix_signal_add(GLib.PRIORITY_DEFAULT, signal.SIGINT, stop)
     pipeline.set_state(Gst.State.PLAYING)

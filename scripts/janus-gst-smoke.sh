@@ -5,7 +5,13 @@
 # for substreams 0, 1, 2 (and temporal 0 then 2) while measuring what it decodes.
 #
 #   scripts/janus-gst-smoke.sh [--seconds 14] [--schedule 0:0,4:1,8:2] [--temporal-schedule 10:0,12:2]
-#                              [--layers 2|3] [--out out/janus-gst-smoke.json] [viewer options ...]
+#                              [--layers 2|3] [--out out/janus-gst-smoke.json] [--keyframe-interval 30]
+#                              [--no-pli] [--sender-sizes 320x180,1280x720] [--stop-layer 2:6]
+#                              [viewer options: --require-switches --max-switch-ms N --max-gap-ms N ...]
+#   --layers: mountpoint ports (harness); --sender-sizes: layers the stand-in sends (fewer sizes than
+#   ports leave the upper ports silent, like `simulcast send --max-layer 2`); --no-pli: the stand-in
+#   ignores Janus's PLIs (switches then wait for the periodic key frame); --stop-layer L:S: the
+#   stand-in stops layer L after S seconds (a paused top layer).
 #
 # Prints the viewer's JSON (also written to --out) and exits with the viewer's status. Janus, the
 # GStreamer pipeline and the temp directory are cleaned up on every exit path.
@@ -18,6 +24,8 @@ schedule="0:0,4:1,8:2"
 temporal_schedule="10:0,12:2"
 keyframe_interval=30
 pli=1
+sender_sizes="320x180,640x360,1280x720"
+stop_layer=""
 layers=3
 out=out/janus-gst-smoke.json
 viewer_extra=()
@@ -30,6 +38,8 @@ while [ $# -gt 0 ]; do
         --out) out=$2; shift 2 ;;
         --keyframe-interval) keyframe_interval=$2; shift 2 ;;
         --no-pli) pli=0; shift ;;
+        --sender-sizes) sender_sizes=$2; shift 2 ;;
+        --stop-layer) stop_layer=$2; shift 2 ;;
         *) viewer_extra+=("$1"); shift ;;
     esac
 done
@@ -71,6 +81,12 @@ echo "janus-gst-smoke: Janus at $url (dir $dir), layers on ports ${ports[*]}" >&
 sender_args=(--key-hex "$key_hex" --ports "$(IFS=,; echo "${ports[*]}")" --seconds $(( ${seconds%.*} + 40 ))
              --temporal-layers 3 --keyframe-interval "$keyframe_interval")
 [ "$pli" = 1 ] && sender_args+=(--rtcp-port "$(field rtcp_port)")
+# --sender-sizes with fewer sizes than mountpoint ports leaves the upper ports silent.
+n_sizes=$(echo "$sender_sizes" | tr ',' '\n' | grep -c .)
+sender_ports=("${ports[@]:0:$n_sizes}")
+sender_args[3]="$(IFS=,; echo "${sender_ports[*]}")"
+sender_args+=(--sizes "$sender_sizes")
+[ -n "$stop_layer" ] && sender_args+=(--stop-layer "$stop_layer")
 /usr/bin/python3 scripts/gst-simulcast-sender.py "${sender_args[@]}" > "$dir/sender.log" 2>&1 &
 gst_pid=$!
 sleep 1

@@ -61,6 +61,9 @@ def parse_args(argv):
     p.add_argument("--temporal-schedule", default="", help='temporal requests, e.g. "2:0,5:2"')
     p.add_argument("--resolutions", default="320x180,640x360,1280x720",
                    help="expected resolution of substream 0,1,2 (for switch latency)")
+    p.add_argument("--fallback-ms", type=float, default=None,
+                   help="ask Janus (configure 'fallback') to drop to a lower substream after this long "
+                        "without packets on the current one (Janus's default is about 1 s here)")
     p.add_argument("--settle", type=float, default=0.5,
                    help="seconds after a request ignored when measuring a period's frame rate")
     p.add_argument("--require-switches", action="store_true",
@@ -259,6 +262,8 @@ async def run(args):
                                    [("temporal", v) for at, v in temporals if at <= 0]:
                     requests.append((time.monotonic(), kind, value))
                     await janus.message({"request": "configure", kind: value})
+                if args.fallback_ms is not None:
+                    await janus.message({"request": "configure", "fallback": int(args.fallback_ms * 1000)})
                 await asyncio.wait_for(first_frame.wait(), max(0.1, setup_deadline - time.monotonic()))
             except (SetupError, asyncio.TimeoutError, aiohttp.ClientError, KeyError) as e:
                 result = {"ok": False, "error": f"set-up failed: {e!r}",
