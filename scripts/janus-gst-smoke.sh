@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Dev check of the Janus interop harness WITHOUT our Swift sender: a GStreamer stand-in publishes
-# three SRTP VP8 layers (320x180, 640x360, 1280x720 from videotestsrc; key frames every 30 frames,
-# three temporal layers in the libvpx 0-2-1-2 pattern) to a harness Janus, and the aiortc viewer asks
-# for substreams 0, 1, 2 (and temporal 0 then 2) while measuring what it decodes.
+# Dev check of the Janus interop harness WITHOUT our Swift sender (not part of `make test`): the
+# GStreamer stand-in (scripts/gst-simulcast-sender.py) publishes three SRTP VP8 layers (320x180,
+# 640x360, 1280x720 from videotestsrc; key frame every 30 frames; 3 temporal layers; answers Janus's
+# PLIs with key frames) into a harness Janus, and the aiortc viewer asks for substreams 0, 1, 2 and
+# then temporal 0 and 2, measuring what it decodes. Runs through scripts/janus-interop.sh.
 #
 #   scripts/janus-gst-smoke.sh [--seconds 14] [--schedule 0:0,4:1,8:2] [--temporal-schedule 10:0,12:2]
 #                              [--layers 2|3] [--out out/janus-gst-smoke.json] [--keyframe-interval 30]
@@ -13,8 +14,7 @@
 #   ignores Janus's PLIs (switches then wait for the periodic key frame); --stop-layer L:S: the
 #   stand-in stops layer L after S seconds (a paused top layer).
 #
-# Prints the viewer's JSON (also written to --out) and exits with the viewer's status. Janus, the
-# GStreamer pipeline and the temp directory are cleaned up on every exit path.
+# Prints the viewer's JSON and exits with the viewer's status.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -22,12 +22,12 @@ cd "$root"
 seconds=14
 schedule="0:0,4:1,8:2"
 temporal_schedule="10:0,12:2"
+layers=3
+out=out/janus-gst-smoke.json
 keyframe_interval=30
 pli=1
 sender_sizes="320x180,640x360,1280x720"
 stop_layer=""
-layers=3
-out=out/janus-gst-smoke.json
 viewer_extra=()
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -43,63 +43,17 @@ while [ $# -gt 0 ]; do
         *) viewer_extra+=("$1"); shift ;;
     esac
 done
+for element in videotestsrc vp8enc rtpvp8pay srtpenc valve udpsink; do
+    gst-inspect-1.0 "$element" >/dev/null 2>&1 || { echo "janus-gst-smoke: GStreamer element $element missing" >&2; exit 1; }
+done
 
-scripts/install-interop-deps.sh
-command -v gst-launch-1.0 >/dev/null || { echo "janus-gst-smoke: gst-launch-1.0 missing" >&2; exit 1; }
+# The stand-in sends as many layers as --sender-sizes names, to the lowest ports.
+n=$(echo "$sender_sizes" | tr ',' '\n' | grep -c .)
+ports_placeholder=$(printf '{port%d},' $(seq 1 "$n")); ports_placeholder=${ports_placeholder%,}
+sender="/usr/bin/python3 scripts/gst-simulcast-sender.py --key-hex {key_hex} --ports $ports_placeholder"
+sender+=" --sizes $sender_sizes --seconds {sender_seconds} --temporal-layers 3 --keyframe-interval $keyframe_interval"
+[ "$pli" = 1 ] && sender+=" --rtcp-port {rtcp_port}"
+[ -n "$stop_layer" ] && sender+=" --stop-layer $stop_layer"
 
-dir=""
-gst_pid=""
-cleanup() {
-    local rc=$?
-    if [ -n "$gst_pid" ] && kill -0 "$gst_pid" 2>/dev/null; then
-        kill -TERM "$gst_pid" 2>/dev/null || true
-        for _ in $(seq 30); do kill -0 "$gst_pid" 2>/dev/null || break; sleep 0.1; done
-        kill -KILL "$gst_pid" 2>/dev/null || true
-    fi
-    if [ -n "$dir" ]; then
-        if [ $rc -ne 0 ] && [ -f "$dir/janus.log" ]; then
-            echo "janus-gst-smoke: last lines of the Janus log:" >&2
-            tail -n 20 "$dir/janus.log" >&2
-        fi
-        scripts/janus-harness.sh stop "$dir" || true
-    fi
-    exit $rc
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-info="$(scripts/janus-harness.sh start --layers "$layers" --debug-level 4)"
-field() { python3 -c 'import json,sys; v=json.loads(sys.argv[1])[sys.argv[2]]; print(" ".join(map(str,v)) if isinstance(v,list) else v)' "$info" "$1"; }
-dir="$(field dir)"
-url="$(field http)"
-mountpoint="$(field mountpoint)"
-key_hex="$(field key_hex)"
-ice_address="$(field ice_address)"
-read -r -a ports <<< "$(field ports)"
-echo "janus-gst-smoke: Janus at $url (dir $dir), layers on ports ${ports[*]}" >&2
-
-sender_args=(--key-hex "$key_hex" --ports "$(IFS=,; echo "${ports[*]}")" --seconds $(( ${seconds%.*} + 40 ))
-             --temporal-layers 3 --keyframe-interval "$keyframe_interval")
-[ "$pli" = 1 ] && sender_args+=(--rtcp-port "$(field rtcp_port)")
-# --sender-sizes with fewer sizes than mountpoint ports leaves the upper ports silent.
-n_sizes=$(echo "$sender_sizes" | tr ',' '\n' | grep -c .)
-sender_ports=("${ports[@]:0:$n_sizes}")
-sender_args[3]="$(IFS=,; echo "${sender_ports[*]}")"
-sender_args+=(--sizes "$sender_sizes")
-[ -n "$stop_layer" ] && sender_args+=(--stop-layer "$stop_layer")
-/usr/bin/python3 scripts/gst-simulcast-sender.py "${sender_args[@]}" > "$dir/sender.log" 2>&1 &
-gst_pid=$!
-sleep 1
-kill -0 "$gst_pid" 2>/dev/null || { echo "janus-gst-smoke: GStreamer stand-in failed:" >&2; cat "$dir/sender.log" >&2; exit 1; }
-
-mkdir -p "$(dirname "$out")"
-status=0
-timeout $(( ${seconds%.*} + 45 )) .venv-interop/bin/python Tests/Interop/janus_viewer.py \
-    --url "$url" --mountpoint "$mountpoint" --seconds "$seconds" --ice-address "$ice_address" \
-    --schedule "$schedule" --temporal-schedule "$temporal_schedule" \
-    ${viewer_extra[@]+"${viewer_extra[@]}"} > "$out" || status=$?
-cat "$out"
-kill -TERM "$gst_pid" 2>/dev/null || true
-for _ in $(seq 50); do kill -0 "$gst_pid" 2>/dev/null || break; sleep 0.1; done
-echo "janus-gst-smoke: stand-in: $(tail -n 1 "$dir/sender.log")" >&2
-exit $status
+exec scripts/janus-interop.sh --sender "$sender" --layers "$layers" --seconds "$seconds" --out "$out" -- \
+    --schedule "$schedule" --temporal-schedule "$temporal_schedule" ${viewer_extra[@]+"${viewer_extra[@]}"}
