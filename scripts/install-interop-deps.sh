@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the Janus interop harness needs, only when something is missing:
-#   - the Debian package `janus` (Janus WebRTC server 1.1.2 on Debian 12), plus curl for the harness;
+#   - the Debian package `janus` (Janus WebRTC server 1.1.2 on Debian 12), plus curl for the harness
+#     and python3-gi/gir1.2-gstreamer-1.0 for the GStreamer stand-in publisher;
 #   - a Python virtual environment .venv-interop/ in the repository root holding aiortc and aiohttp
 #     (pinned below) for Tests/Interop/janus_viewer.py.
 # Quiet and quick when everything is already present. Usage: scripts/install-interop-deps.sh
@@ -10,7 +11,9 @@ AIOHTTP_VERSION=3.14.5
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 venv="$root/.venv-interop"
 
-packages=(janus curl python3-venv)
+# python3-gi + gir1.2-gstreamer-1.0: only for the GStreamer stand-in publisher of the dev smoke
+# check (scripts/gst-simulcast-sender.py runs with Debian's /usr/bin/python3).
+packages=(janus curl python3-venv python3-gi gir1.2-gstreamer-1.0)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -48,9 +48,14 @@ scripts/install-interop-deps.sh
 
 dir=""
 sender_pid=""
+viewer_pid=""
 cleanup() {
     local rc=$?
     trap - EXIT INT TERM
+    if [ -n "$viewer_pid" ]; then
+        kill -TERM "$viewer_pid" 2>/dev/null || true   # timeout(1) passes it on to the viewer
+        wait "$viewer_pid" 2>/dev/null || true
+    fi
     if [ -n "$sender_pid" ] && kill -0 "$sender_pid" 2>/dev/null; then
         kill -TERM -- "-$sender_pid" 2>/dev/null || kill -TERM "$sender_pid" 2>/dev/null || true
         for _ in $(seq 30); do kill -0 "$sender_pid" 2>/dev/null || break; sleep 0.1; done
@@ -102,9 +107,13 @@ kill -0 "$sender_pid" 2>/dev/null || { echo "janus-interop: the publisher exited
 
 mkdir -p "$(dirname "$out")"
 status=0
+# In the background + wait, so that a TERM/INT reaches our trap at once rather than after the viewer.
 timeout $(( ${seconds%.*} + 45 )) .venv-interop/bin/python Tests/Interop/janus_viewer.py \
     --url "$url" --mountpoint "$(field mountpoint)" --seconds "$seconds" --ice-address "$(field ice_address)" \
-    ${viewer_args[@]+"${viewer_args[@]}"} > "$out" || status=$?
+    ${viewer_args[@]+"${viewer_args[@]}"} > "$out" &
+viewer_pid=$!
+wait "$viewer_pid" || status=$?
+viewer_pid=""
 cat "$out"
 # Let the publisher print its own summary (if it has one) before it is stopped.
 kill -TERM -- "-$sender_pid" 2>/dev/null || true
