@@ -253,17 +253,17 @@ async def run(args):
                 offer = offer_event["jsep"]
                 await pc.setRemoteDescription(RTCSessionDescription(sdp=offer["sdp"], type=offer["type"]))
                 await pc.setLocalDescription(await pc.createAnswer())
-                await janus.message({"request": "start"},
-                                    {"type": pc.localDescription.type, "sdp": pc.localDescription.sdp})
-                drainer = asyncio.create_task(drain_events())
-                # Requests at second 0 go out right away, before media flows, so the session starts on
-                # the requested layers (a real viewer does the same); they are listed as "initial".
+                # Requests at second 0 go out before `start`, so the session starts on the requested
+                # layers (Janus's default target is the top substream); they are listed as "initial".
                 for kind, value in [("substream", v) for at, v in substreams if at <= 0] + \
                                    [("temporal", v) for at, v in temporals if at <= 0]:
                     requests.append((time.monotonic(), kind, value))
                     await janus.message({"request": "configure", kind: value})
                 if args.fallback_ms is not None:
                     await janus.message({"request": "configure", "fallback": int(args.fallback_ms * 1000)})
+                await janus.message({"request": "start"},
+                                    {"type": pc.localDescription.type, "sdp": pc.localDescription.sdp})
+                drainer = asyncio.create_task(drain_events())
                 await asyncio.wait_for(first_frame.wait(), max(0.1, setup_deadline - time.monotonic()))
             except (SetupError, asyncio.TimeoutError, aiohttp.ClientError, KeyError) as e:
                 result = {"ok": False, "error": f"set-up failed: {e!r}",
