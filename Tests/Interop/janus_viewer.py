@@ -348,6 +348,12 @@ def summarize(args, frames, requests, janus_events, expected, decode_errors, sta
         else:
             entry["latency_ms"] = round((first_want - t_req) * 1000.0, 1) if first_want else None
         entry["first_change_ms"] = round((first_change - t_req) * 1000.0, 1) if first_change else None
+        # Frames at other resolutions on the way (Janus moves to ANY higher substream whose key frame
+        # arrives first when switching up, then comes back down: a brief overshoot).
+        until = first_want if first_want else end
+        transit = [res for tf, res in frames if t_req <= tf < until and res not in (before, want)]
+        entry["transit_frames"] = len(transit)
+        entry["transit_resolutions"] = sorted(set(transit))
         entry["janus_event_ms"] = round((event - t_req) * 1000.0, 1) if event else None
         switches.append(entry)
         if args.require_switches and entry["latency_ms"] is None:
