@@ -315,7 +315,8 @@ def summarize(args, frames, requests, janus_events, expected, decode_errors, sta
     for (ta, ra), (tb, rb) in zip(frames, frames[1:]):
         if ra != rb:
             changes.append({"t_ms": ms(tb), "from": ra, "to": rb})
-    gaps = [b[0] - a[0] for a, b in zip(frames, frames[1:])]
+    # A stall that lasts to the end of the run counts as a gap too.
+    gaps = [b[0] - a[0] for a, b in zip(frames, frames[1:])] + ([end - frames[-1][0]] if frames else [])
     max_gap = max(gaps) if gaps else 0.0
 
     def resolution_at(t):
