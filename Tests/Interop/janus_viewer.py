@@ -235,6 +235,8 @@ async def run(args):
             res = data.get("result")
             if isinstance(res, dict):
                 janus_events.append((at, res))
+            elif data.get("error"):
+                janus_events.append((at, {"error": data["error"], "error_code": data.get("error_code")}))
             elif event.get("janus") in ("webrtcup", "media", "hangup", "slowlink"):
                 janus_events.append((at, {"janus": event["janus"]}))
 
@@ -267,6 +269,7 @@ async def run(args):
                 await asyncio.wait_for(first_frame.wait(), max(0.1, setup_deadline - time.monotonic()))
             except (SetupError, asyncio.TimeoutError, aiohttp.ClientError, KeyError) as e:
                 result = {"ok": False, "error": f"set-up failed: {e!r}",
+                          "ice_state": pc.iceConnectionState, "connection_state": pc.connectionState,
                           "frames_total": len(frames), "duration_s": round(time.monotonic() - started, 3)}
                 return result, 2
 
@@ -421,6 +424,7 @@ def summarize(args, frames, requests, janus_events, expected, decode_errors, sta
         "decode_errors": decode_errors.count,
         "decode_error_samples": decode_errors.samples,
         "janus_events": [dict(data, t_ms=ms(at)) for at, data in janus_events],
+        "janus_errors": [data for _, data in janus_events if "error" in data],
         "setup_ms": round((t0 - started) * 1000.0, 1),
         "duration_s": round(end - started, 3),
     }
@@ -436,6 +440,8 @@ def main(argv=None):
         result, status = asyncio.run(asyncio.wait_for(run(args), ceiling))
     except asyncio.TimeoutError:
         result, status = {"ok": False, "error": f"viewer exceeded its {ceiling:.0f} s ceiling"}, 2
+    except Exception as e:  # still one JSON line, so callers can report it
+        result, status = {"ok": False, "error": f"viewer failed: {e!r}"}, 2
     print(json.dumps(result))
     return status
 
