@@ -7,7 +7,7 @@
 # is signalled by its id: TERM, then KILL after 3 s).
 #
 #   scripts/janus-interop.sh --sender 'COMMAND' [--layers 2|3] [--seconds 14] [--out FILE]
-#                            [--sender-warmup 1] [--keep-logs DIR] [--] [viewer options ...]
+#                            [--sender-warmup 0.5] [--keep-logs DIR] [--] [viewer options ...]
 #
 # COMMAND is run by bash after these substitutions: {host} (127.0.0.1), {ports} ("P1,P2,P3",
 # lowest layer first), {port1} {port2} {port3}, {rtcp_port} (the mountpoint's videortcpport; RTCP
@@ -27,7 +27,7 @@ sender=""
 layers=3
 seconds=14
 out=out/janus-interop.json
-warmup=1
+warmup=0.5
 keep_logs=""
 viewer_args=()
 while [ $# -gt 0 ]; do
