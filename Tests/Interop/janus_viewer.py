@@ -1,0 +1,450 @@
+#!/usr/bin/env python3
+"""A WebRTC viewer for a Janus streaming mountpoint (simulcast VP8), for interop tests.
+
+Runs in the repository's .venv-interop (scripts/install-interop-deps.sh): aiohttp speaks Janus's
+HTTP API (create a session, attach janus.plugin.streaming, `watch`, answer the offer, `start`,
+long-poll for events, keep-alive), aiortc receives the video over ICE + DTLS-SRTP on the loopback
+interface and decodes it. After the first decoded frame the viewer sends `configure` requests on a
+schedule (`--schedule` for `substream`, `--temporal-schedule` for `temporal`, both "SECONDS:VALUE,...",
+seconds counted from the first decoded frame) and, after `--seconds`, prints one JSON object:
+frames per resolution, every resolution change, for each substream request the time until the first
+frame at the new resolution, frame rate per schedule period (so per temporal setting), decode
+errors, the largest gap between frames and the run's duration.
+
+Exit status: 0 when the checks pass, 1 when a check fails (no frames, decode errors, and the
+optional --require-switches / --max-switch-ms / --max-gap-ms / --min-frames-per-resolution),
+2 when the session could not be set up. Every wait is bounded: set-up by --setup-timeout, the
+media phase by --seconds, teardown by a few seconds.
+
+Example:
+  .venv-interop/bin/python Tests/Interop/janus_viewer.py --url http://127.0.0.1:PORT/janus \\
+      --mountpoint 1 --seconds 12 --schedule 0:0,4:1,8:2 --require-switches
+"""
+import argparse
+import asyncio
+import json
+import logging
+import random
+import string
+import sys
+import time
+
+import aiohttp
+import aioice.ice
+from aiortc import RTCPeerConnection, RTCSessionDescription
+from aiortc.mediastreams import MediaStreamError
+
+
+def parse_schedule(text, what):
+    entries = []
+    if not text:
+        return entries
+    for item in text.split(","):
+        item = item.strip()
+        if not item:
+            continue
+        try:
+            at, value = item.split(":")
+            entries.append((float(at), int(value)))
+        except ValueError:
+            raise SystemExit(f"janus_viewer: bad {what} entry {item!r} (want SECONDS:VALUE)")
+    return sorted(entries)
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--url", required=True, help="Janus HTTP API base, e.g. http://127.0.0.1:8088/janus")
+    p.add_argument("--mountpoint", type=int, default=1)
+    p.add_argument("--seconds", type=float, default=12.0, help="media phase length after the first frame")
+    p.add_argument("--setup-timeout", type=float, default=15.0, help="bound on session set-up until the first frame")
+    p.add_argument("--schedule", default="0:0", help='substream requests, e.g. "0:0,4:1,8:2"')
+    p.add_argument("--temporal-schedule", default="", help='temporal requests, e.g. "2:0,5:2"')
+    p.add_argument("--resolutions", default="320x180,640x360,1280x720",
+                   help="expected resolution of substream 0,1,2 (for switch latency)")
+    p.add_argument("--fallback-ms", type=float, default=None,
+                   help="ask Janus (configure 'fallback') to drop to a lower substream after this long "
+                        "without packets on the current one (Janus's default is about 1 s here)")
+    p.add_argument("--settle", type=float, default=0.5,
+                   help="seconds after a request ignored when measuring a period's frame rate")
+    p.add_argument("--require-switches", action="store_true",
+                   help="fail when a requested substream's resolution never shows up")
+    p.add_argument("--max-switch-ms", type=float, default=None, help="fail when a switch takes longer")
+    p.add_argument("--max-gap-ms", type=float, default=None, help="fail when frames stop for longer")
+    p.add_argument("--min-frames-per-resolution", type=int, default=0,
+                   help="fail when a requested substream's resolution got fewer frames")
+    p.add_argument("--ice-address", default=None,
+                   help="gather ICE candidates on this local address only (the harness's ice_address); "
+                        "default: every address aioice finds")
+    p.add_argument("--verbose", action="store_true", help="log Janus events to stderr")
+    return p.parse_args(argv)
+
+
+
+
+class DecodeErrors(logging.Handler):
+    """Counts aiortc's 'failed to decode' warnings (its decoder thread swallows the exceptions)."""
+
+    def __init__(self):
+        super().__init__(logging.WARNING)
+        self.count = 0
+        self.samples = []
+
+    def emit(self, record):
+        message = record.getMessage()
+        if "failed to decode" in message or "decode" in message.lower() and record.levelno >= logging.ERROR:
+            self.count += 1
+            if len(self.samples) < 5:
+                self.samples.append(message)
+
+
+class SetupError(Exception):
+    pass
+
+
+def transaction():
+    return "".join(random.choices(string.ascii_letters + string.digits, k=12))
+
+
+class Janus:
+    """The few Janus HTTP API calls a streaming viewer needs; events arrive through a long poll."""
+
+    def __init__(self, http, url, verbose):
+        self.http = http
+        self.url = url.rstrip("/")
+        self.verbose = verbose
+        self.session = None
+        self.handle = None
+        self.events = asyncio.Queue()
+        self.tasks = []
+
+    async def post(self, path, body, timeout=5.0):
+        body = dict(body, transaction=transaction())
+        async with self.http.post(self.url + path, json=body, timeout=aiohttp.ClientTimeout(total=timeout)) as r:
+            reply = await r.json(content_type=None)
+        if reply.get("janus") == "error":
+            raise SetupError(f"janus error for {body.get('janus')}: {reply.get('error')}")
+        return reply
+
+    async def open(self):
+        self.session = (await self.post("", {"janus": "create"}))["data"]["id"]
+        self.handle = (await self.post(f"/{self.session}", {"janus": "attach", "plugin": "janus.plugin.streaming"}))["data"]["id"]
+        self.tasks = [asyncio.create_task(self.poll()), asyncio.create_task(self.keepalive())]
+
+    async def message(self, body, jsep=None):
+        request = {"janus": "message", "body": body}
+        if jsep is not None:
+            request["jsep"] = jsep
+        return await self.post(f"/{self.session}/{self.handle}", request)
+
+    async def poll(self):
+        while True:
+            try:
+                async with self.http.get(f"{self.url}/{self.session}?maxev=10&rid={int(time.time() * 1000)}",
+                                         timeout=aiohttp.ClientTimeout(total=40)) as r:
+                    reply = await r.json(content_type=None)
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:  # a hiccup: try again shortly, the run stays bounded by its callers
+                if self.verbose:
+                    print(f"janus_viewer: long poll: {e!r}", file=sys.stderr)
+                await asyncio.sleep(0.2)
+                continue
+            for event in reply if isinstance(reply, list) else [reply]:
+                if event.get("janus") == "keepalive":
+                    continue
+                if self.verbose:
+                    print("janus_viewer: event " + json.dumps(event), file=sys.stderr)
+                await self.events.put((time.monotonic(), event))
+
+    async def keepalive(self):
+        while True:
+            await asyncio.sleep(20)
+            try:
+                await self.post(f"/{self.session}", {"janus": "keepalive"})
+            except Exception:
+                pass
+
+    async def close(self):
+        for task in self.tasks:
+            task.cancel()
+        await asyncio.gather(*self.tasks, return_exceptions=True)
+        if self.session is not None:
+            try:
+                if self.handle is not None:
+                    await self.post(f"/{self.session}/{self.handle}", {"janus": "detach"}, timeout=2)
+                await self.post(f"/{self.session}", {"janus": "destroy"}, timeout=2)
+            except Exception:
+                pass
+
+
+async def run(args):
+    substreams = parse_schedule(args.schedule, "--schedule")
+    temporals = parse_schedule(args.temporal_schedule, "--temporal-schedule")
+    expected = [r.strip() for r in args.resolutions.split(",") if r.strip()]
+    if args.ice_address:
+        # aioice has no setting for this; its module-level address lookup is looked up per gathering.
+        aioice.ice.get_host_addresses = lambda use_ipv4=True, use_ipv6=False: [args.ice_address]
+
+    decode_errors = DecodeErrors()
+    logging.getLogger("aiortc").addHandler(decode_errors)
+
+    frames = []            # (monotonic time, "WxH")
+    first_frame = asyncio.Event()
+    janus_events = []      # (monotonic time, plugin data) for substream/temporal/status events
+    requests = []          # (monotonic time, "substream"|"temporal", value)
+    started = time.monotonic()
+    result = {"ok": False}
+
+    async with aiohttp.ClientSession() as http:
+        janus = Janus(http, args.url, args.verbose)
+        pc = RTCPeerConnection()
+        consumers = []
+
+        @pc.on("track")
+        def on_track(track):
+            if track.kind != "video":
+                return
+
+            async def consume():
+                while True:
+                    try:
+                        frame = await track.recv()
+                    except MediaStreamError:
+                        return
+                    frames.append((time.monotonic(), f"{frame.width}x{frame.height}"))
+                    first_frame.set()
+
+            consumers.append(asyncio.create_task(consume()))
+
+        async def next_event(predicate, timeout):
+            deadline = time.monotonic() + timeout
+            while True:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    raise SetupError("timed out waiting for a Janus event")
+                at, event = await asyncio.wait_for(janus.events.get(), remaining)
+                data = event.get("plugindata", {}).get("data", {})
+                if data.get("error"):
+                    raise SetupError(f"streaming plugin error: {data.get('error')} ({data.get('error_code')})")
+                if predicate(event):
+                    return at, event
+                collect(at, event)
+
+        def collect(at, event):
+            data = event.get("plugindata", {}).get("data", {})
+            res = data.get("result")
+            if isinstance(res, dict):
+                janus_events.append((at, res))
+            elif data.get("error"):
+                janus_events.append((at, {"error": data["error"], "error_code": data.get("error_code")}))
+            elif event.get("janus") in ("webrtcup", "media", "hangup", "slowlink"):
+                janus_events.append((at, {"janus": event["janus"]}))
+
+        async def drain_events():
+            while True:
+                at, event = await janus.events.get()
+                collect(at, event)
+
+        drainer = None
+        try:
+            setup_deadline = started + args.setup_timeout
+            try:
+                await asyncio.wait_for(janus.open(), args.setup_timeout)
+                await janus.message({"request": "watch", "id": args.mountpoint})
+                _, offer_event = await next_event(lambda e: "jsep" in e, setup_deadline - time.monotonic())
+                offer = offer_event["jsep"]
+                await pc.setRemoteDescription(RTCSessionDescription(sdp=offer["sdp"], type=offer["type"]))
+                await pc.setLocalDescription(await pc.createAnswer())
+                # Requests at second 0 go out before `start`, so the session starts on the requested
+                # layers (Janus's default target is the top substream); they are listed as "initial".
+                for kind, value in [("substream", v) for at, v in substreams if at <= 0] + \
+                                   [("temporal", v) for at, v in temporals if at <= 0]:
+                    requests.append((time.monotonic(), kind, value))
+                    await janus.message({"request": "configure", kind: value})
+                if args.fallback_ms is not None:
+                    await janus.message({"request": "configure", "fallback": int(args.fallback_ms * 1000)})
+                await janus.message({"request": "start"},
+                                    {"type": pc.localDescription.type, "sdp": pc.localDescription.sdp})
+                drainer = asyncio.create_task(drain_events())
+                await asyncio.wait_for(first_frame.wait(), max(0.1, setup_deadline - time.monotonic()))
+            except (SetupError, asyncio.TimeoutError, aiohttp.ClientError, KeyError) as e:
+                result = {"ok": False, "error": f"set-up failed: {e!r}",
+                          "ice_state": pc.iceConnectionState, "connection_state": pc.connectionState,
+                          "frames_total": len(frames), "duration_s": round(time.monotonic() - started, 3)}
+                return result, 2
+
+            t0 = frames[0][0]
+            plan = sorted([(at, "substream", v) for at, v in substreams] + [(at, "temporal", v) for at, v in temporals],
+                          key=lambda x: x[0])
+            for at, kind, value in plan:
+                if at <= 0 or at >= args.seconds:
+                    continue
+                delay = t0 + at - time.monotonic()
+                if delay > 0:
+                    await asyncio.sleep(delay)
+                requests.append((time.monotonic(), kind, value))
+                try:
+                    await janus.message({"request": "configure", kind: value})
+                except Exception as e:
+                    requests[-1] = (requests[-1][0], kind, value, f"configure failed: {e!r}")
+            remaining = t0 + args.seconds - time.monotonic()
+            if remaining > 0:
+                await asyncio.sleep(remaining)
+            end = time.monotonic()
+        finally:
+            if drainer is not None:
+                drainer.cancel()
+            for task in consumers:
+                task.cancel()
+            try:
+                await asyncio.wait_for(janus.close(), 5)
+            except Exception:
+                pass
+            try:
+                await asyncio.wait_for(pc.close(), 5)
+            except Exception:
+                pass
+
+    return summarize(args, frames, requests, janus_events, expected, decode_errors, started, t0, end)
+
+
+def summarize(args, frames, requests, janus_events, expected, decode_errors, started, t0, end):
+    ms = lambda t: round((t - t0) * 1000.0, 1)
+    frames = [f for f in frames if f[0] <= end]
+    by_res = {}
+    for _, res in frames:
+        by_res[res] = by_res.get(res, 0) + 1
+    changes = []
+    for (ta, ra), (tb, rb) in zip(frames, frames[1:]):
+        if ra != rb:
+            changes.append({"t_ms": ms(tb), "from": ra, "to": rb})
+    # A stall that lasts to the end of the run counts as a gap too.
+    gaps = [b[0] - a[0] for a, b in zip(frames, frames[1:])] + ([end - frames[-1][0]] if frames else [])
+    max_gap = max(gaps) if gaps else 0.0
+
+    def resolution_at(t):
+        current = None
+        for tf, res in frames:
+            if tf > t:
+                break
+            current = res
+        return current
+
+    switches = []
+    failures = []
+    for req in requests:
+        t_req, kind, value = req[0], req[1], req[2]
+        if kind != "substream":
+            continue
+        entry = {"at_ms": ms(t_req), "substream": value, "initial": t_req < t0}
+        if len(req) > 3:
+            entry["error"] = req[3]
+        want = expected[value] if 0 <= value < len(expected) else None
+        before = resolution_at(t_req)
+        entry["expected"] = want
+        entry["resolution_before"] = before
+        first_want = next((tf for tf, res in frames if tf >= t_req and res == want), None)
+        first_change = next((tf for tf, res in frames if tf >= t_req and res != before), None)
+        event = next((ta for ta, data in janus_events if ta >= t_req and data.get("substream") == value), None)
+        if want == before:
+            entry["latency_ms"] = 0.0
+            entry["note"] = "already at this resolution"
+        else:
+            entry["latency_ms"] = round((first_want - t_req) * 1000.0, 1) if first_want else None
+        entry["first_change_ms"] = round((first_change - t_req) * 1000.0, 1) if first_change else None
+        # Frames at other resolutions on the way (Janus moves to ANY higher substream whose key frame
+        # arrives first when switching up, then comes back down: a brief overshoot).
+        until = first_want if first_want else end
+        transit = [res for tf, res in frames if t_req <= tf < until and res not in (before, want)]
+        entry["transit_frames"] = len(transit)
+        entry["transit_resolutions"] = sorted(set(transit))
+        entry["janus_event_ms"] = round((event - t_req) * 1000.0, 1) if event else None
+        switches.append(entry)
+        if args.require_switches and entry["latency_ms"] is None:
+            failures.append(f"substream {value}: {want} never arrived")
+        if (args.max_switch_ms is not None and not entry["initial"] and entry["latency_ms"] is not None
+                and entry["latency_ms"] > args.max_switch_ms):
+            failures.append(f"substream {value}: switch took {entry['latency_ms']} ms > {args.max_switch_ms}")
+        if args.min_frames_per_resolution and want and by_res.get(want, 0) < args.min_frames_per_resolution:
+            failures.append(f"substream {value}: only {by_res.get(want, 0)} frames at {want}")
+
+    # Frame rate per period between consecutive requests (the settings in force are listed).
+    periods = []
+    substream, temporal = None, None
+    for _, kind, value, *_ in (r for r in requests if r[0] < t0):
+        if kind == "substream":
+            substream = value
+        else:
+            temporal = value
+    later = [r for r in requests if r[0] >= t0]
+    boundaries = [t0] + [r[0] for r in later] + [end]
+    for i in range(len(boundaries) - 1):
+        if i > 0:
+            _, kind, value = later[i - 1][:3]
+            if kind == "substream":
+                substream = value
+            else:
+                temporal = value
+        a = boundaries[i] + (args.settle if i > 0 else 0.0)
+        b = boundaries[i + 1]
+        if b - a < 0.3:
+            continue
+        n = sum(1 for tf, _ in frames if a <= tf < b)
+        resolutions = sorted({res for tf, res in frames if a <= tf < b})
+        periods.append({"from_ms": ms(a), "to_ms": ms(b), "substream": substream, "temporal": temporal,
+                        "frames": n, "fps": round(n / (b - a), 2), "resolutions": resolutions})
+    fps_by_temporal = {}
+    for p in periods:
+        key = "default" if p["temporal"] is None else str(p["temporal"])
+        agg = fps_by_temporal.setdefault(key, [0, 0.0])
+        agg[0] += p["frames"]
+        agg[1] += (p["to_ms"] - p["from_ms"]) / 1000.0
+    fps_by_temporal = {k: round(n / s, 2) for k, (n, s) in fps_by_temporal.items() if s > 0}
+
+    if not frames:
+        failures.append("no frames decoded")
+    if decode_errors.count:
+        failures.append(f"{decode_errors.count} decode errors")
+    if args.max_gap_ms is not None and max_gap * 1000.0 > args.max_gap_ms:
+        failures.append(f"frames stopped for {round(max_gap * 1000.0)} ms > {args.max_gap_ms}")
+
+    result = {
+        "ok": not failures,
+        "failures": failures,
+        "frames_total": len(frames),
+        "frames_by_resolution": by_res,
+        "resolution_changes": changes,
+        "switches": switches,
+        "temporal_requests": [{"at_ms": ms(r[0]), "temporal": r[2], "initial": r[0] < t0}
+                              for r in requests if r[1] == "temporal"],
+        "periods": periods,
+        "fps_by_temporal": fps_by_temporal,
+        "fps_overall": round(len(frames) / (end - t0), 2) if end > t0 else 0.0,
+        "max_frame_gap_ms": round(max_gap * 1000.0, 1),
+        "decode_errors": decode_errors.count,
+        "decode_error_samples": decode_errors.samples,
+        "janus_events": [dict(data, t_ms=ms(at)) for at, data in janus_events],
+        "janus_errors": [data for _, data in janus_events if "error" in data],
+        "setup_ms": round((t0 - started) * 1000.0, 1),
+        "duration_s": round(end - started, 3),
+    }
+    return result, 0 if result["ok"] else 1
+
+
+def main(argv=None):
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    logging.basicConfig(level=logging.ERROR)
+    # A hard ceiling in case something below ignores its own timeouts.
+    ceiling = args.setup_timeout + args.seconds + 15
+    try:
+        result, status = asyncio.run(asyncio.wait_for(run(args), ceiling))
+    except asyncio.TimeoutError:
+        result, status = {"ok": False, "error": f"viewer exceeded its {ceiling:.0f} s ceiling"}, 2
+    except Exception as e:  # still one JSON line, so callers can report it
+        result, status = {"ok": False, "error": f"viewer failed: {e!r}"}, 2
+    print(json.dumps(result))
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
