@@ -3,15 +3,7 @@ import Testing
 
 /// A flipped bit anywhere in a protected packet is rejected, and nothing rejected is delivered:
 /// every bit of libsrtp's vector packets is flipped in turn and handed to a fresh inbound session.
-@Suite struct SRTPTamperingTests {
-    let vector: SRTPVector
-    let material: SRTPKeyingMaterial
-
-    init() throws {
-        vector = try SRTPVector.load()
-        material = try SRTPKeyingMaterial(masterKey: vector.masterKey, masterSalt: vector.masterSalt)
-    }
-
+extension SRTPVectorTests {
     /// Unprotects every one-bit corruption of `packet`; returns how many were accepted.
     private func acceptedCorruptions(of packet: [UInt8], rtcp: Bool) throws -> Int {
         var accepted = 0
