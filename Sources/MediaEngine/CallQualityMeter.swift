@@ -50,7 +50,8 @@ public struct CallQualityStreamCounters: Sendable, Hashable {
 /// - bitrate = Σ payload octets since the previous reading × 8 ÷ elapsed time, in kbps;
 /// - rtt = what the caller passes (from LSR/DLSR), 0 when unknown.
 ///
-/// A stream whose counters go backwards (restart, new SSRC) starts its window afresh.
+/// A stream whose expected count goes backwards (restart, new SSRC) starts its window afresh;
+/// octets that go backwards (a 32-bit sender count wrapped) add nothing to that interval.
 /// `sample` returns nil when no stream expected a new packet since the previous reading:
 /// nothing arrived to grade (the caller then counts a missed interval). Pure state; times are
 /// microseconds on any monotonic clock.
@@ -64,7 +65,7 @@ public struct CallQualityMeter: Sendable {
 
     /// Readings kept for the loss window (≥ 1).
     public let lossWindowIntervals: Int
-    /// Readings per SSRC, oldest first, at most `lossWindowIntervals + 1`.
+    /// Readings per SSRC, oldest first, at most `lossWindowIntervals`.
     private var history: [UInt32: [Reading]] = [:]
 
     public init(lossWindowIntervals: Int = 5) {
@@ -87,7 +88,7 @@ public struct CallQualityMeter: Sendable {
             present.insert(stream.ssrc)
             let reading = Reading(time: now, expected: stream.expected, lost: stream.lost, octets: stream.octets)
             var readings = history[stream.ssrc] ?? []
-            if let last = readings.last, stream.expected < last.expected || stream.octets < last.octets {
+            if let last = readings.last, stream.expected < last.expected {
                 readings.removeAll()  // restarted
             }
             if let last = readings.last {
@@ -101,7 +102,8 @@ public struct CallQualityMeter: Sendable {
                 windowLost += stream.lost - first.lost
             }
             readings.append(reading)
-            if readings.count > lossWindowIntervals + 1 { readings.removeFirst(readings.count - lossWindowIntervals - 1) }
+            // The oldest kept reading starts the next window: `lossWindowIntervals` intervals back.
+            if readings.count > lossWindowIntervals { readings.removeFirst(readings.count - lossWindowIntervals) }
             history[stream.ssrc] = readings
             if readings.count > 1 || stream.expected > 0 { jitter = max(jitter, stream.jitterMilliseconds) }
         }
