@@ -94,18 +94,18 @@ public struct CallQualityMeter: Sendable {
             if let last = readings.last {
                 if stream.expected > last.expected { advanced = true }
                 let (octets, overflow) = stream.octets.subtractingReportingOverflow(last.octets)
-                if !overflow { intervalOctets &+= octets }
-                intervalMicroseconds = max(intervalMicroseconds, now - last.time)
+                if !overflow { intervalOctets = Self.add(intervalOctets, octets) }
+                intervalMicroseconds = max(intervalMicroseconds, Self.difference(now, last.time))
             }
             if let first = readings.first {
-                windowExpected += max(0, stream.expected - first.expected)
-                windowLost += stream.lost - first.lost
+                windowExpected = Self.add(windowExpected, max(0, Self.difference(stream.expected, first.expected)))
+                windowLost = Self.add(windowLost, Self.difference(stream.lost, first.lost))
             }
             readings.append(reading)
             // The oldest kept reading starts the next window: `lossWindowIntervals` intervals back.
             if readings.count > lossWindowIntervals { readings.removeFirst(readings.count - lossWindowIntervals) }
             history[stream.ssrc] = readings
-            if readings.count > 1 || stream.expected > 0 { jitter = max(jitter, stream.jitterMilliseconds) }
+            jitter = max(jitter, stream.jitterMilliseconds)
         }
         for ssrc in Array(history.keys) where !present.contains(ssrc) { history[ssrc] = nil }
         guard advanced else { return nil }
@@ -113,5 +113,21 @@ public struct CallQualityMeter: Sendable {
         let kbps = intervalMicroseconds > 0 ? Double(intervalOctets) * 8 * 1_000 / Double(intervalMicroseconds) : 0
         return QualitySample(loss: loss, rttMilliseconds: rttMilliseconds ?? 0, jitterMilliseconds: jitter,
                              bitrateKbps: kbps)
+    }
+
+    // Counters come from the network (report blocks): saturate instead of trapping.
+    private static func difference(_ a: Int64, _ b: Int64) -> Int64 {
+        let (result, overflow) = a.subtractingReportingOverflow(b)
+        return overflow ? (a > b ? .max : .min) : result
+    }
+
+    private static func add(_ a: Int64, _ b: Int64) -> Int64 {
+        let (result, overflow) = a.addingReportingOverflow(b)
+        return overflow ? (b > 0 ? .max : .min) : result
+    }
+
+    private static func add(_ a: UInt64, _ b: UInt64) -> UInt64 {
+        let (result, overflow) = a.addingReportingOverflow(b)
+        return overflow ? .max : result
     }
 }
