@@ -9,19 +9,25 @@ import SRTP
 ///     Publisher (Opus + RFC 6464, SRTP, SR every 1 s) ─UDP─► NetworkImpairmentRelay ─UDP─► Subscriber
 ///     Publisher ◄─UDP─ relay (backward impairment) ◄─UDP─ Subscriber (SRTCP RR every 500 ms)
 ///
-/// The loop advances the `ManualClock` 1 ms per step; every socket read is non-blocking, and a
-/// loopback `sendto` is readable at once, so a datagram's one-way delay is exactly the
-/// impairment's. A `CallQualityReporter` (1 s interval) grades the publisher's uplink from the
+/// The loop advances the `ManualClock` 1 ms per step. Before each step it waits (in real time,
+/// briefly) until every datagram sent has been read by the next hop — a loopback `sendto` is
+/// nearly always readable at once, but a busy machine can defer delivery — so a datagram's
+/// one-way delay in virtual time is exactly the impairment's. A `CallQualityReporter` (1 s interval) grades the publisher's uplink from the
 /// RRs and the subscriber's downlink from its own statistics.
 final class CallQualityLoopback {
     let clock = ManualClock()
     let publisher: Publisher
     let subscriber: Subscriber
     let relay: NetworkImpairmentRelay
+    let transport: UDPTransport
     let reporter: CallQualityReporter
     let signal = TestSignal(frequencyHz: 440, amplitude: 0.3)
     private(set) var audioFrames = 0
     private(set) var elapsedMilliseconds: Int64 = 0
+    private(set) var publisherDatagramsReceived = 0
+    /// Real-time waits for a datagram still in the kernel, and steps where one took over 100 ms.
+    private(set) var settleWaits = 0
+    private(set) var settleTimeouts = 0
     private let subscriberSocket: UDPSocket
 
     static let audioSSRC: UInt32 = 0xA0D1_0001
@@ -36,8 +42,8 @@ final class CallQualityLoopback {
                                            clock: { clock.now })
         let publisherSocket = try UDPSocket()
         try publisherSocket.setReceiveBufferSize(1 << 20)
-        let transport = try UDPTransport(socket: publisherSocket, destination: relay.senderFacingEndpoint,
-                                         wallMicroseconds: { clock.wall })
+        transport = try UDPTransport(socket: publisherSocket, destination: relay.senderFacingEndpoint,
+                                     wallMicroseconds: { clock.wall })
         var random = SplitMix64(seed: seed)
         publisher = try Publisher(
             configuration: PublisherConfiguration(audio: AudioTrackConfiguration(ssrc: Self.audioSSRC),
@@ -62,10 +68,37 @@ final class CallQualityLoopback {
             try relay.service()
             try subscriber.step(timeoutMilliseconds: 0)
             try relay.service()
-            while try publisher.pollIncoming(timeoutMilliseconds: 0) != nil {}
+            while try publisher.pollIncoming(timeoutMilliseconds: 0) != nil { publisherDatagramsReceived += 1 }
+            try settle()
             reporter.serviceIfDue()
             clock.advance(milliseconds: 1)
             elapsedMilliseconds += 1
+        }
+    }
+
+    /// Every hop has read everything sent to it (counts match), so no datagram lingers in a
+    /// socket while virtual time moves on.
+    private var inFlight: Bool {
+        let statistics = subscriber.statistics
+        return transport.datagramsSent != relay.forward.statistics.offered
+            || relay.forward.statistics.released - relay.sendFailures != Int(statistics.datagramsReceived)
+            || Int(statistics.rtcpPacketsSent) != relay.backward.statistics.offered
+            || relay.backward.statistics.released != publisherDatagramsReceived
+    }
+
+    private func settle() throws {
+        guard inFlight else { return }
+        let deadline = monotonicMicroseconds() + 100_000
+        while inFlight {
+            settleWaits += 1
+            guard monotonicMicroseconds() < deadline else {
+                settleTimeouts += 1
+                return
+            }
+            try relay.service()
+            _ = try subscriber.poll(timeoutMilliseconds: 1)
+            try relay.service()
+            while try publisher.pollIncoming(timeoutMilliseconds: 0) != nil { publisherDatagramsReceived += 1 }
         }
     }
 

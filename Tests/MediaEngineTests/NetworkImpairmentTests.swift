@@ -102,4 +102,28 @@ import Testing
         #expect(try read(sender)?.bytes == [0x81, 2])
         #expect(relay.sendFailures == 0 && relay.undeliverable == 0)
     }
+
+    /// The same relay on the real monotonic clock (its default), as the demo will drive it:
+    /// nothing arrives before the one-way delay, and it arrives soon after.
+    @Test func relayOnTheRealClockHoldsEachDatagramForTheDelay() throws {
+        let receiver = try UDPSocket(), sender = try UDPSocket()
+        let relay = try NetworkImpairmentRelay(receiver: receiver.localEndpoint,
+                                               symmetric: .init(oneWayDelayMicroseconds: 30_000))
+        var buffer = [UInt8](repeating: 0, count: 64)
+        var delays: [Int64] = []
+        for index in 0..<5 {
+            let sent = monotonicMicroseconds()
+            try sender.send([0x80, UInt8(index)], to: relay.senderFacingEndpoint)
+            while monotonicMicroseconds() - sent < 500_000 {
+                try relay.service()
+                if try buffer.withUnsafeMutableBytes({ try receiver.receive(into: $0, timeoutMilliseconds: 1) }) != nil {
+                    delays.append(monotonicMicroseconds() - sent)
+                    break
+                }
+            }
+        }
+        print("real-clock relay, 30 ms one-way: delivered after", delays.map { "\($0 / 100 / 10).\($0 / 100 % 10) ms" })
+        #expect(delays.count == 5)
+        #expect(delays.allSatisfy { $0 >= 30_000 && $0 < 60_000 })
+    }
 }
