@@ -89,7 +89,7 @@ import Testing
                 try participant.relay.service()
                 // Wait (briefly, in real time) for anything the kernel has not delivered yet, so
                 // virtual time does not move on without it.
-                let deadline = monotonicMicroseconds() + 100_000
+                let deadline = monotonicMicroseconds() + 1_000_000
                 while participant.inFlight, monotonicMicroseconds() < deadline {
                     try participant.relay.service()
                     _ = try participant.subscriber.poll(timeoutMilliseconds: 1)

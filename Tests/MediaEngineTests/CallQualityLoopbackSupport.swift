@@ -25,7 +25,7 @@ final class CallQualityLoopback {
     private(set) var audioFrames = 0
     private(set) var elapsedMilliseconds: Int64 = 0
     private(set) var publisherDatagramsReceived = 0
-    /// Real-time waits for a datagram still in the kernel, and steps where one took over 100 ms.
+    /// Real-time waits for a datagram still in the kernel, and steps where one took over 1 s.
     private(set) var settleWaits = 0
     private(set) var settleTimeouts = 0
     private let subscriberSocket: UDPSocket
@@ -88,7 +88,7 @@ final class CallQualityLoopback {
 
     private func settle() throws {
         guard inFlight else { return }
-        let deadline = monotonicMicroseconds() + 100_000
+        let deadline = monotonicMicroseconds() + 1_000_000
         while inFlight {
             settleWaits += 1
             guard monotonicMicroseconds() < deadline else {

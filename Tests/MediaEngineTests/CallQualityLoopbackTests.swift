@@ -22,6 +22,7 @@ import Testing
         var levels: [ConnectionQualityLevel: Int]
         var steadyLevel: ConnectionQualityLevel
         var finalMOS: Double
+        var settleWaits: Int
     }
 
     static let seconds: Int64 = 30
@@ -47,7 +48,8 @@ import Testing
                    reportLoss: steady.map(\.uplink.loss).mean,
                    reportRTT: steady.map(\.uplink.rttMilliseconds).mean,
                    uplinkRTT: call.reporter.uplinkRoundTripMilliseconds ?? .nan,
-                   levels: levels, steadyLevel: steadyLevel, finalMOS: call.reporter.connectionQuality()?.mos ?? .nan)
+                   levels: levels, steadyLevel: steadyLevel, finalMOS: call.reporter.connectionQuality()?.mos ?? .nan,
+                   settleWaits: call.settleWaits)
     }
 
     static func table(_ rows: [Row]) -> String {
@@ -69,7 +71,8 @@ import Testing
                                          seed: 0xC0FFEE &+ UInt64(index) &+ UInt64(oneWay) << 8))
             }
         }
-        print("call quality loopback (\(Self.seconds) s of Opus per row, 50 packets/s, loss model: spread):\n" + Self.table(rows))
+        print("call quality loopback (\(Self.seconds) s of Opus per row, 50 packets/s, loss model: spread):\n" + Self.table(rows)
+              + "\n(real-time waits for deferred loopback deliveries: \(rows.map(\.settleWaits)))")
         for row in rows {
             #expect(abs(row.uplinkCumulativeLoss - row.injectedLoss) <= 0.01, "RR loss \(row.uplinkCumulativeLoss) vs \(row.injectedLoss)")
             #expect(abs(row.downlinkCumulativeLoss - row.injectedLoss) <= 0.01)

@@ -124,6 +124,7 @@ import Testing
         }
         print("real-clock relay, 30 ms one-way: delivered after", delays.map { "\($0 / 100 / 10).\($0 / 100 % 10) ms" })
         #expect(delays.count == 5)
-        #expect(delays.allSatisfy { $0 >= 30_000 && $0 < 60_000 })
+        // Never early; the upper bound only allows for a busy machine's scheduling.
+        #expect(delays.allSatisfy { $0 >= 30_000 && $0 < 130_000 })
     }
 }
