@@ -84,6 +84,10 @@ public final class AudioReceiver {
     /// The media SSRC being received, nil before the first packet.
     public var mediaSSRC: UInt32? { ssrc }
 
+    /// The RFC 3550 reception statistics of the stream (loss, jitter, octets), nil before the
+    /// first packet. A copy: reading it does not start a new report interval.
+    public var receptionStatistics: ReceiveStatistics? { receiveStatistics }
+
     /// Accepts one RTP packet (unprotected and parsed) that arrived at `arrivalMicroseconds`.
     public func receive(_ packet: RTPPacket, arrivalMicroseconds: Int64) {
         let header = packet.header

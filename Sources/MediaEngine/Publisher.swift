@@ -30,6 +30,20 @@ public final class Publisher {
         public var unknownSSRC = 0
         /// The datagram was RTP, not RTCP, and was ignored.
         public var ignoredRTP = false
+        /// Reception report blocks (in RRs or SRs) about our SSRCs (see `latestReportBlocks`).
+        public var reportBlocks = 0
+    }
+
+    /// A reception report block about one of our streams (RFC 3550 §6.4.1), as it arrived, with
+    /// the round-trip time its LSR/DLSR give (`ReceiveStatistics.roundTripMicroseconds`).
+    public struct ReceivedReportBlock: Sendable, Equatable {
+        /// The block as received.
+        public var block: ReportBlock
+        /// When it was handled, on the publisher's monotonic clock (microseconds).
+        public var arrivalMonotonicMicroseconds: UInt64
+        /// A − LSR − DLSR with A from the publisher's wall clock; nil without an LSR (no SR seen
+        /// by the far end yet) or for a negative result.
+        public var roundTripMicroseconds: Int64?
     }
 
     /// Per-SSRC send counters.
@@ -74,6 +88,10 @@ public final class Publisher {
     public private(set) var reportsSent = 0
     /// Received datagrams that could not be unprotected or parsed (dropped, counted).
     public private(set) var feedbackErrors = 0
+    /// The latest reception report block received for each of our SSRCs.
+    public private(set) var latestReportBlocks: [UInt32: ReceivedReportBlock] = [:]
+    /// Called with every reception report block about one of our SSRCs, as it is handled.
+    public var onReportBlock: ((ReceivedReportBlock) -> Void)?
 
     /// Builds the pipeline. Throws typed errors for impossible configurations: no track, a
     /// wrong number of or duplicate SSRCs, payload types above 127, keys libsrtp cannot use.
@@ -336,11 +354,30 @@ public final class Publisher {
                         }
                     }
                 }
+            case let .receiverReport(report):
+                receivedReportBlocks(report.reportBlocks, &outcome)
+            case let .senderReport(report):
+                receivedReportBlocks(report.reportBlocks, &outcome)
             default:
                 continue
             }
         }
         return outcome
+    }
+
+    /// Keeps the blocks about our SSRCs (others are not ours to grade) with their RTT.
+    private func receivedReportBlocks(_ blocks: [ReportBlock], _ outcome: inout FeedbackOutcome) {
+        guard !blocks.isEmpty else { return }
+        let arrival = NTPTime.compact(PublisherClock.ntpTimestamp(unixMicroseconds: path.clock.wallMicroseconds()))
+        let now = path.clock.monotonicMicroseconds()
+        for block in blocks where sendersBySSRC[block.ssrc] != nil {
+            let received = ReceivedReportBlock(
+                block: block, arrivalMonotonicMicroseconds: now,
+                roundTripMicroseconds: ReceiveStatistics.roundTripMicroseconds(reportBlock: block, arrivalCompactNTP: arrival))
+            latestReportBlocks[block.ssrc] = received
+            outcome.reportBlocks += 1
+            onReportBlock?(received)
+        }
     }
 
     private func keyFrameRequest(for ssrc: UInt32, _ outcome: inout FeedbackOutcome) throws(PublisherError) {

@@ -25,6 +25,14 @@ public final class Subscriber {
     /// Where RTCP goes when there is no socket (or to observe it): called with each protected
     /// compound packet. With a socket and no sink, RTCP is sent on the socket.
     public var rtcpSink: ((ArraySlice<UInt8>) -> Void)?
+    /// Called with the RFC 6464 audio level of every received audio packet that carries one
+    /// (after SRTP, before the audio receiver; any SSRC). Packets without the extension, or with
+    /// a malformed one, are skipped and counted in `audioLevelsMalformed`.
+    public var onAudioLevel: ((ReceivedAudioLevel) -> Void)?
+    /// Header-extension ids for reading audio levels (RFC 8285 `a=extmap`).
+    public var extensionMap: RTPHeaderExtensionMap = .defaults
+    /// Audio packets whose audio-level extension could not be read.
+    public private(set) var audioLevelsMalformed: Int64 = 0
 
     private let clock: () -> Int64
     private let inbound: SRTPSession?
@@ -174,6 +182,16 @@ public final class Subscriber {
         case configuration.videoPayloadType:
             video.receive(packet, wireBytes: length, arrivalMicroseconds: now)
         case configuration.audioPayloadType:
+            if let onAudioLevel, let extensions = packet.header.extensions {
+                do {
+                    if let level = try extensions.value(AudioLevel.self, map: extensionMap) {
+                        onAudioLevel(ReceivedAudioLevel(ssrc: packet.header.ssrc, sequenceNumber: packet.header.sequenceNumber,
+                                                        level: level, arrivalMicroseconds: now))
+                    }
+                } catch {
+                    audioLevelsMalformed += 1
+                }
+            }
             audio.receive(packet, arrivalMicroseconds: now)
         default:
             counters.unknownPayloadTypePackets += 1

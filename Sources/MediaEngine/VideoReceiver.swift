@@ -106,6 +106,10 @@ public final class VideoReceiver {
     /// The media SSRC being received, nil before the first packet.
     public var mediaSSRC: UInt32? { ssrc }
 
+    /// The RFC 3550 reception statistics of the stream (loss, jitter, octets), nil before the
+    /// first packet. A copy: reading it does not start a new report interval.
+    public var receptionStatistics: ReceiveStatistics? { receiveStatistics }
+
     /// Whether complete frames are being dropped until a key frame arrives.
     public var isWaitingForKeyFrame: Bool { waitingForKeyFrame }
 
