@@ -3,7 +3,7 @@ SWIFT ?= swift
 DEMO_DIR ?= out/demo
 FUZZ_SECONDS ?= 60
 
-.PHONY: deps demo test bench fuzz clean
+.PHONY: deps demo test bench bench-instructions fuzz clean
 
 deps:
 	@scripts/install-deps.sh
@@ -21,6 +21,9 @@ test: deps
 bench: deps
 	$(SWIFT) run -c release simulcast-bench encode --json bench-results/encode.json \
 		--markdown bench-results/encode.md --svg bench-results/encode.svg
+
+bench-instructions: deps
+	scripts/bench-instructions.sh
 
 fuzz: deps
 	FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/fuzz.sh

@@ -8,7 +8,7 @@ import Simulcast
 /// RTP/VP8 wire hot paths (WireBenchmark.swift). See Benchmarks/README.md.
 let usage = """
 usage: simulcast-bench encode [--input FILE.y4m] [--frames N] [--size WxH] [--repeat R]
-                              [--json PATH] [--markdown PATH] [--svg PATH]
+                              [--json PATH] [--markdown PATH] [--svg PATH] [--only NAME,...]
        simulcast-bench wire [--iterations N] [--runs R] [--json PATH]
        simulcast-bench srtp [--packets N] [--repeat R] [--size BYTES] [--json PATH]
        simulcast-bench allocations
@@ -19,7 +19,7 @@ let configurationOrder = ["single", "max_layer_2", "max_layer_3", "max_layer_2_i
 
 func runEncode(_ arguments: ArraySlice<String>) throws {
     let options = try CommandLineArguments(arguments, valueOptions: ["input", "frames", "size", "repeat", "json",
-                                                                     "markdown", "svg"])
+                                                                     "markdown", "svg", "only"])
     let frameCount = try options.int("frames", default: 300, range: 1...100_000)
     let repeats = try options.int("repeat", default: 5, range: 1...1000)
     let size = try options.size("size", default: (1280, 720))
@@ -35,7 +35,7 @@ func runEncode(_ arguments: ArraySlice<String>) throws {
     guard !frames.isEmpty else { throw ValidationError(message: "\(source.name) holds no frames") }
     let inputName = source.name
 
-    let configurations: [EncodeBenchmark.Configuration] = [
+    let allConfigurations: [EncodeBenchmark.Configuration] = [
         .init(name: "single", plan: single, make: MultiResolutionPipeline.init, measurePacketizeProtect: true),
         .init(name: "max_layer_2", plan: two, make: MultiResolutionPipeline.init, measurePacketizeProtect: true),
         .init(name: "max_layer_3", plan: three, make: MultiResolutionPipeline.init, measurePacketizeProtect: true),
@@ -43,6 +43,12 @@ func runEncode(_ arguments: ArraySlice<String>) throws {
         .init(name: "max_layer_3_independent", plan: three, make: IndependentEncodersPipeline.init),
         .init(name: "c_reference_max_layer_3", plan: three, make: CReferencePipeline.init),
     ]
+    // `--only a,b` runs a subset (e.g. one configuration under callgrind); ratios need both sides.
+    let only = options.string("only").map { Set($0.split(separator: ",").map(String.init)) }
+    if let only, let unknown = only.subtracting(configurationOrder).first {
+        throw ValidationError(message: "--only \(unknown): expected names from \(configurationOrder.joined(separator: ","))")
+    }
+    let configurations = allConfigurations.filter { only?.contains($0.name) ?? true }
     let benchmark = EncodeBenchmark(frames: frames, repeats: repeats)
     var progress = ProgressBar(total: configurations.count * repeats)
     let results = try benchmark.run(configurations, progress: &progress)
