@@ -170,6 +170,16 @@ final class DemoCall {
             viewers.append(viewer)
         }
         self.viewers = viewers
+        for (index, viewer) in viewers.enumerated() {
+            try node.addSubscriber(
+                ForwardedSubscriberConfiguration(id: viewer.id, outputSSRC: 0x0D00_0000 + UInt32(index),
+                                                 destination: viewer.socket.localEndpoint, sendKeys: keyPairs[index].down,
+                                                 receiveKeys: keyPairs[index].up,
+                                                 preference: .viewPort(viewer.viewport)),
+                link: viewer.link)
+        }
+        // Every subscriber is known before dynaCast starts listening, so the publisher does not
+        // pause and resume layers while they are added one by one.
         node.onWantedLayersChanged = { [unowned self] wanted in
             do {
                 let update = try self.publisher.updateWantedLayers(wanted)
@@ -182,14 +192,7 @@ final class DemoCall {
                 writeToStandardError("demo: dynaCast update failed: \(error)\n")
             }
         }
-        for (index, viewer) in viewers.enumerated() {
-            try node.addSubscriber(
-                ForwardedSubscriberConfiguration(id: viewer.id, outputSSRC: 0x0D00_0000 + UInt32(index),
-                                                 destination: viewer.socket.localEndpoint, sendKeys: keyPairs[index].down,
-                                                 receiveKeys: keyPairs[index].up,
-                                                 preference: .viewPort(viewer.viewport)),
-                link: viewer.link)
-        }
+        try publisher.updateWantedLayers(node.wantedSpatialLayers)
     }
 
     private var elapsedMilliseconds: Int64 {
