@@ -25,7 +25,8 @@ enum FFmpeg {
         throw Missing()
     }
 
-    /// `ffmpeg -v error -i FILE -f framemd5 -`: decodes every frame and prints one MD5 line per
+    /// `ffmpeg -v error -i FILE -fps_mode passthrough -f framemd5 -`: decodes every frame (no
+    /// frame-rate conversion dropping or repeating any) and prints one MD5 line per
     /// frame; errors go to a file (so a chatty failure cannot fill a pipe and stall ffmpeg).
     static func decode(_ path: String) throws -> Result {
         let errorPath = path + ".stderr"
@@ -33,7 +34,7 @@ enum FFmpeg {
         defer { try? FileManager.default.removeItem(atPath: errorPath) }
         let process = Process()
         process.executableURL = try executable()
-        process.arguments = ["-nostdin", "-v", "error", "-i", path, "-f", "framemd5", "-"]
+        process.arguments = ["-nostdin", "-v", "error", "-i", path, "-fps_mode", "passthrough", "-f", "framemd5", "-"]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errorPath))
