@@ -16,10 +16,10 @@ enum DemoCommand {
       --json PATH          per subscriber: frames decoded, decoder errors, freezes, switches with
                            reasons and latencies, time on each layer (ms)
       --save DIR           DIR/<subscriber>.ivf: what each subscriber received (assembled frames)
-      --throttle FROM-TO   seconds during which the last subscriber's downlink is throttled (default 4-9)
+      --throttle FROM-TO   seconds during which the last subscriber's downlink is throttled (default 3-7)
       --throttle-kbps N    its rate meanwhile (default 300)
-      --up-hold MS         the layer selector's up-switch hold (default 3000)
-      --growth PERCENT     subscriber estimate growth per second without loss (default 50)
+      --up-hold MS         the layer selector's up-switch hold (default 2000)
+      --growth PERCENT     subscriber estimate growth per second without loss (default 100)
       --no-dynacast        keep every layer encoded even if nobody watches it
       --quiet              no live table or per-second lines
     """
@@ -48,13 +48,13 @@ enum DemoCommand {
             options.throttleFromSeconds = parts[0]
             options.throttleToSeconds = parts[1]
         } else if options.seconds < 15 {
-            // Keep the default window's shape on shorter calls: throttle from 25 % to 55 % of it.
-            options.throttleFromSeconds = options.seconds * 0.25
-            options.throttleToSeconds = options.seconds * 0.55
+            // Keep the default window's shape (3-7 s of 15) on shorter calls.
+            options.throttleFromSeconds = options.seconds * 0.2
+            options.throttleToSeconds = options.seconds * 7 / 15
         }
         options.throttleKbps = try parsed.int("throttle-kbps", default: 300, range: 10...100_000)
-        options.upSwitchHoldMilliseconds = Int64(try parsed.int("up-hold", default: 3000, range: 0...60_000))
-        options.estimateGrowthPerSecond = Double(try parsed.int("growth", default: 50, range: 1...1000)) / 100
+        options.upSwitchHoldMilliseconds = Int64(try parsed.int("up-hold", default: 2000, range: 0...60_000))
+        options.estimateGrowthPerSecond = Double(try parsed.int("growth", default: 100, range: 1...1000)) / 100
         options.saveDirectory = parsed.string("save")
         options.dynaCast = !parsed.flag("no-dynacast")
 

@@ -25,12 +25,13 @@ final class DemoCall {
         var size = (width: 1280, height: 720)
         var input: String?
         var throttleKbps = 300
-        var throttleFromSeconds = 4.0
-        var throttleToSeconds = 9.0
-        /// The layer selector's up-switch hold (SPEC §3 hysteresis), ms.
-        var upSwitchHoldMilliseconds: Int64 = 3000
-        /// How fast a subscriber's estimate grows without loss, per second (0.5 = +50 %/s).
-        var estimateGrowthPerSecond = 0.5
+        var throttleFromSeconds = 3.0
+        var throttleToSeconds = 7.0
+        /// The layer selector's up-switch hold (SPEC §3 hysteresis: no faster oscillation), ms.
+        var upSwitchHoldMilliseconds: Int64 = 2000
+        /// How fast a subscriber's estimate grows without loss, per second (1.0 = doubles each
+        /// second; without bandwidth probing this is what brings a recovered link back up).
+        var estimateGrowthPerSecond = 1.0
         var saveDirectory: String?
         var dynaCast = true
     }
