@@ -77,7 +77,9 @@ enum DemoCommand {
             + "sending layers \(report.publisherSending), dynaCast \(options.dynaCast ? "on" : "off"); "
             + "node sent \(report.nodeKeyFrameRequests) PLI(s) upstream")
         if let path = parsed.string("json") {
-            try Data((report.json.serialized() + "\n").utf8).write(to: URL(fileURLWithPath: path))
+            let url = URL(fileURLWithPath: path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data((report.json.serialized() + "\n").utf8).write(to: url)
             output("JSON: \(path)")
         }
         if !paths.isEmpty { output("IVF: \(paths.values.sorted().joined(separator: ", "))") }
