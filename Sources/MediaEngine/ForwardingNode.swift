@@ -10,6 +10,9 @@ import Simulcast
 ///                       ─► PLI/FIR: key-frame request upstream for the layer it gets
 ///                       ─► REMB: TrackForwarder.updateBandwidth
 ///     forwarder key-frame requests ─► (S)RTCP PLI to the publisher
+///     gaps in what the publisher sent ─► (S)RTCP generic NACK to the publisher (`NACKGenerator`
+///                                        per layer); its retransmission is forwarded like any
+///                                        late packet, filling the gap the subscribers saw
 ///
 /// Retransmissions resend the very protected bytes first sent to that subscriber: libsrtp will
 /// not protect one sequence index twice, and the same plaintext under the same index would give
@@ -55,6 +58,9 @@ public final class ForwardingNode {
     private let publisherInbound: SRTPSession?
     private let feedbackOutbound: SRTPSession?
     private var layerHistories: [PacketHistory]
+    private var upstreamUnwrappers: [SequenceNumberUnwrapper]
+    private var upstreamNACK: [NACKGenerator]
+    private var nackScratch: [Int64] = []
     private var downstreams: [String: Downstream] = [:]
     private var bySource: [NetworkEndpoint: String] = [:]
     private var upstreamThrottle: KeyFrameRequestThrottle
@@ -82,6 +88,8 @@ public final class ForwardingNode {
         layerHistories = configuration.layerSSRCs.map { _ in
             PacketHistory(capacity: configuration.historyCapacity, maximumPacketSize: 1500)
         }
+        upstreamUnwrappers = configuration.layerSSRCs.map { _ in SequenceNumberUnwrapper() }
+        upstreamNACK = configuration.layerSSRCs.map { _ in NACKGenerator(configuration: configuration.upstreamNACK) }
         upstreamThrottle = KeyFrameRequestThrottle(minimumIntervalMilliseconds: configuration.keyFrameRequestIntervalMilliseconds)
         publisherEndpoint = configuration.publisherRTCPEndpoint
         rebuildBuffer.reserveCapacity(1500)
@@ -177,12 +185,22 @@ public final class ForwardingNode {
         handleReceiveBuffer(length: datagram.count, from: source)
     }
 
-    /// Timers: releases what the links hold back.
+    /// Timers: releases what the links hold back, and NACKs the publisher for what it lost.
     public func service() {
         let now = nowMilliseconds
         for id in downstreams.keys.sorted() {
             guard let downstream = downstreams[id], let link = downstream.link else { continue }
             link.flush(nowMilliseconds: now) { send($0, to: downstream.configuration.destination) }
+        }
+        for layer in upstreamNACK.indices {
+            nackScratch.removeAll(keepingCapacity: true)
+            upstreamNACK[layer].requestInto(&nackScratch, nowMilliseconds: now, roundTripMilliseconds: nil)
+            guard !nackScratch.isEmpty else { continue }
+            let lost = nackScratch.map { UInt16(truncatingIfNeeded: $0) }
+            sendToPublisher(.genericNACK(GenericNACK(senderSSRC: configuration.localSSRC,
+                                                     mediaSSRC: configuration.layerSSRCs[layer], lostSequenceNumbers: lost)))
+            counters.upstreamNACKsSent += 1
+            counters.upstreamPacketsRequested += lost.count
         }
     }
 
@@ -249,6 +267,8 @@ public final class ForwardingNode {
             return
         }
         let now = nowMilliseconds
+        let extended = upstreamUnwrappers[layer].unwrap(sequenceNumber)
+        upstreamNACK[layer].packetReceived(extended, nowMilliseconds: now)
         do {
             let requests = try forwarder.forward(receiveBuffer[0..<length], nowMilliseconds: now) { id, packet in
                 guard let downstream = downstreams[id] else { return }
@@ -413,29 +433,38 @@ public final class ForwardingNode {
         }
     }
 
-    /// Sends one (S)RTCP compound per layer: an empty RR and a PLI for that layer's SSRC.
+    /// Sends a PLI for each layer SSRC (rate-limited per SSRC).
     private func requestKeyFrames(_ ssrcs: [UInt32]) {
-        guard !ssrcs.isEmpty, let destination = publisherEndpoint else { return }
+        guard !ssrcs.isEmpty else { return }
         let now = nowMilliseconds
         for ssrc in ssrcs where upstreamThrottle.shouldPass(ssrc: ssrc, nowMilliseconds: now) {
-            let compound = RTCPCompoundPacket(packets: [
-                .receiverReport(ReceiverReport(ssrc: configuration.localSSRC)),
-                .pictureLossIndication(PictureLossIndication(senderSSRC: configuration.localSSRC, mediaSSRC: ssrc)),
-            ])
-            rtcpPlain.removeAll(keepingCapacity: true)
-            do {
-                try compound.serialize(into: &rtcpPlain)
-                var length = rtcpPlain.count
-                if let feedbackOutbound {
-                    length = try feedbackOutbound.protectRTCP(rtcpPlain, into: &protectBuffer)
-                } else {
-                    for (offset, byte) in rtcpPlain.enumerated() { protectBuffer[offset] = byte }
-                }
-                send(protectBuffer[0..<length], to: destination)
+            if sendToPublisher(.pictureLossIndication(PictureLossIndication(senderSSRC: configuration.localSSRC,
+                                                                            mediaSSRC: ssrc))) {
                 counters.keyFrameRequestsSent += 1
-            } catch {
-                counters.sendFailures += 1
             }
+        }
+    }
+
+    /// Sends one (S)RTCP compound to the publisher: an empty RR (RFC 3550 §6.1: a compound
+    /// starts with a report) and `feedback`. False when there is nowhere to send it or it failed.
+    @discardableResult
+    private func sendToPublisher(_ feedback: RTCPPacket) -> Bool {
+        guard let destination = publisherEndpoint else { return false }
+        let compound = RTCPCompoundPacket(packets: [.receiverReport(ReceiverReport(ssrc: configuration.localSSRC)), feedback])
+        rtcpPlain.removeAll(keepingCapacity: true)
+        do {
+            try compound.serialize(into: &rtcpPlain)
+            var length = rtcpPlain.count
+            if let feedbackOutbound {
+                length = try feedbackOutbound.protectRTCP(rtcpPlain, into: &protectBuffer)
+            } else {
+                for (offset, byte) in rtcpPlain.enumerated() { protectBuffer[offset] = byte }
+            }
+            send(protectBuffer[0..<length], to: destination)
+            return true
+        } catch {
+            counters.sendFailures += 1
+            return false
         }
     }
 

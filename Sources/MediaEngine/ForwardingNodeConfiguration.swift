@@ -22,11 +22,14 @@ public struct ForwardingNodeConfiguration: Sendable {
     public var keyFrameRequestIntervalMilliseconds: Int64
     /// Bandwidth hysteresis of the subscribers' layer selectors.
     public var selector: LayerSelector.Configuration
+    /// How the node NACKs the publisher for packets lost on the way in.
+    public var upstreamNACK: NACKGenerator.Configuration
 
     public init(plan: LayerPlan, layerSSRCs: [UInt32], publisherKeys: SRTPKeyingMaterial?,
                 feedbackKeys: SRTPKeyingMaterial?, publisherRTCPEndpoint: NetworkEndpoint? = nil,
                 localSSRC: UInt32 = 0x5F0D_0001, historyCapacity: Int = 1024,
-                keyFrameRequestIntervalMilliseconds: Int64 = 300, selector: LayerSelector.Configuration = .init()) {
+                keyFrameRequestIntervalMilliseconds: Int64 = 300, selector: LayerSelector.Configuration = .init(),
+                upstreamNACK: NACKGenerator.Configuration = .init(maxAgeMilliseconds: 300)) {
         self.plan = plan
         self.layerSSRCs = layerSSRCs
         self.publisherKeys = publisherKeys
@@ -36,6 +39,7 @@ public struct ForwardingNodeConfiguration: Sendable {
         self.historyCapacity = max(16, historyCapacity)
         self.keyFrameRequestIntervalMilliseconds = keyFrameRequestIntervalMilliseconds
         self.selector = selector
+        self.upstreamNACK = upstreamNACK
     }
 }
 
@@ -102,6 +106,10 @@ public struct ForwardingNodeCounters: Sendable, Equatable {
     public var publisherRTCP = 0
     /// Key-frame requests (PLI) sent to the publisher.
     public var keyFrameRequestsSent = 0
+    /// Generic NACKs sent to the publisher for packets lost on the way in, and the sequence
+    /// numbers they asked for.
+    public var upstreamNACKsSent = 0
+    public var upstreamPacketsRequested = 0
     /// Datagrams that failed SRTP, or were not valid RTP/RTCP/VP8 of the track.
     public var srtpFailures = 0
     public var malformed = 0

@@ -47,11 +47,46 @@ final class ImpairedLink: ForwardingLink {
     }
 }
 
+/// A publisher transport that loses RTP on the way to the node (seeded), retransmissions
+/// included; RTCP passes.
+final class LossyTransport: PacketTransport {
+    let inner: UDPTransport
+    private var random: SplitMix64
+    let loss: Double
+    private(set) var sent = 0
+    private(set) var dropped = 0
+
+    init(_ inner: UDPTransport, seed: UInt64, loss: Double) {
+        self.inner = inner
+        random = SplitMix64(seed: seed)
+        self.loss = loss
+    }
+
+    func send(_ datagram: UnsafeRawBufferPointer, ssrc: UInt32) throws(PublisherError) {
+        let isRTCP = datagram.count >= 2 && (192...223).contains(datagram[1])
+        if !isRTCP {
+            sent += 1
+            // Each layer's first packets always arrive (nothing before them to NACK).
+            if sent > 6, random.chance(loss) {
+                dropped += 1
+                return
+            }
+        }
+        try inner.send(datagram, ssrc: ssrc)
+    }
+
+    func receive(into buffer: UnsafeMutableRawBufferPointer, timeoutMilliseconds: Int32) throws(PublisherError) -> Int? {
+        try inner.receive(into: buffer, timeoutMilliseconds: timeoutMilliseconds)
+    }
+}
+
 /// The whole forwarding path with real components and a hand-driven clock: Publisher (2-layer
 /// SimulcastEncoder, SRTP) → UDP → ForwardingNode → 5 % loss + reordering → UDP → Subscribers,
-/// with NACKs answered by the node and PLIs relayed to the publisher.
+/// with NACKs answered by the node and PLIs relayed to the publisher. With upstream loss too, the
+/// node NACKs the publisher and forwards the retransmissions into the subscribers' gaps.
 @Suite(.serialized) struct ForwardingNodeLossTests {
-    @Test func nackRecoversLossOnTheNodeToSubscriberPathAndEverySubscriberKeepsDecoding() throws {
+    @Test(arguments: [0.0, 0.03])
+    func nackRecoversLossOnTheNodeToSubscriberPathAndEverySubscriberKeepsDecoding(upstreamLoss: Double) throws {
         let plan = try LayerPlan(width: 640, height: 360)
         let clock = ManualClock()
         let publisherKeys = try TestKeys.material(0x21), feedbackKeys = try TestKeys.material(0x31)
@@ -62,10 +97,11 @@ final class ImpairedLink: ForwardingLink {
         try node.socket.setReceiveBufferSize(1 << 20)
         let video = VideoTrackConfiguration(plan: plan, ssrcs: [1000, 1001], payloadBudget: 400)
         var random = SplitMix64(seed: 7)
+        let transport = LossyTransport(try UDPTransport(socket: try UDPSocket(), destination: node.localEndpoint),
+                                       seed: 0xB0B, loss: upstreamLoss)
         let publisher = try Publisher(
             configuration: PublisherConfiguration(video: video, security: .srtp(local: publisherKeys, remote: feedbackKeys)),
-            transport: try UDPTransport(socket: try UDPSocket(), destination: node.localEndpoint),
-            clock: clock.publisherClock, using: &random)
+            transport: transport, clock: clock.publisherClock, using: &random)
         let source = try VideoSource(testSceneWidth: 640, height: 360)
 
         struct Viewer {
@@ -132,6 +168,15 @@ final class ImpairedLink: ForwardingLink {
             #expect(video.longestFreezeMilliseconds <= 1000)
             #expect((decodedCounts[viewer.id] ?? 0) >= frames * 8 / 10)
             #expect(viewer.subscriber.statistics.srtpFailures == 0)
+        }
+        let retransmitted = publisher.statistics.map(\.retransmissions).reduce(0, +)
+        print("upstream loss \(upstreamLoss): dropped \(transport.dropped) of \(transport.sent), node NACKs \(node.counters.upstreamNACKsSent) for \(node.counters.upstreamPacketsRequested) packets, publisher resent \(retransmitted)")
+        if upstreamLoss > 0 {
+            #expect(transport.dropped > 0)
+            #expect(node.counters.upstreamNACKsSent > 0)
+            #expect(retransmitted > 0)
+        } else {
+            #expect(node.counters.upstreamNACKsSent == 0)
         }
         #expect(node.counters.srtpFailures == 0)
         #expect(node.counters.malformed == 0)
