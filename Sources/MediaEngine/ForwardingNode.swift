@@ -44,6 +44,13 @@ public final class ForwardingNode {
         var protectedHistory: PacketHistory
         var link: (any ForwardingLink)?
         var counters = ForwardedSubscriberCounters()
+        /// For sender reports (RFC 3550 §6.4.1) and the bitrate.
+        var lastRTPTimestamp: UInt32 = 0
+        var lastSenderReportMilliseconds: Int64?
+        var roundTripMicroseconds: Int64?
+        var rateWindowStartMilliseconds: Int64?
+        var rateWindowStartBytes = 0
+        var bitsPerSecond = 0
 
         init(_ configuration: ForwardedSubscriberConfiguration, historyCapacity: Int) throws(SRTPError) {
             self.configuration = configuration
@@ -142,6 +149,28 @@ public final class ForwardingNode {
     /// Counters for one subscriber.
     public func counters(for id: String) -> ForwardedSubscriberCounters? { downstreams[id]?.counters }
 
+    /// SPEC §3 stats of the track for one subscriber.
+    public func stats(for id: String) throws(ForwarderError) -> ForwardedSubscriberStats {
+        guard let downstream = downstreams[id] else { throw .unknownSubscriber(id) }
+        let forwarded = try forwarder.stats(for: id)
+        var stats = ForwardedSubscriberStats(
+            currentSpatialLayer: forwarded.current?.spatial, currentTemporalLayer: forwarded.current?.temporal,
+            preferredSpatialLayer: forwarded.preferredSpatialLayer, preferredTemporalLayer: forwarded.preferredTemporalLayer,
+            target: forwarded.target, bitsPerSecond: downstream.bitsPerSecond)
+        if let spatial = forwarded.current?.spatial, configuration.plan.layers.indices.contains(spatial) {
+            stats.frameWidth = configuration.plan.layers[spatial].width
+            stats.frameHeight = configuration.plan.layers[spatial].height
+        }
+        if let block = downstream.counters.lastReportBlock {
+            stats.packetsLost = Int(block.cumulativeLost)
+            stats.fractionLost = block.fractionLost
+            stats.jitterMilliseconds = Double(block.jitter) / 90
+        }
+        stats.roundTripMilliseconds = downstream.roundTripMicroseconds.map { Double($0) / 1000 }
+        stats.estimatedBitsPerSecond = downstream.counters.lastREMBBitsPerSecond.map { Int(clamping: $0) }
+        return stats
+    }
+
     /// Spatial layers some subscriber forwards, switches to, or prefers.
     public var wantedSpatialLayers: Set<Int> {
         var wanted = forwarder.wantedSpatialLayers
@@ -189,8 +218,10 @@ public final class ForwardingNode {
     public func service() {
         let now = nowMilliseconds
         for id in downstreams.keys.sorted() {
-            guard let downstream = downstreams[id], let link = downstream.link else { continue }
-            link.flush(nowMilliseconds: now) { send($0, to: downstream.configuration.destination) }
+            guard let downstream = downstreams[id] else { continue }
+            downstream.link?.flush(nowMilliseconds: now) { send($0, to: downstream.configuration.destination) }
+            measureBitrate(downstream, now: now)
+            sendSenderReportIfDue(downstream, now: now)
         }
         for layer in upstreamNACK.indices {
             nackScratch.removeAll(keepingCapacity: true)
@@ -315,6 +346,10 @@ public final class ForwardingNode {
                     downstream.counters.lastReportBlock = ReportBlockSummary(
                         fractionLost: Double(block.fractionLost) / 256, cumulativeLost: block.cumulativeLost,
                         jitter: block.interarrivalJitter)
+                    let arrival = NTPTime.compact(NTPTime.timestamp(microsecondsSinceEpoch: clock()))
+                    if let rtt = ReceiveStatistics.roundTripMicroseconds(reportBlock: block, arrivalCompactNTP: arrival) {
+                        downstream.roundTripMicroseconds = rtt
+                    }
                 }
             default:
                 continue
@@ -343,7 +378,11 @@ public final class ForwardingNode {
             return
         }
         downstream.protectedHistory.store(protectBuffer[0..<length], sequenceNumber: sequenceNumber)
+        let base = packet.startIndex
+        downstream.lastRTPTimestamp = UInt32(packet[base + 4]) << 24 | UInt32(packet[base + 5]) << 16
+            | UInt32(packet[base + 6]) << 8 | UInt32(packet[base + 7])
         downstream.counters.packetsSent += 1
+        downstream.counters.payloadOctets += packet.count - RTPHeader.fixedLength
         downstream.counters.bytesSent += length
         transmit(protectBuffer[0..<length], to: downstream, now: now)
     }
@@ -430,6 +469,47 @@ public final class ForwardingNode {
             return true
         } catch {
             return false
+        }
+    }
+
+    /// Bits per second sent to `downstream`, over windows of at least a second.
+    private func measureBitrate(_ downstream: Downstream, now: Int64) {
+        guard let start = downstream.rateWindowStartMilliseconds else {
+            downstream.rateWindowStartMilliseconds = now
+            downstream.rateWindowStartBytes = downstream.counters.bytesSent
+            return
+        }
+        let elapsed = now - start
+        guard elapsed >= 1000 || elapsed < 0 else { return }
+        let bytes = downstream.counters.bytesSent - downstream.rateWindowStartBytes
+        downstream.bitsPerSecond = elapsed > 0 ? Int(Int64(bytes) * 8000 / elapsed) : 0
+        downstream.rateWindowStartMilliseconds = now
+        downstream.rateWindowStartBytes = downstream.counters.bytesSent
+    }
+
+    /// A sender report for the subscriber's stream once a second (RFC 3550 §6.4.1), so its
+    /// receiver reports carry LSR/DLSR and we get a round-trip time. The NTP time is our
+    /// monotonic clock: only differences of it matter here.
+    private func sendSenderReportIfDue(_ downstream: Downstream, now: Int64) {
+        guard downstream.counters.packetsSent > 0 else { return }
+        if let last = downstream.lastSenderReportMilliseconds, now - last < 1000, now >= last { return }
+        downstream.lastSenderReportMilliseconds = now
+        let report = SenderReport(
+            ssrc: downstream.configuration.outputSSRC, ntpTimestamp: NTPTime.timestamp(microsecondsSinceEpoch: clock()),
+            rtpTimestamp: downstream.lastRTPTimestamp, packetCount: UInt32(truncatingIfNeeded: downstream.counters.packetsSent),
+            octetCount: UInt32(truncatingIfNeeded: downstream.counters.payloadOctets))
+        rtcpPlain.removeAll(keepingCapacity: true)
+        do {
+            try RTCPCompoundPacket(packets: [.senderReport(report)]).serialize(into: &rtcpPlain)
+            var length = rtcpPlain.count
+            if let outbound = downstream.outbound {
+                length = try outbound.protectRTCP(rtcpPlain, into: &protectBuffer)
+            } else {
+                for (offset, byte) in rtcpPlain.enumerated() { protectBuffer[offset] = byte }
+            }
+            transmit(protectBuffer[0..<length], to: downstream, now: now)
+        } catch {
+            counters.sendFailures += 1
         }
     }
 

@@ -72,6 +72,8 @@ public struct ForwardedSubscriberCounters: Sendable, Equatable {
     /// Media packets and bytes handed to the link (after protection).
     public var packetsSent = 0
     public var bytesSent = 0
+    /// RTP payload octets sent (RFC 3550 §6.4.1 sender's octet count).
+    public var payloadOctets = 0
     /// Sequence numbers NACKed; answered from the protected history, rebuilt from the
     /// publisher-side history, or no longer available.
     public var nacked = 0

@@ -110,13 +110,15 @@ private final class LiveTable {
             let kbps = (stats.bytesReceived - viewer.windowBytesStart) * 8 / 1000
             let loss = (counters?.lastReportBlock?.fractionLost ?? 0) * 100
             let estimate = (counters?.lastREMBBitsPerSecond ?? 0) / 1000
-            rows.append(formatRow(viewer.id, layer, viewer.windowFrames, kbps, loss, stats.freezeCount, estimate,
+            let rtt = (try? call.node.stats(for: viewer.id).roundTripMilliseconds) ?? nil
+            rows.append(formatRow(viewer.id, layer, viewer.windowFrames, kbps, loss, stats.freezeCount, estimate, rtt,
                                   viewer.link?.bitsPerSecond))
         }
         if redraw {
             var text = drawn ? "\u{1B}[\(call.viewers.count + 2)A" : ""
-            text += "\u{1B}[2K t=\(second)s  subscriber   layer  fps   kbps  loss  freezes  REMB kbps  downlink\n"
-            text += "\u{1B}[2K" + String(repeating: "-", count: 78) + "\n"
+            text += "\u{1B}[2K t=\(second)s".padding(toLength: 9, withPad: " ", startingAt: 0)
+                + "subscriber  layer  fps   kbps  loss  freezes  REMB kbps  rtt ms  downlink\n"
+            text += "\u{1B}[2K" + String(repeating: "-", count: 86) + "\n"
             for row in rows { text += "\u{1B}[2K" + row + "\n" }
             output(String(text.dropLast()))
             drawn = true
@@ -126,12 +128,13 @@ private final class LiveTable {
     }
 }
 
-/// One live-table row: subscriber, layer, fps, kbps, loss %, freezes, REMB kbps, downlink rate.
+/// One live-table row: subscriber, layer, fps, kbps, loss %, freezes, REMB kbps, rtt, downlink rate.
 private func formatRow(_ id: String, _ layer: String, _ fps: Int, _ kbps: Int64, _ loss: Double, _ freezes: Int,
-                       _ estimate: UInt64, _ downlink: Int?) -> String {
+                       _ estimate: UInt64, _ rtt: Double?, _ downlink: Int?) -> String {
     " " + [id.padding(toLength: 12, withPad: " ", startingAt: 0),
            layer.padding(toLength: 5, withPad: " ", startingAt: 0),
            String(format: "%4d", fps), String(format: "%6lld", kbps),
            String(format: "%4.1f%%", loss), String(format: "%7d", freezes),
-           String(format: "%9llu", estimate), "  " + (downlink.map { "\($0 / 1000) kbps" } ?? "open")].joined(separator: " ")
+           String(format: "%9llu", estimate), rtt.map { String(format: "%7.1f", $0) } ?? "      -",
+           " " + (downlink.map { "\($0 / 1000) kbps" } ?? "open")].joined(separator: " ")
 }

@@ -168,6 +168,12 @@ final class LossyTransport: PacketTransport {
             #expect(video.longestFreezeMilliseconds <= 1000)
             #expect((decodedCounts[viewer.id] ?? 0) >= frames * 8 / 10)
             #expect(viewer.subscriber.statistics.srtpFailures == 0)
+            // SPEC §3 stats from the node: its SRs give the RRs LSR/DLSR, hence a round trip.
+            let stats = try node.stats(for: viewer.id)
+            #expect(stats.roundTripMilliseconds != nil)
+            #expect(stats.jitterMilliseconds != nil && stats.packetsLost != nil)
+            #expect(stats.frameWidth == plan.layers[stats.currentSpatialLayer ?? 0].width)
+            #expect(stats.bitsPerSecond > 0)
         }
         let retransmitted = publisher.statistics.map(\.retransmissions).reduce(0, +)
         print("upstream loss \(upstreamLoss): dropped \(transport.dropped) of \(transport.sent), node NACKs \(node.counters.upstreamNACKsSent) for \(node.counters.upstreamPacketsRequested) packets, publisher resent \(retransmitted)")

@@ -22,6 +22,8 @@ struct DemoViewerReport {
     var droppedByLink: Int
     var bytesReceived: Int64
     var finalLayer: LayerTarget?
+    /// The node's view at the end (SPEC §3 stats): round trip and jitter from the RRs.
+    var finalStats: ForwardedSubscriberStats?
     var switches: [DemoSwitch]
     /// Milliseconds spent on each forwarded layer ("S2T2"; "none" before the first key frame).
     var layerMilliseconds: [(layer: String, milliseconds: Int64)]
@@ -70,6 +72,7 @@ struct DemoReport {
                 retransmittedByNode: node.retransmitted + node.rebuilt, droppedByLink: viewer.link?.dropped ?? 0,
                 bytesReceived: stats.bytesReceived,
                 finalLayer: (try? call.node.forwarder.stats(for: viewer.id).current) ?? nil,
+                finalStats: try? call.node.stats(for: viewer.id),
                 switches: viewer.switches,
                 layerMilliseconds: viewer.layerMicroseconds.sorted { $0.key < $1.key }.map { ($0.key, $0.value / 1000) },
                 ivfPath: ivfPaths[viewer.id])
@@ -149,6 +152,8 @@ struct DemoReport {
                 ("retransmittedByNode", .int(viewer.retransmittedByNode)),
                 ("droppedByThrottle", .int(viewer.droppedByLink)),
                 ("finalLayer", viewer.finalLayer.map { .string($0.description) } ?? .null),
+                ("rttMs", viewer.finalStats?.roundTripMilliseconds.map { .double(($0 * 10).rounded() / 10) } ?? .null),
+                ("jitterMs", viewer.finalStats?.jitterMilliseconds.map { .double(($0 * 10).rounded() / 10) } ?? .null),
                 ("switches", .array(viewer.switches.map { item in
                     .object([
                         ("atMs", .int(Int(item.atMilliseconds))),
