@@ -300,6 +300,9 @@ public final class ForwardingNode {
         let now = nowMilliseconds
         let extended = upstreamUnwrappers[layer].unwrap(sequenceNumber)
         upstreamNACK[layer].packetReceived(extended, nowMilliseconds: now)
+        // Only a completed switch changes what is forwarded, so only then can the wanted set
+        // change on this path (no per-packet set building otherwise).
+        let switchesBefore = forwarder.switchEvents.count
         do {
             let requests = try forwarder.forward(receiveBuffer[0..<length], nowMilliseconds: now) { id, packet in
                 guard let downstream = downstreams[id] else { return }
@@ -311,7 +314,7 @@ public final class ForwardingNode {
         } catch {
             counters.malformed += 1
         }
-        checkWantedLayers()
+        if forwarder.switchEvents.count != switchesBefore { checkWantedLayers() }
     }
 
     private func handleSubscriberRTCP(length: Int, from id: String, _ downstream: Downstream) {
