@@ -10,6 +10,7 @@ import Simulcast
 ///                       ─► PLI/FIR: key-frame request upstream for the layer it gets
 ///                       ─► REMB: TrackForwarder.updateBandwidth
 ///     forwarder key-frame requests ─► (S)RTCP PLI to the publisher
+///     once a second per subscriber ─► SR (so its RRs carry LSR/DLSR: `stats(for:)` has an RTT)
 ///     gaps in what the publisher sent ─► (S)RTCP generic NACK to the publisher (`NACKGenerator`
 ///                                        per layer); its retransmission is forwarded like any
 ///                                        late packet, filling the gap the subscribers saw
