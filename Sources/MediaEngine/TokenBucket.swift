@@ -37,7 +37,8 @@ public struct TokenBucket: Sendable, Equatable {
     }
 
     private mutating func refill(_ now: Int64) {
-        defer { lastRefillMilliseconds = now }
+        // Never moves back: a clock step backwards must not count as time earned afterwards.
+        defer { lastRefillMilliseconds = max(lastRefillMilliseconds ?? now, now) }
         guard let last = lastRefillMilliseconds, let rate = bitsPerSecond else {
             if bitsPerSecond == nil { tokens = Double(burstBytes) }
             return
