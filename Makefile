@@ -9,7 +9,7 @@ deps:
 	@scripts/install-deps.sh
 
 demo: deps
-	$(SWIFT) run -c release simulcast encode --frames 90 --out $(DEMO_DIR)
+	$(SWIFT) run -c release simulcast demo --json $(DEMO_DIR)/demo.json --save $(DEMO_DIR)
 
 test: deps
 	$(SWIFT) build --build-tests

@@ -3,9 +3,10 @@
 # Usage: scripts/install-deps.sh [extra-package ...]
 set -euo pipefail
 # GStreamer is the independent receiver of the interop tests (udpsrc, srtpdec, rtpvp8depay,
-# vp8dec, rtpopusdepay, opusdec).
+# vp8dec, rtpopusdepay, opusdec); ffmpeg independently decodes the forwarded streams written to IVF.
 packages=(libvpx-dev libyuv-dev libopus-dev libsrtp2-dev pkg-config
-          gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad "$@")
+          gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad
+          ffmpeg "$@")
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

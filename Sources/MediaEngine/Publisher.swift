@@ -93,6 +93,16 @@ public final class Publisher {
     /// Called with every reception report block about one of our SSRCs, as it is handled.
     public var onReportBlock: ((ReceivedReportBlock) -> Void)?
 
+    /// Camera frames given while the camera was off (not encoded).
+    public internal(set) var videoFramesSkippedCameraOff = 0
+
+    /// SPEC §2 layer control (see `PublisherLayerControl.swift`): the webcam cap and camera
+    /// state, dynaCast's on/off switch, its bookkeeping, and the layers last asked for.
+    var webcamCap = WebcamQualityCap(isCameraOn: true)
+    var dynaCastIsEnabled = false
+    var dynaCast: DynaCastPolicy?
+    var wantedLayers: Set<Int>?
+
     /// Builds the pipeline. Throws typed errors for impossible configurations: no track, a
     /// wrong number of or duplicate SSRCs, payload types above 127, keys libsrtp cannot use.
     public init<Generator: RandomNumberGenerator>(configuration: PublisherConfiguration, transport: any PacketTransport,
@@ -168,6 +178,7 @@ public final class Publisher {
         sendersBySSRC = bySSRC
         allSenders = videoSenders + (audioSender.map { [$0] } ?? [])
         throttle = KeyFrameRequestThrottle(minimumIntervalMilliseconds: configuration.keyFrameRequestIntervalMilliseconds)
+        dynaCast = configuration.video.map { DynaCastPolicy(plan: $0.plan) }
     }
 
     /// Builds the pipeline with the system clock and random source.
@@ -182,6 +193,10 @@ public final class Publisher {
     /// layer and sends each layer's packets. Sends due sender reports afterwards.
     public func send(video frame: VideoFrame) throws(PublisherError) {
         guard let encoder else { throw .trackNotConfigured("video") }
+        guard webcamCap.isCameraOn else {
+            videoFramesSkippedCameraOff += 1
+            return
+        }
         var failure: PublisherError?
         do {
             try encoder.encode(scaling: frame) { encoded in

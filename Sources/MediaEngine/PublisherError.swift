@@ -1,6 +1,7 @@
 import MediaCodecs
 import RTPWire
 import SRTP
+import Simulcast
 
 /// Every failure of the publish path, each wrapping the typed error of the layer it came from.
 /// Nothing on this path traps on external input (keys, addresses, received datagrams).
@@ -25,6 +26,8 @@ public enum PublisherError: Error, Equatable, Sendable, CustomStringConvertible 
     case trackNotConfigured(String)
     /// A file (e.g. the pcap tap) could not be written (errno).
     case file(path: String, errno: Int32)
+    /// `setWebcamQuality` refused (SPEC §2: not while the camera is off).
+    case webcamQuality(WebcamQualityCapError)
 
     public var description: String {
         switch self {
@@ -38,6 +41,7 @@ public enum PublisherError: Error, Equatable, Sendable, CustomStringConvertible 
         case let .packetTooLarge(size, limit): return "packet of \(size) bytes exceeds \(limit)"
         case let .trackNotConfigured(track): return "no \(track) track configured"
         case let .file(path, code): return "cannot write \(path) (errno \(code))"
+        case let .webcamQuality(error): return "webcam quality: \(error)"
         }
     }
 }

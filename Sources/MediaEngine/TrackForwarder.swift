@@ -39,6 +39,7 @@ public final class TrackForwarder {
     private let plan: LayerPlan
     private var subscribers: [String: Subscriber] = [:]
     private var trackThrottle: KeyFrameRequestThrottle
+    private let selectorConfiguration: LayerSelector.Configuration
     private var buffer: [UInt8] = []
 
     /// Every layer switch, in order: (subscriber, event). Read and clear as you like.
@@ -56,8 +57,11 @@ public final class TrackForwarder {
     ///   - plan: the track's published layers (sizes and bitrates for the selector).
     ///   - layerSSRCs: the publisher's SSRC per layer, lightest first.
     ///   - keyFrameRequestIntervalMilliseconds: the track-wide PLI rate limit per SSRC.
-    public init(plan: LayerPlan, layerSSRCs: [UInt32], keyFrameRequestIntervalMilliseconds: Int64 = 300) {
+    ///   - selectorConfiguration: bandwidth hysteresis of every subscriber's `LayerSelector`.
+    public init(plan: LayerPlan, layerSSRCs: [UInt32], keyFrameRequestIntervalMilliseconds: Int64 = 300,
+                selectorConfiguration: LayerSelector.Configuration = .init()) {
         self.plan = plan
+        self.selectorConfiguration = selectorConfiguration
         self.layerSSRCs = layerSSRCs
         trackThrottle = KeyFrameRequestThrottle(minimumIntervalMilliseconds: keyFrameRequestIntervalMilliseconds)
         buffer.reserveCapacity(1500)
@@ -67,7 +71,7 @@ public final class TrackForwarder {
     /// Returns the key-frame requests its start needs.
     public func addSubscriber(_ id: String, outputSSRC: UInt32, preference: EffectivePreference = .quality(.high),
                               nowMilliseconds now: Int64) -> [UInt32] {
-        var subscriber = Subscriber(outputSSRC: outputSSRC, selector: LayerSelector(plan: plan),
+        var subscriber = Subscriber(outputSSRC: outputSSRC, selector: LayerSelector(plan: plan, configuration: selectorConfiguration),
                                     controller: LayerSwitchController(layerSSRCs: layerSSRCs))
         let start = subscriber.controller.setTarget(subscriber.selector.target, reason: .client, nowMilliseconds: now)
         let change = subscriber.selector.setPreference(preference, nowMilliseconds: now)

@@ -79,8 +79,9 @@ public struct ForwardingDecision: Sendable, Hashable {
 ///   key frame (straight to the target). A TL0 frame alone is not a sync point: under SPEC §1's L1T3 pattern TL1
 ///   frames also reference GOLDEN, which only TL1 frames refresh.
 /// - Temporal down-switch at the next frame boundary of the forwarded layer.
-/// - While a spatial switch is pending the old layer may be thinned (temporal down) but is
-///   never thickened, so a bandwidth-down does not cost more while it waits.
+/// - While a spatial switch is pending the old layer is never thickened, and it is thinned
+///   (temporal down) only when the switch goes down, so a bandwidth-down does not cost more
+///   while it waits and an up-switch does not drop the frame rate while it waits.
 /// - Decisions are per frame: the first packet of a frame decides for the rest of it, and a
 ///   packet whose TID is above the forwarded temporal layer is never forwarded.
 ///
@@ -175,7 +176,9 @@ public struct LayerSwitchController: Sendable {
 
         // A frame boundary of the forwarded layer: temporal switches happen here.
         let spatialPending = forwarded.spatial != target.spatial
-        if target.temporal < forwarded.temporal {
+        // Thinning while a switch is pending only helps a move down (it saves bandwidth that is
+        // short); waiting for a bigger layer's key frame at a lower frame rate would only look worse.
+        if target.temporal < forwarded.temporal, !spatialPending || target.spatial < forwarded.spatial {
             forwarded.temporal = target.temporal
         } else if target.temporal > forwarded.temporal, !spatialPending {
             if packet.keyFrame {

@@ -1,93 +1,14 @@
+import Foundation
 import Testing
 import MediaCodecs
 import RTPWire
 import Simulcast
 @testable import MediaEngine
 
-/// A publisher made of real components: SimulcastEncoder over the built-in scene, one
-/// VP8Packetizer and sequence counter per layer, plain RTP out.
-private final class TestPublisher {
-    let plan: LayerPlan
-    let ssrcs: [UInt32]
-    let encoder: SimulcastEncoder
-    let source: VideoSource
-    var packetizers: [VP8Packetizer]
-    var sequences: [UInt16]
-    var frameIndex = 0
-
-    init(plan: LayerPlan) throws {
-        self.plan = plan
-        ssrcs = plan.layers.indices.map { UInt32(1000 + $0) }
-        encoder = try SimulcastEncoder(plan: plan)
-        source = try VideoSource(testSceneWidth: plan.top.width, height: plan.top.height)
-        packetizers = plan.layers.indices.map { VP8Packetizer(initialPictureID: UInt16(100 * $0), initialTL0PicIdx: UInt8(7 * $0)) }
-        sequences = plan.layers.indices.map { UInt16(65_500 - 300 * $0) }  // wraps during the test
-    }
-
-    /// The packets of the next frame, all layers, lightest first.
-    func nextFramePackets() throws -> [[UInt8]] {
-        guard let frame = try source.nextFrame() else { return [] }
-        frameIndex += 1
-        var packets: [[UInt8]] = []
-        for encoded in try encoder.encode(frame) {
-            let layer = encoded.spatialIndex
-            try packetizers[layer].packetize(encoded) { payload, isLast in
-                var packet: [UInt8] = []
-                try? RTPHeader(marker: isLast, payloadType: 96, sequenceNumber: sequences[layer],
-                               timestamp: encoded.rtpTimestamp, ssrc: ssrcs[layer]).serialize(into: &packet)
-                packet += payload
-                sequences[layer] &+= 1
-                packets.append(packet)
-            }
-        }
-        return packets
-    }
-}
-
-/// What one subscriber receives: assembled and decoded with real libvpx, plus continuity checks.
-private struct ReceivingEnd {
-    var assembler = VP8FrameAssembler()
-    let decoder: VP8Decoder
-    var decodedSizes: [String: Int] = [:]
-    var decodeErrors = 0
-    var undecodable = 0
-    var sequenceGaps = 0
-    var pictureIDGaps = 0
-    var lastSequence: UInt16?
-    var lastPictureID: UInt16?
-
-    init() throws { decoder = try VP8Decoder() }
-
-    mutating func receive(_ bytes: [UInt8]) throws {
-        let packet = try RTPPacket(parsing: bytes)
-        if let last = lastSequence, packet.header.sequenceNumber != last &+ 1 { sequenceGaps += 1 }
-        lastSequence = packet.header.sequenceNumber
-        for frame in try assembler.insert(packet) {
-            if let pictureID = frame.pictureID {
-                if let last = lastPictureID, pictureID != (last &+ 1) & 0x7FFF { pictureIDGaps += 1 }
-                lastPictureID = pictureID
-            }
-            guard frame.decodable else {
-                undecodable += 1
-                continue
-            }
-            do {
-                if let picture = try decoder.decode(frame.data) {
-                    decodedSizes["\(picture.width)x\(picture.height)", default: 0] += 1
-                } else {
-                    decodeErrors += 1
-                }
-            } catch {
-                decodeErrors += 1
-            }
-        }
-    }
-}
-
 @Suite struct TrackForwarderTests {
     /// Runs `frames` frames through the forwarder; `script(frame)` may change preferences or
     /// bandwidth before the frame is forwarded. Key-frame requests go back to the encoder.
-    private func run(frames: Int, plan: LayerPlan, subscribers: [String],
+    private func run(frames: Int, plan: LayerPlan, subscribers: [String], captureIVF: Bool = false,
                      script: (Int, TrackForwarder, Int64) throws -> [UInt32]) throws
         -> (TrackForwarder, [String: ReceivingEnd])
     {
@@ -97,6 +18,8 @@ private struct ReceivingEnd {
         var requests: [UInt32] = []
         for (index, id) in subscribers.enumerated() {
             ends[id] = try ReceivingEnd()
+            if captureIVF { ends[id]?.ivf = IVFWriter(width: plan.top.width, height: plan.top.height,
+                                                      timebaseNumerator: 1, timebaseDenominator: 90_000) }
             requests += forwarder.addSubscriber(id, outputSSRC: UInt32(50 + index), nowMilliseconds: 0)
         }
         for frame in 0..<frames {
@@ -129,7 +52,7 @@ private struct ReceivingEnd {
         let qualities: [VideoQuality] = [.low, .high, .medium, .low, .high, .medium, .high]
         // 80% of the top layer's target: enough for its TL0+TL1 (60%), not for TL2.
         let squeezed = plan.layers[2].bitrates.targetKbps * 800
-        let (forwarder, ends) = try run(frames: 380, plan: plan, subscribers: ["viewer"]) { frame, forwarder, now in
+        let (forwarder, ends) = try run(frames: 380, plan: plan, subscribers: ["viewer"], captureIVF: true) { frame, forwarder, now in
             var requests: [UInt32] = []
             if frame % 30 == 0, frame < 210 {
                 requests += try forwarder.setPreference(.quality(qualities[frame / 30]), for: "viewer", nowMilliseconds: now)
@@ -152,6 +75,18 @@ private struct ReceivingEnd {
         #expect(end.sequenceGaps == 0)
         #expect(end.pictureIDGaps == 0)
         #expect(Set(end.decodedSizes.keys) == ["256x144", "512x288", "1024x576"])
+
+        // The same forwarded stream, as an IVF file, through an independent decoder.
+        let ivf = try #require(end.ivf)
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("forwarded-\(getpid()).ivf").path
+        try ivf.write(toFile: path)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let decoded = try FFmpeg.decode(path)
+        print("ffmpeg: exit \(decoded.exitStatus), \(decoded.frames) frames decoded of \(ivf.frameCount) written")
+        #expect(decoded.exitStatus == 0)
+        #expect(decoded.errorOutput.isEmpty)
+        #expect(decoded.frames == Int(ivf.frameCount))
+        #expect(decoded.frames == end.decodedSizes.values.reduce(0, +))
     }
 
     @Test func temporalLayersClimbBackFromTL0AtSyncFramesWithoutAKeyFrame() throws {

@@ -164,6 +164,15 @@ private func forwarding(_ layer: LayerTarget) -> LayerSwitchController {
         #expect(controller.current == l(2, 0))
     }
 
+    @Test func pendingSpatialUpSwitchKeepsOldLayerFrameRate() {
+        var controller = forwarding(l(0, 2))
+        _ = controller.setTarget(l(1, 1), reason: .bandwidthUp, nowMilliseconds: 100)
+        let tl2 = controller.process(frame(0, tid: 2, at: 133))
+        #expect(tl2.shouldForward)
+        #expect(tl2.event == nil)
+        #expect(controller.current == l(0, 2))
+    }
+
     @Test func packetsAboveForwardedTemporalLayerNeverForwarded() {
         var controller = forwarding(l(2, 0))
         _ = controller.process(frame(2, tid: 0, at: 33))

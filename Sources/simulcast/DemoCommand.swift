@@ -1,0 +1,140 @@
+import CommandLineSupport
+import Foundation
+import MediaEngine
+
+/// `simulcast demo`: a real call on loopback UDP with SRTP (`DemoCall`): one publisher, the
+/// forwarding node, four subscribers (viewports per layer, plus one whose downlink is throttled
+/// mid-call). A live table while it runs, then a summary; `--json` and `--save` for the record.
+enum DemoCommand {
+    static let usage = """
+    usage: simulcast demo [--seconds N] [--input FILE.y4m] [--size WxH] [--json PATH] [--save DIR]
+                          [--throttle FROM-TO] [--throttle-kbps N] [--up-hold MS] [--growth PERCENT]
+                          [--no-dynacast] [--quiet]
+      --seconds N          call length (default 15, at most 29)
+      --input FILE.y4m     publish a Y4M file (looped) instead of the built-in scene
+      --size WxH           publisher's encoder size (default 1280x720; layers follow SPEC §1)
+      --json PATH          per subscriber: frames decoded, decoder errors, freezes, switches with
+                           reasons and latencies, time on each layer (ms)
+      --save DIR           DIR/<subscriber>.ivf: what each subscriber received (assembled frames)
+      --throttle FROM-TO   seconds during which the last subscriber's downlink is throttled (default 3-7)
+      --throttle-kbps N    its rate meanwhile (default 300)
+      --up-hold MS         the layer selector's up-switch hold (default 2000)
+      --growth PERCENT     subscriber estimate growth per second without loss (default 100)
+      --no-dynacast        keep every layer encoded even if nobody watches it
+      --quiet              no live table or per-second lines
+    """
+
+    @discardableResult
+    static func run(_ arguments: ArraySlice<String>, output: @escaping (String) -> Void = { print($0) }) throws -> DemoReport {
+        let parsed = try CommandLineArguments(
+            arguments,
+            valueOptions: ["seconds", "input", "size", "json", "save", "throttle", "throttle-kbps", "up-hold", "growth"],
+            flagOptions: ["no-dynacast", "quiet"])
+        var options = DemoCall.Options()
+        if let text = parsed.string("seconds") {
+            guard let seconds = Double(text), seconds > 0, seconds < 30 else {
+                throw CommandError("--seconds \(text): expected a number of seconds above 0 and below 30")
+            }
+            options.seconds = seconds
+        }
+        options.input = parsed.string("input")
+        let size = try parsed.size("size", default: (1280, 720))
+        options.size = (size.width, size.height)
+        if let text = parsed.string("throttle") {
+            let parts = text.split(separator: "-").compactMap { Double($0) }
+            guard parts.count == 2, parts[0] >= 0, parts[1] > parts[0] else {
+                throw CommandError("--throttle \(text): expected FROM-TO in seconds, e.g. 4-9")
+            }
+            options.throttleFromSeconds = parts[0]
+            options.throttleToSeconds = parts[1]
+        } else if options.seconds < 15 {
+            // Keep the default window's shape (3-7 s of 15) on shorter calls.
+            options.throttleFromSeconds = options.seconds * 0.2
+            options.throttleToSeconds = options.seconds * 7 / 15
+        }
+        options.throttleKbps = try parsed.int("throttle-kbps", default: 300, range: 10...100_000)
+        options.upSwitchHoldMilliseconds = Int64(try parsed.int("up-hold", default: 2000, range: 0...60_000))
+        options.estimateGrowthPerSecond = Double(try parsed.int("growth", default: 100, range: 1...1000)) / 100
+        options.saveDirectory = parsed.string("save")
+        options.dynaCast = !parsed.flag("no-dynacast")
+
+        let call = try DemoCall(options: options)
+        output("simulcast demo: \(call.plan.layers.map { "\($0.width)x\($0.height)" }.joined(separator: " + ")) "
+            + "\(options.input.map { "from \($0)" } ?? "built-in scene") → node \(call.node.localEndpoint) → "
+            + "\(call.viewers.count) subscribers, SRTP \(call.publisher.path.isSecure ? "on" : "off"), "
+            + "\(options.seconds) s; '\(call.viewers.last?.id ?? "")' throttled to \(options.throttleKbps) kbps "
+            + "from \(options.throttleFromSeconds) s to \(options.throttleToSeconds) s")
+        let live = parsed.flag("quiet") ? nil : LiveTable(call: call, redraw: isatty(STDOUT_FILENO) != 0, output: output)
+        try call.run { second in live?.update(second: second) }
+
+        var paths: [String: String] = [:]
+        if let directory = options.saveDirectory { paths = try call.saveCaptures(to: directory) }
+        let report = DemoReport(call: call, ivfPaths: paths)
+        output("")
+        output(report.summaryTable)
+        output("")
+        output("publisher: \(report.publisherFrames) frames, \(report.publisherKeyFrames) key-frame request(s) honoured, "
+            + "sending layers \(report.publisherSending), dynaCast \(options.dynaCast ? "on" : "off"); "
+            + "node sent \(report.nodeKeyFrameRequests) PLI(s) upstream")
+        if let path = parsed.string("json") {
+            let url = URL(fileURLWithPath: path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data((report.json.serialized() + "\n").utf8).write(to: url)
+            output("JSON: \(path)")
+        }
+        if !paths.isEmpty { output("IVF: \(paths.values.sorted().joined(separator: ", "))") }
+        return report
+    }
+}
+
+/// The per-subscriber table while the call runs: redrawn in place on a terminal, otherwise one
+/// line per second.
+private final class LiveTable {
+    private let call: DemoCall
+    private let redraw: Bool
+    private let output: (String) -> Void
+    private var drawn = false
+
+    init(call: DemoCall, redraw: Bool, output: @escaping (String) -> Void) {
+        self.call = call
+        self.redraw = redraw
+        self.output = output
+    }
+
+    func update(second: Int) {
+        var rows: [String] = []
+        for viewer in call.viewers {
+            let stats = viewer.subscriber.statistics.video
+            let counters = call.node.counters(for: viewer.id)
+            let layer = (try? call.node.forwarder.stats(for: viewer.id).current).map(\.description) ?? "-"
+            let kbps = (stats.bytesReceived - viewer.windowBytesStart) * 8 / 1000
+            let loss = (counters?.lastReportBlock?.fractionLost ?? 0) * 100
+            let estimate = (counters?.lastREMBBitsPerSecond ?? 0) / 1000
+            let rtt = (try? call.node.stats(for: viewer.id).roundTripMilliseconds) ?? nil
+            rows.append(formatRow(viewer.id, layer, viewer.windowFrames, kbps, loss, stats.freezeCount, estimate, rtt,
+                                  viewer.link?.bitsPerSecond))
+        }
+        if redraw {
+            var text = drawn ? "\u{1B}[\(call.viewers.count + 2)A" : ""
+            text += "\u{1B}[2K t=\(second)s".padding(toLength: 9, withPad: " ", startingAt: 0)
+                + "subscriber  layer  fps   kbps  loss  freezes  REMB kbps  rtt ms  downlink\n"
+            text += "\u{1B}[2K" + String(repeating: "-", count: 86) + "\n"
+            for row in rows { text += "\u{1B}[2K" + row + "\n" }
+            output(String(text.dropLast()))
+            drawn = true
+        } else {
+            output("t=\(second)s " + rows.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " | "))
+        }
+    }
+}
+
+/// One live-table row: subscriber, layer, fps, kbps, loss %, freezes, REMB kbps, rtt, downlink rate.
+private func formatRow(_ id: String, _ layer: String, _ fps: Int, _ kbps: Int64, _ loss: Double, _ freezes: Int,
+                       _ estimate: UInt64, _ rtt: Double?, _ downlink: Int?) -> String {
+    " " + [id.padding(toLength: 12, withPad: " ", startingAt: 0),
+           layer.padding(toLength: 5, withPad: " ", startingAt: 0),
+           String(format: "%4d", fps), String(format: "%6lld", kbps),
+           String(format: "%4.1f%%", loss), String(format: "%7d", freezes),
+           String(format: "%9llu", estimate), rtt.map { String(format: "%7.1f", $0) } ?? "      -",
+           " " + (downlink.map { "\($0 / 1000) kbps" } ?? "open")].joined(separator: " ")
+}
