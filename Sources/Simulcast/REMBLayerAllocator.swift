@@ -30,7 +30,10 @@ public struct REMBLayerAllocator: Sendable, Equatable {
 
     /// Total kbps of the lightest `count` layers.
     public func totalKbps(layers count: Int) -> Int {
-        layerKbps.prefix(max(0, count)).reduce(0) { $0.addingReportingOverflow($1).partialValue }
+        layerKbps.prefix(max(0, count)).reduce(0) { total, kbps in
+            let (sum, overflow) = total.addingReportingOverflow(kbps)
+            return overflow ? Int.max : sum
+        }
     }
 
     /// Feeds one REMB (bits per second) received at `nowMilliseconds`; returns the number of layers
