@@ -55,6 +55,7 @@ done
 
 status=0
 rm -rf out/janus-acceptance-three-logs out/janus-acceptance-fallback-logs
+rm -f out/janus-acceptance-three.json out/janus-acceptance-fallback.json
 echo "janus-acceptance: 1/2 three layers" >&2
 scripts/janus-interop.sh --sender "$sender" --seconds 12 --out out/janus-acceptance-three.json \
     --keep-logs out/janus-acceptance-three-logs -- \

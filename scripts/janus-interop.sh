@@ -51,7 +51,8 @@ sender_pid=""
 viewer_pid=""
 cleanup() {
     local rc=$?
-    trap - EXIT INT TERM
+    trap - EXIT
+    trap "" INT TERM   # a second signal must not cut the cleanup short
     if [ -n "$viewer_pid" ]; then
         kill -TERM "$viewer_pid" 2>/dev/null || true   # timeout(1) passes it on to the viewer
         wait "$viewer_pid" 2>/dev/null || true
@@ -77,7 +78,7 @@ cleanup() {
     exit $rc
 }
 trap cleanup EXIT
-trap 'exit 130' INT TERM
+trap 'trap "" INT TERM; exit 130' INT TERM   # the first signal starts the cleanup, later ones are ignored
 
 info="$(scripts/janus-harness.sh start --layers "$layers" --debug-level 4)"
 field() {

@@ -29,10 +29,14 @@ private_tmp="$(mktemp -d "${TMPDIR:-/tmp}/janus-test.XXXXXX")"
 acceptance_pid=""
 cleanup() {
     local rc=$?
-    trap - EXIT INT TERM
-    if [ -n "$acceptance_pid" ] && kill -0 "$acceptance_pid" 2>/dev/null; then
-        kill -TERM -- "-$acceptance_pid" 2>/dev/null || true   # its process group (setsid below)
-        for _ in $(seq 50); do kill -0 "$acceptance_pid" 2>/dev/null || break; sleep 0.1; done
+    trap - EXIT
+    trap "" INT TERM   # a second signal must not cut the cleanup short
+    if [ -n "$acceptance_pid" ] && kill -0 -- "-$acceptance_pid" 2>/dev/null; then
+        # Its process group (setsid below): every run script cleans up after itself on TERM (stops
+        # its publisher, viewer and Janus); wait until the whole group is gone, KILL after 15 s.
+        # TERM to timeout(1) only: it passes the signal on to the group itself (once).
+        kill -TERM "$acceptance_pid" 2>/dev/null || kill -TERM -- "-$acceptance_pid" 2>/dev/null || true
+        for _ in $(seq 150); do kill -0 -- "-$acceptance_pid" 2>/dev/null || break; sleep 0.1; done
         kill -KILL -- "-$acceptance_pid" 2>/dev/null || true
     fi
     # Anything the runs could not clean up themselves (a KILL, a crash): stop each harness Janus by
@@ -44,7 +48,7 @@ cleanup() {
     exit $rc
 }
 trap cleanup EXIT
-trap 'exit 130' INT TERM
+trap 'trap "" INT TERM; exit 130' INT TERM   # the first signal starts the cleanup, later ones are ignored
 
 if [ $build -eq 1 ]; then
     echo "janus-test: swift build -c release --product simulcast" >&2
