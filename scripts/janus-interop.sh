@@ -14,8 +14,8 @@
 # to it is plain, Janus only decrypts RTP), {key} (base64 30-byte key||salt), {key_hex},
 # {sender_seconds} (how long the publisher must keep sending: --seconds + 30). Example, for the
 # Swift publisher:
-#   scripts/janus-interop.sh --sender 'swift run -c release simulcast send --to {host}:{ports}
-#       --srtp-key {key} --rtcp-port {rtcp_port} --seconds {sender_seconds}' -- \
+#   scripts/janus-interop.sh --sender '.build/release/simulcast send --to {host}:{ports} --key {key}
+#       --rtcp-to {host}:{rtcp_port} --rtcp-plain --remb ignore --seconds {sender_seconds}' -- \
 #       --schedule 0:0,4:1,8:2 --require-switches --max-switch-ms 500
 # Viewer options (see janus_viewer.py --help) follow; --url, --mountpoint, --seconds and
 # --ice-address are filled in here.
