@@ -126,6 +126,9 @@ enum SendCommand {
                 output("WARNING: --rtcp-plain: RTP is SRTP, RTCP (reports and feedback) is plain")
             } else {
                 security = .srtp(local: material)
+                if rtcpDestination != nil {
+                    output("note: --rtcp-to without --rtcp-plain sends SRTCP; a Janus mountpoint reads only plain RTCP")
+                }
             }
         }
 
