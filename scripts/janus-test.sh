@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# `make test`'s Janus step (issue 8) with OUR publisher: builds the release `simulcast` (real-time
-# 720p needs it on a loaded machine), then runs scripts/janus-acceptance.sh --ours: three layers
+# `make test`'s Janus step (issue 8) with OUR publisher: runs the viewer's offline unit tests,
+# builds the release `simulcast` (real-time 720p needs it on a loaded machine), then runs
+# scripts/janus-acceptance.sh --ours: three layers
 # (substreams 0/1/2, 500 ms switches, temporal 0 at ~1/4 rate, zero decode errors) and the
 # --max-layer 2 publisher asked for its missing substream. Prints a summary (switch latencies,
 # frames per resolution, fps by temporal layer, total time) and exits 0 only when both runs pass.
@@ -24,6 +25,8 @@ while [ $# -gt 0 ]; do
 done
 
 scripts/install-interop-deps.sh
+# The viewer's own measurements (switch latency, fallback, temporal rate), offline, < 1 s.
+.venv-interop/bin/python -m unittest discover -s Tests/Interop -p 'test_*.py' 2>&1 | tail -n 1 >&2
 
 private_tmp="$(mktemp -d "${TMPDIR:-/tmp}/janus-test.XXXXXX")"
 acceptance_pid=""
