@@ -168,9 +168,10 @@ public final class Publisher {
         sendersBySSRC = bySSRC
         allSenders = videoSenders + (audioSender.map { [$0] } ?? [])
         throttle = KeyFrameRequestThrottle(minimumIntervalMilliseconds: configuration.keyFrameRequestIntervalMilliseconds)
-        if let video = configuration.video, case let .limitLayers(headroom, hold) = configuration.rembPolicy {
+        if let video = configuration.video, case let .limitLayers(headroom, hold, expiry) = configuration.rembPolicy {
             rembAllocator = REMBLayerAllocator(layerKbps: video.plan.layers.map(\.bitrates.targetKbps),
-                                               resumeHeadroom: headroom, resumeHoldMilliseconds: hold)
+                                               resumeHeadroom: headroom, resumeHoldMilliseconds: hold,
+                                               expiryMilliseconds: expiry)
         }
     }
 
@@ -186,6 +187,12 @@ public final class Publisher {
     /// layer and sends each layer's packets. Sends due sender reports afterwards.
     public func send(video frame: VideoFrame) throws(PublisherError) {
         guard let encoder else { throw .trackNotConfigured("video") }
+        if var allocator = rembAllocator, !pausedByREMB.isEmpty {
+            // A REMB limit lapses when REMBs stop coming.
+            let active = allocator.expire(nowMilliseconds: Int64(clamping: path.clock.monotonicMicroseconds() / 1000))
+            rembAllocator = allocator
+            _ = try applyREMBLayerCount(active, encoder: encoder)
+        }
         var failure: PublisherError?
         do {
             try encoder.encode(scaling: frame) { encoded in
@@ -402,23 +409,32 @@ public final class Publisher {
         let nowMilliseconds = Int64(clamping: path.clock.monotonicMicroseconds() / 1000)
         let active = allocator.update(bitrate: remb.bitrate, nowMilliseconds: nowMilliseconds)
         rembAllocator = allocator
+        let (paused, resumed) = try applyREMBLayerCount(active, encoder: encoder)
+        outcome.layersPaused += paused
+        outcome.layersResumed += resumed
+    }
+
+    /// Pauses layers from `active` up (remembering their bitrate) and resumes paused ones below it.
+    private func applyREMBLayerCount(_ active: Int, encoder: SimulcastEncoder) throws(PublisherError) -> (paused: Int, resumed: Int) {
+        var paused = 0, resumed = 0
         do {
             for index in encoder.plan.layers.indices {
                 if index >= active, pausedByREMB[index] == nil {
                     pausedByREMB[index] = try encoder.targetBitrateKbps(forLayer: index)
                     try encoder.setBitrate(kbps: 0, forLayer: index)
                     layerPausesByREMB += 1
-                    outcome.layersPaused += 1
+                    paused += 1
                 } else if index < active, let kbps = pausedByREMB.removeValue(forKey: index) {
                     // Back from 0 kbps: the encoder starts the layer with a key frame.
                     try encoder.setBitrate(kbps: kbps, forLayer: index)
                     layerResumesByREMB += 1
-                    outcome.layersResumed += 1
+                    resumed += 1
                 }
             }
         } catch {
             throw .encoder(error)
         }
+        return (paused, resumed)
     }
 
     /// Receives and handles at most one datagram from the transport, waiting up to

@@ -80,8 +80,9 @@ public enum REMBPolicy: Sendable, Equatable {
     case ignore
     /// REMB is an upper bound on the total video bitrate (`REMBLayerAllocator`): the lowest layer
     /// always flows, top layers pause (encoder bitrate 0) when the REMB cannot carry them and resume
-    /// with a key frame once it carries them with `resumeHeadroom` for `resumeHoldMilliseconds`.
-    case limitLayers(resumeHeadroom: Double = 1.2, resumeHoldMilliseconds: Int64 = 1000)
+    /// with a key frame once it carries them with `resumeHeadroom` for `resumeHoldMilliseconds`;
+    /// without a REMB for `expiryMilliseconds` every layer resumes.
+    case limitLayers(resumeHeadroom: Double = 1.2, resumeHoldMilliseconds: Int64 = 1000, expiryMilliseconds: Int64 = 5000)
 }
 
 /// Everything a `Publisher` needs besides its transport, clock and random source.

@@ -4,7 +4,8 @@
 /// the sum of the active layers' bitrates exceeds the REMB, and resumed (one at a time, lowest
 /// paused layer first) only when the REMB has carried the larger sum with `resumeHeadroom` to spare
 /// for at least `resumeHoldMilliseconds` (hysteresis, so a REMB hovering at a boundary does not
-/// make a layer flap).
+/// make a layer flap). A limit lapses when no REMB has come for `expiryMilliseconds` (the receiver
+/// left or stopped estimating): every layer is allowed again.
 ///
 /// Time is a parameter (milliseconds on any monotonic clock); no clocks, no I/O.
 public struct REMBLayerAllocator: Sendable, Equatable {
@@ -14,18 +15,38 @@ public struct REMBLayerAllocator: Sendable, Equatable {
     public let resumeHeadroom: Double
     /// ... and has been for this long (0: at the first such REMB).
     public let resumeHoldMilliseconds: Int64
+    /// Without a REMB for this long the limit lapses (0: never).
+    public let expiryMilliseconds: Int64
     /// Layers currently allowed, lightest first (1...layerKbps.count; all until a REMB says less).
     public private(set) var activeLayerCount: Int
     /// The last REMB seen, bits per second.
     public private(set) var lastBitrate: UInt64?
     /// Since when the REMB has allowed one more layer (nil when it does not).
     private var resumeAllowedSince: Int64?
+    /// When the last REMB arrived.
+    private var lastUpdate: Int64?
 
-    public init(layerKbps: [Int], resumeHeadroom: Double = 1.2, resumeHoldMilliseconds: Int64 = 1000) {
+    public init(layerKbps: [Int], resumeHeadroom: Double = 1.2, resumeHoldMilliseconds: Int64 = 1000,
+                expiryMilliseconds: Int64 = 5000) {
         self.layerKbps = layerKbps.map { max(0, $0) }
         self.resumeHeadroom = resumeHeadroom.isFinite ? max(1, resumeHeadroom) : 1
         self.resumeHoldMilliseconds = max(0, resumeHoldMilliseconds)
+        self.expiryMilliseconds = max(0, expiryMilliseconds)
         activeLayerCount = max(1, layerKbps.count)
+    }
+
+    /// Lifts the limit when the last REMB is older than `expiryMilliseconds`; returns the number of
+    /// layers to keep active. Call it as time passes (e.g. once per frame).
+    @discardableResult
+    public mutating func expire(nowMilliseconds: Int64) -> Int {
+        guard expiryMilliseconds > 0, let last = lastUpdate else { return activeLayerCount }
+        let (age, overflow) = nowMilliseconds.subtractingReportingOverflow(last)
+        guard !overflow, age >= expiryMilliseconds else { return activeLayerCount }
+        lastUpdate = nil
+        lastBitrate = nil
+        resumeAllowedSince = nil
+        activeLayerCount = max(1, layerKbps.count)
+        return activeLayerCount
     }
 
     /// Total kbps of the lightest `count` layers.
@@ -41,6 +62,7 @@ public struct REMBLayerAllocator: Sendable, Equatable {
     @discardableResult
     public mutating func update(bitrate: UInt64, nowMilliseconds: Int64) -> Int {
         lastBitrate = bitrate
+        lastUpdate = nowMilliseconds
         let kbps = Double(bitrate) / 1000
         // Down at once: the REMB is an upper bound.
         var count = activeLayerCount

@@ -106,6 +106,21 @@ private func keyFrameStarts(_ rig: PublisherRig, receiver: TestReceiver, from st
         #expect(rig.publisher.rembsReceived == 5)
     }
 
+    @Test func pausedLayersResumeWhenRembsStop() throws {
+        let rig = try PublisherRig()
+        let receiver = try TestReceiver()
+        try rig.sendFrames(2)
+        let remb = try receiver.protectFeedback([.receiverEstimatedMaxBitrate(.init(senderSSRC: 9, bitrate: 200_000, ssrcs: [1000]))])
+        #expect(try rig.publisher.handleIncoming(remb).layersPaused == 1)
+        try rig.sendFrames(100)  // 3.3 s without a REMB: still limited
+        #expect(rig.publisher.rembActiveLayerCount == 1)
+        rig.clock.advance(milliseconds: 2000)
+        let start = rig.transport.sent.count
+        try rig.sendFrames(1)  // > 5 s after the REMB: the limit lapses before this frame
+        #expect(rig.publisher.rembActiveLayerCount == 2 && rig.publisher.layerResumesByREMB == 1)
+        #expect(try keyFrameStarts(rig, receiver: receiver, from: start) == [1000: false, 1001: true])
+    }
+
     @Test func rembIgnoredByPolicyIsOnlyCounted() throws {
         let rig = try PublisherRig(rembPolicy: .ignore)
         let receiver = try TestReceiver()

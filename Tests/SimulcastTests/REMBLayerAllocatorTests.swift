@@ -70,3 +70,24 @@ import Testing
         #expect(empty.update(bitrate: 0, nowMilliseconds: 0) == 1)
     }
 }
+
+@Suite struct REMBLayerAllocatorExpiryTests {
+    @Test func limitLapsesWhenRembsStop() {
+        var a = REMBLayerAllocator(layerKbps: [150, 500, 2500], expiryMilliseconds: 5000)
+        #expect(a.expire(nowMilliseconds: 100_000) == 3)  // no REMB yet: nothing to lapse
+        #expect(a.update(bitrate: 300_000, nowMilliseconds: 0) == 1)
+        #expect(a.expire(nowMilliseconds: 4999) == 1)
+        #expect(a.update(bitrate: 300_000, nowMilliseconds: 4000) == 1)  // a fresh REMB restarts the window
+        #expect(a.expire(nowMilliseconds: 8999) == 1)
+        #expect(a.expire(nowMilliseconds: 9000) == 3)
+        #expect(a.lastBitrate == nil)
+        // The next REMB limits again, from all layers.
+        #expect(a.update(bitrate: 700_000, nowMilliseconds: 9500) == 2)
+    }
+
+    @Test func zeroExpiryNeverLapses() {
+        var a = REMBLayerAllocator(layerKbps: [150, 500], expiryMilliseconds: 0)
+        #expect(a.update(bitrate: 100_000, nowMilliseconds: 0) == 1)
+        #expect(a.expire(nowMilliseconds: .max) == 1)
+    }
+}
