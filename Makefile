@@ -3,7 +3,7 @@ SWIFT ?= swift
 DEMO_DIR ?= out/demo
 FUZZ_SECONDS ?= 60
 
-.PHONY: deps demo test bench bench-instructions fuzz clean
+.PHONY: deps demo test bench bench-instructions fuzz clean janus-demo
 
 deps:
 	@scripts/install-deps.sh
@@ -17,6 +17,12 @@ test: deps
 	python3 scripts/check-bench-json.py out/bench-smoke.json
 	scripts/wire-smoke.sh
 	$(SWIFT) test --skip-build
+	SWIFT=$(SWIFT) scripts/janus-test.sh
+
+# Our publisher -> Janus 1.1.2 (streaming plugin, SRTP simulcast mountpoint) -> aiortc viewer
+# switching substreams 0/1/2 and temporal layers; prints switch latencies and frame counts.
+janus-demo: deps
+	SWIFT=$(SWIFT) scripts/janus-test.sh
 
 bench: deps
 	$(SWIFT) run -c release simulcast-bench encode --json bench-results/encode.json \

@@ -24,8 +24,11 @@ def main():
     p.add_argument("--max-gap-ms", type=float, default=1500.0)
     p.add_argument("--min-frames", type=int, default=20)
     args = p.parse_args()
-    with open(args.result) as f:
-        r = json.load(f)
+    try:
+        with open(args.result) as f:
+            r = json.load(f)
+    except (OSError, ValueError) as e:
+        r = {"error": f"no viewer result: {e}"}
     problems = []
     if "error" in r:
         problems.append(r["error"])

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs the Debian packages the build and the tests need, only when some are missing.
+# Installs the Debian packages the build and the tests need, only when some are missing, then
+# what the Janus interop test needs (scripts/install-interop-deps.sh).
 # Usage: scripts/install-deps.sh [extra-package ...]
 set -euo pipefail
 # GStreamer is the independent receiver of the interop tests (udpsrc, srtpdec, rtpvp8depay,
@@ -11,9 +12,13 @@ missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
-echo "install-deps: installing ${missing[*]}" >&2
-SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
-$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "install-deps: installing ${missing[*]}" >&2
+    SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+    export DEBIAN_FRONTEND=noninteractive
+    $SUDO apt-get update -qq
+    $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+# The Janus interop test (issue 8): Debian's janus + curl, and .venv-interop/ with aiortc/aiohttp
+# (quiet and quick when present).
+"$(dirname "${BASH_SOURCE[0]}")/install-interop-deps.sh"

@@ -14,8 +14,8 @@
 # to it is plain, Janus only decrypts RTP), {key} (base64 30-byte key||salt), {key_hex},
 # {sender_seconds} (how long the publisher must keep sending: --seconds + 30). Example, for the
 # Swift publisher:
-#   scripts/janus-interop.sh --sender 'swift run -c release simulcast send --to {host}:{ports}
-#       --srtp-key {key} --rtcp-port {rtcp_port} --seconds {sender_seconds}' -- \
+#   scripts/janus-interop.sh --sender '.build/release/simulcast send --to {host}:{ports} --key {key}
+#       --rtcp-to {host}:{rtcp_port} --rtcp-plain --remb ignore --seconds {sender_seconds}' -- \
 #       --schedule 0:0,4:1,8:2 --require-switches --max-switch-ms 500
 # Viewer options (see janus_viewer.py --help) follow; --url, --mountpoint, --seconds and
 # --ice-address are filled in here.
@@ -51,7 +51,8 @@ sender_pid=""
 viewer_pid=""
 cleanup() {
     local rc=$?
-    trap - EXIT INT TERM
+    trap - EXIT
+    trap "" INT TERM   # a second signal must not cut the cleanup short
     if [ -n "$viewer_pid" ]; then
         kill -TERM "$viewer_pid" 2>/dev/null || true   # timeout(1) passes it on to the viewer
         wait "$viewer_pid" 2>/dev/null || true
@@ -77,7 +78,7 @@ cleanup() {
     exit $rc
 }
 trap cleanup EXIT
-trap 'exit 130' INT TERM
+trap 'trap "" INT TERM; exit 130' INT TERM   # the first signal starts the cleanup, later ones are ignored
 
 info="$(scripts/janus-harness.sh start --layers "$layers" --debug-level 4)"
 field() {

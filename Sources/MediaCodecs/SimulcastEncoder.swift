@@ -288,6 +288,13 @@ public final class SimulcastEncoder {
         for index in layers.indices { layers[index].needsKeyFrame = true }
     }
 
+    /// Makes the next frame a key frame on layer `index` only (plan index, lightest first). A
+    /// layer index outside the plan is ignored (request handlers pass values from the wire).
+    public func requestKeyFrame(forLayer index: Int) {
+        guard layers.indices.contains(index) else { return }
+        layers[index].needsKeyFrame = true
+    }
+
     private func applyEffectiveBitrate(_ index: Int) throws(SimulcastEncoderError) {
         let kbps = layers[index].effectiveKbps
         guard kbps != layers[index].appliedKbps else { return }

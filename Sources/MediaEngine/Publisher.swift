@@ -9,9 +9,10 @@ import SRTP
 ///     AudioFrame ─► OpusEncoder (+ RFC 6464 level) ─► OpusPacketizer ─► RTPStreamSender ─► SRTP ─► transport
 ///
 /// Sends SR + SDES CNAME per SSRC every `reportIntervalMicroseconds` (compound RTCP, RFC 3550
-/// §6.1, SRTCP-protected unless insecure) and answers feedback given to `handleIncoming(_:)` /
-/// `pollIncoming(timeoutMilliseconds:)`: PLI/FIR request a key frame (throttled per SSRC), generic
-/// NACKs resend from history.
+/// §6.1, SRTCP-protected unless `PublisherSecurity` says RTCP is plain) and answers feedback given
+/// to `handleIncoming(_:)` / `pollIncoming(timeoutMilliseconds:)`: PLI/FIR request a key frame
+/// (`KeyFrameRequestScope`: by default on every layer, throttled per track), generic NACKs resend
+/// from history, REMB bounds the total video bitrate by pausing top layers (`REMBPolicy`).
 ///
 /// Time and randomness are injected (`PublisherClock`, any `RandomNumberGenerator`). Not
 /// `Sendable`: it owns encoders and SRTP sessions; confine it to one thread or task.
@@ -32,6 +33,12 @@ public final class Publisher {
         public var ignoredRTP = false
         /// Reception report blocks (in RRs or SRs) about our SSRCs (see `latestReportBlocks`).
         public var reportBlocks = 0
+        /// REMB packets for this publisher's video (or naming no SSRC), and the last bitrate, bps.
+        public var rembs = 0
+        public var rembBitrate: UInt64?
+        /// Video layers paused / resumed because of a REMB.
+        public var layersPaused = 0
+        public var layersResumed = 0
     }
 
     /// A reception report block about one of our streams (RFC 3550 §6.4.1), as it arrived, with
@@ -102,6 +109,17 @@ public final class Publisher {
     var dynaCastIsEnabled = false
     var dynaCast: DynaCastPolicy?
     var wantedLayers: Set<Int>?
+    /// REMBs applied, the last REMB bitrate (bps), and layer pauses/resumes they caused.
+    public private(set) var rembsReceived = 0
+    public private(set) var lastREMBBitrate: UInt64?
+    public private(set) var layerPausesByREMB = 0
+    public private(set) var layerResumesByREMB = 0
+    /// Video layers the REMB currently allows (all layers without REMB or with `.ignore`).
+    public var rembActiveLayerCount: Int { rembAllocator?.activeLayerCount ?? videoSenders.count }
+
+    private var rembAllocator: REMBLayerAllocator?
+    /// Layers paused by REMB → the bitrate (kbps) to restore when they resume.
+    private var pausedByREMB: [Int: Int] = [:]
 
     /// Builds the pipeline. Throws typed errors for impossible configurations: no track, a
     /// wrong number of or duplicate SSRCs, payload types above 127, keys libsrtp cannot use.
@@ -179,6 +197,11 @@ public final class Publisher {
         allSenders = videoSenders + (audioSender.map { [$0] } ?? [])
         throttle = KeyFrameRequestThrottle(minimumIntervalMilliseconds: configuration.keyFrameRequestIntervalMilliseconds)
         dynaCast = configuration.video.map { DynaCastPolicy(plan: $0.plan) }
+        if let video = configuration.video, case let .limitLayers(headroom, hold, expiry) = configuration.rembPolicy {
+            rembAllocator = REMBLayerAllocator(layerKbps: video.plan.layers.map(\.bitrates.targetKbps),
+                                               resumeHeadroom: headroom, resumeHoldMilliseconds: hold,
+                                               expiryMilliseconds: expiry)
+        }
     }
 
     /// Builds the pipeline with the system clock and random source.
@@ -196,6 +219,12 @@ public final class Publisher {
         guard webcamCap.isCameraOn else {
             videoFramesSkippedCameraOff += 1
             return
+        }
+        if var allocator = rembAllocator, !pausedByREMB.isEmpty {
+            // A REMB limit lapses when REMBs stop coming.
+            let active = allocator.expire(nowMilliseconds: Int64(clamping: path.clock.monotonicMicroseconds() / 1000))
+            rembAllocator = allocator
+            _ = try applyREMBLayerCount(active, encoder: encoder)
         }
         var failure: PublisherError?
         do {
@@ -354,6 +383,8 @@ public final class Publisher {
                 try keyFrameRequest(for: pli.mediaSSRC, &outcome)
             case let .fullIntraRequest(fir):
                 for entry in fir.entries { try keyFrameRequest(for: entry.ssrc, &outcome) }
+            case let .receiverEstimatedMaxBitrate(remb):
+                try handleREMB(remb, &outcome)
             case let .genericNACK(nack):
                 guard let sender = sendersBySSRC[nack.mediaSSRC] else {
                     outcome.unknownSSRC += 1
@@ -396,19 +427,66 @@ public final class Publisher {
     }
 
     private func keyFrameRequest(for ssrc: UInt32, _ outcome: inout FeedbackOutcome) throws(PublisherError) {
-        guard videoSenders.contains(where: { $0.ssrc == ssrc }) else {
+        guard let layer = videoSenders.firstIndex(where: { $0.ssrc == ssrc }) else {
             outcome.unknownSSRC += 1
             return
         }
         outcome.keyFrameRequests += 1
         let nowMilliseconds = Int64(clamping: path.clock.monotonicMicroseconds() / 1000)
-        if throttle.shouldPass(ssrc: ssrc, nowMilliseconds: nowMilliseconds) {
-            encoder?.requestKeyFrame()
+        // Every layer: one throttle for the whole track (keyed by its lowest layer's SSRC).
+        let throttleKey = configuration.keyFrameRequestScope == .everyLayer ? videoSenders[0].ssrc : ssrc
+        if throttle.shouldPass(ssrc: throttleKey, nowMilliseconds: nowMilliseconds) {
+            switch configuration.keyFrameRequestScope {
+            case .everyLayer: encoder?.requestKeyFrame()
+            case .namedLayer: encoder?.requestKeyFrame(forLayer: layer)
+            }
             keyFramesRequested += 1
             outcome.keyFramesRequested += 1
         } else {
             keyFrameRequestsThrottled += 1
         }
+    }
+
+    /// A REMB naming one of our video SSRCs (or none) bounds the total video bitrate.
+    private func handleREMB(_ remb: ReceiverEstimatedMaxBitrate, _ outcome: inout FeedbackOutcome) throws(PublisherError) {
+        guard remb.ssrcs.isEmpty || remb.ssrcs.contains(where: { ssrc in videoSenders.contains { $0.ssrc == ssrc } }) else {
+            outcome.unknownSSRC += 1
+            return
+        }
+        outcome.rembs += 1
+        outcome.rembBitrate = remb.bitrate
+        rembsReceived += 1
+        lastREMBBitrate = remb.bitrate
+        guard var allocator = rembAllocator, let encoder else { return }
+        let nowMilliseconds = Int64(clamping: path.clock.monotonicMicroseconds() / 1000)
+        let active = allocator.update(bitrate: remb.bitrate, nowMilliseconds: nowMilliseconds)
+        rembAllocator = allocator
+        let (paused, resumed) = try applyREMBLayerCount(active, encoder: encoder)
+        outcome.layersPaused += paused
+        outcome.layersResumed += resumed
+    }
+
+    /// Pauses layers from `active` up (remembering their bitrate) and resumes paused ones below it.
+    private func applyREMBLayerCount(_ active: Int, encoder: SimulcastEncoder) throws(PublisherError) -> (paused: Int, resumed: Int) {
+        var paused = 0, resumed = 0
+        do {
+            for index in encoder.plan.layers.indices {
+                if index >= active, pausedByREMB[index] == nil {
+                    pausedByREMB[index] = try encoder.targetBitrateKbps(forLayer: index)
+                    try encoder.setBitrate(kbps: 0, forLayer: index)
+                    layerPausesByREMB += 1
+                    paused += 1
+                } else if index < active, let kbps = pausedByREMB.removeValue(forKey: index) {
+                    // Back from 0 kbps: the encoder starts the layer with a key frame.
+                    try encoder.setBitrate(kbps: kbps, forLayer: index)
+                    layerResumesByREMB += 1
+                    resumed += 1
+                }
+            }
+        } catch {
+            throw .encoder(error)
+        }
+        return (paused, resumed)
     }
 
     /// Receives and handles at most one datagram from the transport, waiting up to

@@ -63,6 +63,28 @@ public struct AudioTrackConfiguration: Sendable {
     }
 }
 
+/// Which layers a PLI/FIR for one video SSRC refreshes.
+public enum KeyFrameRequestScope: Sendable, Equatable {
+    /// A request naming ANY layer's SSRC makes the next frame a key frame on EVERY active layer,
+    /// rate-limited once per track (`keyFrameRequestIntervalMilliseconds`). What an SFU that
+    /// switches substreams needs when its PLI does not name the layer it switches to (Janus
+    /// 1.1.2's streaming plugin always names the lowest layer's SSRC).
+    case everyLayer
+    /// A request refreshes only the layer whose SSRC it names, rate-limited per SSRC.
+    case namedLayer
+}
+
+/// What a REMB (receiver-estimated maximum bitrate) does to the video layers.
+public enum REMBPolicy: Sendable, Equatable {
+    /// REMB is counted but changes nothing.
+    case ignore
+    /// REMB is an upper bound on the total video bitrate (`REMBLayerAllocator`): the lowest layer
+    /// always flows, top layers pause (encoder bitrate 0) when the REMB cannot carry them and resume
+    /// with a key frame once it carries them with `resumeHeadroom` for `resumeHoldMilliseconds`;
+    /// without a REMB for `expiryMilliseconds` every layer resumes.
+    case limitLayers(resumeHeadroom: Double = 1.2, resumeHoldMilliseconds: Int64 = 1000, expiryMilliseconds: Int64 = 5000)
+}
+
 /// Everything a `Publisher` needs besides its transport, clock and random source.
 public struct PublisherConfiguration: Sendable {
     public var video: VideoTrackConfiguration?
@@ -74,6 +96,10 @@ public struct PublisherConfiguration: Sendable {
     public var reportIntervalMicroseconds: UInt64
     /// Key-frame requests (PLI/FIR) for one SSRC pass at most once per this many milliseconds.
     public var keyFrameRequestIntervalMilliseconds: Int64
+    /// Which layers a key-frame request refreshes (and what the throttle counts per).
+    public var keyFrameRequestScope: KeyFrameRequestScope
+    /// What a received REMB does.
+    public var rembPolicy: REMBPolicy
     /// Packets kept per SSRC for NACK answers.
     public var historyCapacity: Int
     public var extensionMap: RTPHeaderExtensionMap
@@ -81,6 +107,8 @@ public struct PublisherConfiguration: Sendable {
     public init(video: VideoTrackConfiguration? = nil, audio: AudioTrackConfiguration? = nil,
                 security: PublisherSecurity, cname: String = "simulcast-engine",
                 reportIntervalMicroseconds: UInt64 = 1_000_000, keyFrameRequestIntervalMilliseconds: Int64 = 300,
+                keyFrameRequestScope: KeyFrameRequestScope = .everyLayer,
+                rembPolicy: REMBPolicy = .limitLayers(),
                 historyCapacity: Int = 512, extensionMap: RTPHeaderExtensionMap = .defaults) {
         self.video = video
         self.audio = audio
@@ -88,6 +116,8 @@ public struct PublisherConfiguration: Sendable {
         self.cname = cname
         self.reportIntervalMicroseconds = reportIntervalMicroseconds
         self.keyFrameRequestIntervalMilliseconds = keyFrameRequestIntervalMilliseconds
+        self.keyFrameRequestScope = keyFrameRequestScope
+        self.rembPolicy = rembPolicy
         self.historyCapacity = historyCapacity
         self.extensionMap = extensionMap
     }

@@ -14,8 +14,10 @@ public final class SendPath {
     public let transport: any PacketTransport
     public let extensionMap: RTPHeaderExtensionMap
     public let clock: PublisherClock
-    /// Whether packets leave SRTP-protected (false only with `.insecure`).
+    /// Whether RTP leaves SRTP-protected (false only with `.insecure`).
     public var isSecure: Bool { outbound != nil }
+    /// Whether RTCP leaves and arrives plain (`.insecure` and `.srtpPlainRTCP`).
+    public let rtcpIsPlain: Bool
     /// The transport-wide sequence number the next RTP packet carries.
     public private(set) var nextTransportSequenceNumber: UInt16
 
@@ -40,9 +42,19 @@ public final class SendPath {
             } catch {
                 throw .srtp(error)
             }
+            rtcpIsPlain = false
+        case let .srtpPlainRTCP(local):
+            do {
+                outbound = try SRTPSession(direction: .outbound, keyingMaterial: local)
+            } catch {
+                throw .srtp(error)
+            }
+            inbound = nil
+            rtcpIsPlain = true
         case .insecure:
             outbound = nil
             inbound = nil
+            rtcpIsPlain = true
         }
         protected = [UInt8](repeating: 0, count: Self.maximumPacketSize + SRTPSession.maxTrailerLength)
     }
@@ -59,7 +71,7 @@ public final class SendPath {
         guard packet.count <= Self.maximumPacketSize else {
             throw .packetTooLarge(size: packet.count, limit: Self.maximumPacketSize)
         }
-        guard let outbound else {
+        guard let outbound, !(isRTCP && rtcpIsPlain) else {
             packet.withUnsafeBytes { source in
                 protected.withUnsafeMutableBytes { output in
                     if let from = source.baseAddress, let to = output.baseAddress {
@@ -96,7 +108,7 @@ public final class SendPath {
     /// Unprotects a received SRTCP packet in place (plain RTCP passes through when insecure);
     /// returns the RTCP length.
     func unprotectRTCP(_ buffer: inout [UInt8], length: Int) throws(PublisherError) -> Int {
-        guard let inbound else { return length }
+        guard let inbound, !rtcpIsPlain else { return length }
         let result: Result<Int, SRTPError> = buffer.withUnsafeMutableBytes { bytes in
             Result { () throws(SRTPError) -> Int in try inbound.unprotectRTCP(inPlace: bytes, packetLength: length) }
         }

@@ -6,7 +6,10 @@
 /// RTCP goes to the stream's RTP port with `rtcpMux` (RFC 5761), otherwise to RTP port + 1
 /// (RFC 3550 §11), so a receiver that only expects RTP on its port (GStreamer's
 /// `udpsrc ! srtpdec` without an RTCP branch, a Janus mountpoint without rtcpport) is not
-/// disturbed by sender reports.
+/// disturbed by sender reports. With `rtcpDestination` every RTCP datagram (all streams) goes to
+/// that one address instead, from the same socket, so a receiver that keeps RTCP apart (a Janus
+/// mountpoint's `videortcpport`) learns where to send its feedback, which `receive` then reads.
+/// Whether that RTCP is protected is the publisher's `PublisherSecurity`, not the transport's.
 public final class UDPTransport: PacketTransport {
     public let socket: UDPSocket
     /// Where streams without a route go.
@@ -14,6 +17,8 @@ public final class UDPTransport: PacketTransport {
     private var routes: [UInt32: NetworkEndpoint] = [:]
     /// Whether RTCP shares the RTP port (RFC 5761) or goes to port + 1 (RFC 3550 §11).
     public let rtcpMux: Bool
+    /// Where all RTCP goes when set (overrides routes and `rtcpMux` for RTCP only).
+    public var rtcpDestination: NetworkEndpoint?
     private var pcap: PcapFile?
     private let wallMicroseconds: () -> UInt64
     /// Datagrams and bytes sent.
@@ -26,7 +31,9 @@ public final class UDPTransport: PacketTransport {
     ///   - wallMicroseconds: timestamps for pcap records (injectable).
     ///   - rtcpMux: RTCP on the RTP port (true) or on RTP port + 1 (false; then no destination
     ///     port may be 65535).
+    ///   - rtcpDestination: one address for every stream's RTCP (nil: per stream, as above).
     public init(socket: UDPSocket? = nil, destination: NetworkEndpoint, rtcpMux: Bool = true,
+                rtcpDestination: NetworkEndpoint? = nil,
                 wallMicroseconds: @escaping () -> UInt64 = PublisherClock.system.wallMicroseconds) throws(PublisherError) {
         if let socket {
             self.socket = socket
@@ -40,6 +47,7 @@ public final class UDPTransport: PacketTransport {
         guard rtcpMux || destination.port < UInt16.max else { throw .network(.portOutOfRange(65536)) }
         defaultDestination = destination
         self.rtcpMux = rtcpMux
+        self.rtcpDestination = rtcpDestination
         self.wallMicroseconds = wallMicroseconds
     }
 
@@ -69,8 +77,12 @@ public final class UDPTransport: PacketTransport {
     public func send(_ datagram: UnsafeRawBufferPointer, ssrc: UInt32) throws(PublisherError) {
         var destination = routes[ssrc] ?? defaultDestination
         // RFC 5761 §4: the second octet of RTCP is 192...223; an SRTCP header is not encrypted.
-        if !rtcpMux, datagram.count >= 2, (192...223).contains(datagram[1]) {
-            destination.port &+= 1  // < 65535 by the checks in init and route
+        if datagram.count >= 2, (192...223).contains(datagram[1]) {
+            if let rtcpDestination {
+                destination = rtcpDestination
+            } else if !rtcpMux {
+                destination.port &+= 1  // < 65535 by the checks in init and route
+            }
         }
         do {
             try socket.send(datagram, to: destination)

@@ -38,15 +38,16 @@ struct PublisherRig {
     let source: VideoSource
 
     init(width: Int = 640, height: Int = 360, audio: Bool = false, video: Bool = true, insecure: Bool = false,
-         dtx: Bool = false) throws {
+         dtx: Bool = false, security: PublisherSecurity? = nil, keyFrameScope: KeyFrameRequestScope = .everyLayer,
+         rembPolicy: REMBPolicy = .limitLayers()) throws {
         clock = ManualClock()
         transport = MemoryTransport()
         let plan = try LayerPlan(width: width, height: height)
         let configuration = PublisherConfiguration(
             video: video ? VideoTrackConfiguration(plan: plan, firstSSRC: 1000) : nil,
             audio: audio ? AudioTrackConfiguration(ssrc: 2000, opus: .init(dtx: dtx)) : nil,
-            security: insecure ? .insecure : .srtp(local: try testMaterial()),
-            cname: "test-cname")
+            security: security ?? (insecure ? .insecure : .srtp(local: try testMaterial())),
+            cname: "test-cname", keyFrameRequestScope: keyFrameScope, rembPolicy: rembPolicy)
         var random = SplitMix64(seed: 42)
         publisher = try Publisher(configuration: configuration, transport: transport, clock: clock.publisherClock,
                                   using: &random)

@@ -106,8 +106,8 @@ import SRTP
         #expect(try startsKeyFrame(try #require(try firstPacket(ofLayerSSRC: 1001, from: start)).payload))
     }
 
-    @Test func keyFrameRequestsAreRateLimitedPerSSRC() throws {
-        let rig = try PublisherRig()
+    @Test func namedLayerKeyFrameRequestsAreRateLimitedPerSSRC() throws {
+        let rig = try PublisherRig(keyFrameScope: .namedLayer)
         let receiver = try TestReceiver()
         try rig.sendFrames(1)
         let pli0 = try receiver.protectFeedback([.pictureLossIndication(.init(senderSSRC: 9, mediaSSRC: 1000))])

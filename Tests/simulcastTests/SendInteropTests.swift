@@ -154,6 +154,10 @@ import SRTP
         #expect(throws: CommandError.self) { try SendCommand.run(["--to", to, "--key", interopKeyBase64, "--insecure"], output: { _ in }) }
         #expect(throws: CommandError.self) { try SendCommand.run(["--to", "127.0.0.1:5000,5002"], output: { _ in }) }
         #expect(throws: CommandError.self) { try SendCommand.run([], output: { _ in }) }
+        #expect(throws: CommandError.self) { try SendCommand.run(["--to", to, "--frames", "3", "--seconds", "1"], output: { _ in }) }
+        #expect(throws: CommandError.self) { try SendCommand.run(["--to", to, "--key-frames", "some"], output: { _ in }) }
+        #expect(throws: CommandError.self) { try SendCommand.run(["--to", to, "--remb", "maybe"], output: { _ in }) }
+        #expect(throws: NetworkError.self) { try SendCommand.run(["--to", to, "--rtcp-to", "janus"], output: { _ in }) }
         #expect(throws: PublisherError.self) {
             try SendCommand.run(["--to", "255.255.255.255:9", "--size", "320x180", "--frames", "1", "--fast"], output: { _ in })
         }
@@ -161,3 +165,41 @@ import SRTP
 }
 
 struct SRTPKeyLengthError: Error {}
+
+@Suite struct SendRTCPDestinationTests {
+    /// `--rtcp-to` + `--rtcp-plain` (a Janus mountpoint's videortcpport): every SR/SDES/BYE goes
+    /// there, plain, from the socket that sends the media; the media ports get SRTP only.
+    @Test func rtcpToWithRtcpPlainSendsPlainReportsToThatAddressOnly() throws {
+        let media = try UDPSocket()
+        let rtcp = try UDPSocket()
+        try media.setReceiveBufferSize(4 << 20)
+        var lines: [String] = []
+        let summary = try SendCommand.run(["--to", "\(media.localEndpoint)", "--size", "320x180", "--ssrc", "7000",
+                                           "--key", interopKeyBase64, "--frames", "3", "--fast", "--rtcp-interval", "1",
+                                           "--rtcp-to", "\(rtcp.localEndpoint)", "--rtcp-plain"],
+                                          output: { lines.append($0) })
+        #expect(summary.videoFrames == 3)
+        #expect(lines.contains { $0.contains("--rtcp-plain") && $0.contains("plain") })
+        var buffer = [UInt8](repeating: 0, count: 2048)
+        var mediaPackets = 0
+        while let got = try buffer.withUnsafeMutableBytes({ try media.receive(into: $0, timeoutMilliseconds: 200) }) {
+            #expect(try RTPOrRTCP.classify(buffer[0..<got.count]) == .rtp)
+            mediaPackets += 1
+        }
+        #expect(mediaPackets > 0)
+        var reportSSRCs: Set<UInt32> = []
+        var goodbyes = 0
+        var sources: Set<UInt16> = []
+        while let got = try buffer.withUnsafeMutableBytes({ try rtcp.receive(into: $0, timeoutMilliseconds: 200) }) {
+            let packets = try RTCPCompoundPacket(parsing: buffer[0..<got.count]).packets  // plain: parses as is
+            for packet in packets {
+                if case let .senderReport(sr) = packet { reportSSRCs.insert(sr.ssrc) }
+                if case .goodbye = packet { goodbyes += 1 }
+            }
+            sources.insert(got.from.port)
+        }
+        #expect(reportSSRCs == [7000])  // 320x180: one layer
+        #expect(goodbyes == 1)
+        #expect(sources.count == 1)  // one socket: where feedback comes back to
+    }
+}
