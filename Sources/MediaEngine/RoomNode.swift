@@ -23,9 +23,12 @@ import Simulcast
 ///   resumed with its hysteresis. A paused video forwards nothing to that subscriber; resuming
 ///   waits for a key frame (requested). Audio is never paused.
 ///
-/// The bandwidth estimate of a subscriber comes from its feeds' REMBs: the sum of the latest REMB
-/// of each feed whose video is forwarded (each feed's estimator sees its share of the downlink);
-/// when none is, the largest latest REMB of any feed. `setEstimatedBandwidth` overrides it.
+/// The bandwidth estimate of a subscriber comes from its feeds' REMBs (each feed's estimator sees
+/// its share of the shared downlink): the sum over the feeds whose camera it consumes of the
+/// latest REMB, except that a feed paused by adaptive subscriptions keeps counting the REMB it had
+/// when it was paused, or any larger one it reports since (its share of the link does not vanish
+/// with its video; otherwise every pause would lower the estimate and cascade into the next).
+/// Before any REMB: no estimate, no adaptation. `setEstimatedBandwidth` overrides it.
 ///
 /// Not `Sendable`; drive it from one thread like the nodes it owns. Time is the injected clock.
 public final class RoomNode {
@@ -53,6 +56,8 @@ public final class RoomNode {
         var adaptive: AdaptiveSubscriptionPolicy
         var pinned: Set<String> = []
         var bandwidthOverride: Int?
+        /// REMB of each paused feed at the moment it was paused.
+        var frozenREMB: [String: Int] = [:]
         var lastEvaluation: Int64?
     }
 
@@ -147,6 +152,7 @@ public final class RoomNode {
     public func setAdaptiveSubscriptions(enabled: Bool, for id: String) {
         guard var participant = participants[id] else { return }
         let events = participant.adaptive.setEnabled(enabled)
+        if !enabled { participant.frozenREMB.removeAll() }
         participants[id] = participant
         record(events, for: id)
         applyGates(id)
@@ -168,18 +174,23 @@ public final class RoomNode {
 
     /// The bandwidth estimate adaptive subscriptions use for `id`, nil before any REMB.
     public func estimatedBandwidth(for id: String) -> Int? {
-        if let override = participants[id]?.bandwidthOverride { return override }
-        var forwardedSum = 0, anyForwarded = false, largest: Int?
-        for publisherId in publisherIds {
-            guard let node = nodes[publisherId], let remb = node.counters(for: id)?.lastREMBBitsPerSecond else { continue }
-            let value = Int(clamping: remb)
-            largest = max(largest ?? 0, value)
-            if node.isForwardingVideo(to: id) == true {
-                anyForwarded = true
-                forwardedSum = forwardedSum.addingReportingOverflow(value).overflow ? .max : forwardedSum + value
-            }
+        guard let participant = participants[id] else { return nil }
+        if let override = participant.bandwidthOverride { return override }
+        var sum = 0, counted = false
+        for publisherId in publisherIds where consumption.shouldForward(.camera, from: publisherId, to: id) {
+            let latest = latestREMB(of: publisherId, for: id)
+            guard let value = participant.frozenREMB[publisherId].map({ max($0, latest ?? 0) }) ?? latest else { continue }
+            counted = true
+            sum = sum.addingReportingOverflow(value).overflow ? .max : sum + value
         }
-        return anyForwarded ? forwardedSum : largest
+        return counted ? sum : nil
+    }
+
+    /// The lowest-layer need of a publisher's video (what adaptive subscriptions budget for it).
+    public func lowestVideoBitsPerSecond(of publisherId: String) -> Int? { lowestVideoNeed[publisherId] }
+
+    private func latestREMB(of publisherId: String, for id: String) -> Int? {
+        nodes[publisherId]?.counters(for: id)?.lastREMBBitsPerSecond.map { Int(clamping: $0) }
     }
 
     // MARK: - Driving
@@ -223,6 +234,12 @@ public final class RoomNode {
         }
         let decision = participant.adaptive.update(availableBitsPerSecond: bandwidth, video: video, audio: audio,
                                                    atMilliseconds: now)
+        for event in decision.events {
+            switch event.kind {
+            case .paused: participant.frozenREMB[event.participantId] = latestREMB(of: event.participantId, for: id)
+            case .resumed: participant.frozenREMB[event.participantId] = nil
+            }
+        }
         participants[id] = participant
         record(decision.events, for: id)
         if !decision.events.isEmpty { applyGates(id) }
