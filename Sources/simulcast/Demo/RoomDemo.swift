@@ -40,7 +40,7 @@ enum RoomDemo {
             options.throttleFromSeconds = parts[0]
             options.throttleToSeconds = parts[1]
         }
-        options.throttleKbps = try parsed.int("throttle-kbps", default: 200, range: 10...100_000)
+        options.throttleKbps = try parsed.int("throttle-kbps", default: 260, range: 10...100_000)
         if let text = parsed.string("turn") {
             guard let turn = Double(text), turn >= 0.5, turn <= 10 else {
                 throw CommandError("--turn \(text): expected seconds per speaking turn, 0.5 to 10")
@@ -64,8 +64,12 @@ enum RoomDemo {
         output("")
         output("adaptive subscriptions:")
         for (at, record) in call.adaptiveEvents {
-            output("  \(String(format: "%6.2f", Double(at) / 1000)) s  \(record.subscriberId): \(record.event.participantId) "
-                + "\(record.event.kind)")
+            let what: String
+            switch record.event.kind {
+            case let .paused(reason): what = "paused (\(reason.rawValue))"
+            case let .resumed(reason): what = "resumed (\(reason?.rawValue ?? "promoted"))"
+            }
+            output("  \(String(format: "%6.2f", Double(at) / 1000)) s  \(record.subscriberId): \(record.event.participantId) \(what)")
         }
         if call.adaptiveEvents.isEmpty { output("  (none)") }
         output("dominant speaker changes: " + call.dominantChanges.map {
