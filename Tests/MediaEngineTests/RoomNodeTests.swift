@@ -195,6 +195,24 @@ import Simulcast
         #expect(room.pausedVideos(for: "viewer").isEmpty)
     }
 
+    @Test func aPausedFeedKeepsItsShareOfTheEstimateSoOnePauseDoesNotCascade() throws {
+        let rig = try Rig(publishers: ["alice", "bob", "carol"], subscribers: [("viewer", true)])
+        rig.room.setDominanceRanking(["alice", "bob", "carol"])
+        try rig.publish(frames: 2)
+        let lowest = try #require(rig.room.lowestVideoBitsPerSecond(of: "alice"))
+        // Each feed reports a third of a downlink that carries the audio and 2.5 lowest videos.
+        let share = (3 * rig.room.audioBitsPerSecond + lowest * 5 / 2) / 3
+        for id in ["alice", "bob", "carol"] { try rig.remb(share, from: "viewer", feed: id) }
+        try rig.publish(frames: 4)
+        #expect(rig.room.adaptiveEvents.map(\.event) == [.paused("carol", .leastDominance)])
+        #expect(rig.room.estimatedBandwidth(for: "viewer") == 3 * share)
+        // The paused feed's own REMB (its estimator sees only audio now) does not lower the sum.
+        try rig.remb(10_000, from: "viewer", feed: "carol")
+        try rig.publish(frames: 4)
+        #expect(rig.room.estimatedBandwidth(for: "viewer") == 3 * share)
+        #expect(rig.room.pausedVideos(for: "viewer") == ["carol"])
+    }
+
     @Test func disablingResumesEverythingPausedMostImportantFirst() throws {
         let rig = try Self.pausingRig()
         try rig.remb(1_000, from: "viewer", feed: "alice")
