@@ -11,7 +11,8 @@ enum DemoCommand {
                           [--throttle FROM-TO] [--throttle-kbps N] [--up-hold MS] [--growth PERCENT]
                           [--no-dynacast] [--quiet]
            simulcast demo --participants [N] [--seconds N] [--size WxH] [--throttle FROM-TO]
-                          [--throttle-kbps N] [--json PATH] [--quiet]
+                          [--throttle-kbps N] [--turn SECONDS] [--mute p2,..] [--pin p1,..]
+                          [--json PATH] [--quiet]
       --seconds N          call length (default 15, at most 29)
       --input FILE.y4m     publish a Y4M file (looped) instead of the built-in scene
       --size WxH           publisher's encoder size (default 1280x720; layers follow SPEC §1)
@@ -28,7 +29,9 @@ enum DemoCommand {
                            speaking in turns, a viewer and a throttled viewer (default 260 kbps from
                            4 s to 9 s of 16) whose videos adaptive subscriptions pause and resume;
                            the live table shows quality levels and the active-speaker order, --json
-                           adds quality changes, speaker snapshots and pause/resume events
+                           adds quality changes, speaker snapshots and pause/resume events;
+                           --mute: those publishers send silence (their video is paused first),
+                           --pin: the throttled viewer pins them (paused last)
     """
 
     /// Whether the arguments ask for the room demo (`--participants`).

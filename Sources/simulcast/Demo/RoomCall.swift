@@ -29,6 +29,10 @@ final class RoomCall {
         var throttleToSeconds = 9.0
         var resumeHoldMilliseconds: Int64 = 2000
         var estimateGrowthPerSecond = 1.0
+        /// Publishers whose mic is muted (they send silence; the room pauses their video first).
+        var muted: Set<String> = []
+        /// Publishers the throttled viewer pins (paused last).
+        var pinned: Set<String> = []
     }
 
     /// One receiving participant: a Subscriber per publisher (its feeds), all on one downlink.
@@ -153,6 +157,8 @@ final class RoomCall {
             viewers.append(viewer)
         }
         self.viewers = viewers
+        for id in options.muted { room.setMuted(true, participant: id) }
+        for id in options.pinned { room.setPinned(true, participant: id, for: "throttled") }
 
         speakerFeed.onSnapshot = { [unowned self] snapshot in
             self.snapshots.append((self.elapsedMilliseconds, snapshot))
@@ -172,7 +178,7 @@ final class RoomCall {
     /// Who the schedule says speaks at `milliseconds` into the call.
     func scheduledSpeaker(atMilliseconds milliseconds: Int64) -> String {
         let turn = Int(Double(milliseconds) / 1000 / options.turnSeconds) % speakers.count
-        return speakers[turn].id
+        return options.muted.contains(speakers[turn].id) ? "" : speakers[turn].id
     }
 
     /// Runs the call; `tick(elapsedSeconds)` about once a second.
@@ -199,7 +205,9 @@ final class RoomCall {
             }
             while now >= nextAudio {
                 for speaker in speakers {
-                    try speaker.publisher.send(audio: speaker.signal.frame(audioIndex + speaker.audioOffsetFrames))
+                    let frame = options.muted.contains(speaker.id) ? AudioFrame.silence(channels: speaker.signal.channels)
+                        : speaker.signal.frame(audioIndex + speaker.audioOffsetFrames)
+                    try speaker.publisher.send(audio: frame)
                 }
                 audioIndex += 1
                 nextAudio += audioInterval
@@ -310,6 +318,8 @@ final class RoomCall {
                                   ("fromSeconds", .double(options.throttleFromSeconds)),
                                   ("toSeconds", .double(options.throttleToSeconds))])),
             ("speakingSchedule", .array(schedule)),
+            ("muted", .array(options.muted.sorted().map { .string($0) })),
+            ("pinnedByThrottled", .array(options.pinned.sorted().map { .string($0) })),
             ("speakerSnapshots", .array(snapshots.map { at, speakers in
                 .object([("atMs", .int(Int(at))), ("speakers", .array(speakers.map {
                     .object([("participantId", .string($0.participantId)), ("trackId", .string($0.trackId)),

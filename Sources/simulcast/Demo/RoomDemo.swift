@@ -15,7 +15,7 @@ enum RoomDemo {
             if argument == "--participants", iterator.first.map({ Int($0) == nil }) ?? true { normalized.append("3") }
         }
         let parsed = try CommandLineArguments(
-            normalized, valueOptions: ["participants", "seconds", "size", "json", "throttle", "throttle-kbps", "turn"],
+            normalized, valueOptions: ["participants", "seconds", "size", "json", "throttle", "throttle-kbps", "turn", "mute", "pin"],
             flagOptions: ["quiet"])
         var options = RoomCall.Options()
         options.participants = try parsed.int("participants", default: 3, range: 2...6)
@@ -48,6 +48,15 @@ enum RoomDemo {
             options.turnSeconds = turn
         }
 
+        let ids = Set((1...options.participants).map { "p\($0)" })
+        for (name, text) in [("mute", parsed.string("mute")), ("pin", parsed.string("pin"))] {
+            guard let text else { continue }
+            let chosen = Set(text.split(separator: ",").map(String.init))
+            guard chosen.isSubset(of: ids) else {
+                throw CommandError("--\(name) \(text): expected publisher ids among \(ids.sorted().joined(separator: ","))")
+            }
+            if name == "mute" { options.muted = chosen } else { options.pinned = chosen }
+        }
         let call = try RoomCall(options: options)
         output("simulcast demo --participants \(options.participants): \(call.speakers.count) publishers "
             + "(\(call.plan.layers.map { "\($0.width)x\($0.height)" }.joined(separator: " + ")), Opus speaking in "
