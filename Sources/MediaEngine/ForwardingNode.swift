@@ -408,7 +408,8 @@ public final class ForwardingNode {
     /// A subscriber cannot decode: ask the publisher for a key frame on the layer it is given
     /// (or switching to; the switch itself waits for that key frame anyway).
     private func keyFrameRequestFromSubscriber(_ id: String) {
-        guard let stats = try? forwarder.stats(for: id) else { return }
+        // A subscriber whose video is stopped gets no key frame anyway (reopening requests one).
+        guard forwarder.isForwarding(to: id) == true, let stats = try? forwarder.stats(for: id) else { return }
         var layers: [Int] = []
         if let current = stats.current?.spatial { layers.append(current) }
         if let target = stats.target?.spatial, target != stats.current?.spatial { layers.append(target) }

@@ -93,8 +93,10 @@ public final class TrackForwarder {
         guard subscriber.gateOpen != open else { return [] }
         subscriber.gateOpen = open
         var requests: [UInt32] = []
+        // A fresh controller either way: closed, nothing is current (stats and dynaCast say so);
+        // opened, it starts like a new subscriber, at the next key frame of its target.
+        subscriber.controller = LayerSwitchController(layerSSRCs: layerSSRCs)
         if open {
-            subscriber.controller = LayerSwitchController(layerSSRCs: layerSSRCs)
             let start = subscriber.controller.setTarget(subscriber.selector.target, reason: .client, nowMilliseconds: now)
             if let ssrc = start.keyFrameRequestSSRC { requests.append(ssrc) }
         }

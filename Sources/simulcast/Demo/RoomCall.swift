@@ -256,6 +256,8 @@ final class RoomCall {
         for speaker in speakers {
             while try speaker.publisher.pollIncoming(timeoutMilliseconds: 0) != nil {}
         }
+        // Layer switches are not reported by the room demo: do not let them pile up.
+        for node in room.nodes.values { node.forwarder.switchEvents.removeAll() }
     }
 
     // MARK: - Report
