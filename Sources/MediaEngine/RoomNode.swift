@@ -28,7 +28,9 @@ import Simulcast
 /// latest REMB, except that a feed paused by adaptive subscriptions keeps counting the REMB it had
 /// when it was paused, or any larger one it reports since (its share of the link does not vanish
 /// with its video; otherwise every pause would lower the estimate and cascade into the next).
-/// Before any REMB: no estimate, no adaptation. `setEstimatedBandwidth` overrides it.
+/// Before any REMB: no estimate, no adaptation. These REMBs measure video only (the receivers'
+/// estimators count video packets), so the consumed audio's budget is added to the sum before the
+/// policy takes it off again. `setEstimatedBandwidth` overrides it with a whole-downlink value.
 ///
 /// Not `Sendable`; drive it from one thread like the nodes it owns. Time is the injected clock.
 public final class RoomNode {
@@ -232,7 +234,12 @@ public final class RoomNode {
                 audio.append(AdaptiveAudioStream(participantId: publisherId, requiredBitsPerSecond: audioBitsPerSecond))
             }
         }
-        let decision = participant.adaptive.update(availableBitsPerSecond: bandwidth, video: video, audio: audio,
+        // The feeds' REMBs measure video only (a subscriber's estimator counts its video packets),
+        // so the audio it consumes is added back before the policy budgets audio first; an
+        // override is the whole downlink.
+        let available = participant.bandwidthOverride != nil ? bandwidth
+            : audio.reduce(bandwidth) { $0.addingReportingOverflow($1.requiredBitsPerSecond).overflow ? .max : $0 + $1.requiredBitsPerSecond }
+        let decision = participant.adaptive.update(availableBitsPerSecond: available, video: video, audio: audio,
                                                    atMilliseconds: now)
         for event in decision.events {
             switch event.kind {

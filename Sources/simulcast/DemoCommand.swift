@@ -26,7 +26,7 @@ enum DemoCommand {
       --no-dynacast        keep every layer encoded even if nobody watches it
       --quiet              no live table or per-second lines
       --participants [N]   a room instead: N publishers (default 3, at most 6; 640x360, 2 layers each)
-                           speaking in turns, a viewer and a throttled viewer (default 260 kbps from
+                           speaking in turns, a viewer and a throttled viewer (default 200 kbps from
                            4 s to 9 s of 16) whose videos adaptive subscriptions pause and resume;
                            the live table shows quality levels and the active-speaker order, --json
                            adds quality changes, speaker snapshots and pause/resume events;

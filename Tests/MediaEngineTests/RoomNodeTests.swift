@@ -142,20 +142,20 @@ import Simulcast
         let rig = try Self.pausingRig()
         let room = rig.room
         let lowest = try #require(room.lowestVideoBitsPerSecond(of: "alice"))
-        let audio = 4 * room.audioBitsPerSecond
         var first = try rig.received(by: "viewer")
         #expect(first.values.allSatisfy { !$0.video.isEmpty && $0.audio.count == 3 })
 
-        // Only alice's feed reports (REMB); the estimate is what it says.
+        // Only alice's feed reports (REMB); the estimate is what it says. REMBs measure video only:
+        // the room adds the consumed audio back itself, so these are video budgets.
         func step(_ bitsPerSecond: Int, frames: Int = 4) throws -> [AdaptiveSubscriptionEvent] {
             let before = room.adaptiveEvents.count
             try rig.remb(bitsPerSecond, from: "viewer", feed: "alice")
             try rig.publish(frames: frames)
             return room.adaptiveEvents[before...].map(\.event)
         }
-        #expect(try step(audio + lowest * 7 / 2) == [.paused("bob", .muted)])
-        #expect(try step(audio + lowest * 3 / 2) == [.paused("carol", .leastDominance), .paused("dave", .leastDominance)])
-        #expect(try step(audio + lowest / 2) == [.paused("alice", .leastDominance)])
+        #expect(try step(lowest * 7 / 2) == [.paused("bob", .muted)])
+        #expect(try step(lowest * 3 / 2) == [.paused("carol", .leastDominance), .paused("dave", .leastDominance)])
+        #expect(try step(lowest / 2) == [.paused("alice", .leastDominance)])
         #expect(room.pausedVideos(for: "viewer") == ["alice", "bob", "carol", "dave"])
 
         // Everything paused: no video reaches the viewer, every audio packet still does, as sent.
@@ -172,8 +172,8 @@ import Simulcast
         _ = try rig.keyFrameRequests(to: "alice")
 
         // Room for two videos with headroom: after the hold, the pinned one and the dominant one.
-        var events = try step(audio + lowest * 5 / 2, frames: 10)
-        events += try step(audio + lowest * 5 / 2, frames: 10)
+        var events = try step(lowest * 5 / 2, frames: 10)
+        events += try step(lowest * 5 / 2, frames: 10)
         #expect(events == [.resumed("alice", .networkStable), .resumed("dave", .networkStable)])
         // They asked for key frames and forward nothing until one comes.
         #expect(try rig.keyFrameRequests(to: "alice") > 0)
@@ -189,8 +189,8 @@ import Simulcast
         #expect(resumed["carol"]?.video.isEmpty == true && resumed["bob"]?.video.isEmpty == true)
 
         // Plenty: the rest come back, most important first.
-        events = try step(audio + lowest * 20, frames: 10)
-        events += try step(audio + lowest * 20, frames: 10)
+        events = try step(lowest * 20, frames: 10)
+        events += try step(lowest * 20, frames: 10)
         #expect(events == [.resumed("carol", .networkStable), .resumed("bob", .networkStable)])
         #expect(room.pausedVideos(for: "viewer").isEmpty)
     }
@@ -200,8 +200,8 @@ import Simulcast
         rig.room.setDominanceRanking(["alice", "bob", "carol"])
         try rig.publish(frames: 2)
         let lowest = try #require(rig.room.lowestVideoBitsPerSecond(of: "alice"))
-        // Each feed reports a third of a downlink that carries the audio and 2.5 lowest videos.
-        let share = (3 * rig.room.audioBitsPerSecond + lowest * 5 / 2) / 3
+        // Each feed reports a third of a video downlink carrying 2.5 lowest videos (REMBs: video only).
+        let share = lowest * 5 / 2 / 3
         for id in ["alice", "bob", "carol"] { try rig.remb(share, from: "viewer", feed: id) }
         try rig.publish(frames: 4)
         #expect(rig.room.adaptiveEvents.map(\.event) == [.paused("carol", .leastDominance)])

@@ -24,7 +24,7 @@ final class RoomCall {
         var seconds: Double = 16
         var size = (width: 640, height: 360)
         var turnSeconds = 2.0
-        var throttleKbps = 260
+        var throttleKbps = 200
         var throttleFromSeconds = 4.0
         var throttleToSeconds = 9.0
         var resumeHoldMilliseconds: Int64 = 2000

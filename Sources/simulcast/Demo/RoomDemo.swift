@@ -40,7 +40,7 @@ enum RoomDemo {
             options.throttleFromSeconds = parts[0]
             options.throttleToSeconds = parts[1]
         }
-        options.throttleKbps = try parsed.int("throttle-kbps", default: 260, range: 10...100_000)
+        options.throttleKbps = try parsed.int("throttle-kbps", default: 200, range: 10...100_000)
         if let text = parsed.string("turn") {
             guard let turn = Double(text), turn >= 0.5, turn <= 10 else {
                 throw CommandError("--turn \(text): expected seconds per speaking turn, 0.5 to 10")
