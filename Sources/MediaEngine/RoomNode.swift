@@ -1,6 +1,12 @@
 import RTPWire
 import Simulcast
 
+/// Why a `RoomNode` refused a request.
+public enum RoomError: Error, Equatable, Sendable {
+    case unknownPublisher(String)
+    case unknownSubscriber(String)
+}
+
 /// A small in-process SFU room (SPEC §5): several publishers, several subscribers, with adaptive
 /// subscriptions and on-demand receiving per subscriber.
 ///
@@ -117,8 +123,8 @@ public final class RoomNode {
     /// publisher's node). The subscriber must be registered first.
     public func addFeed(publisher publisherId: String, _ feed: ForwardedSubscriberConfiguration,
                         link: (any ForwardingLink)? = nil) throws {
-        guard let node = nodes[publisherId] else { throw ForwarderError.unknownSubscriber(publisherId) }
-        guard participants[feed.id] != nil else { throw ForwarderError.unknownSubscriber(feed.id) }
+        guard let node = nodes[publisherId] else { throw RoomError.unknownPublisher(publisherId) }
+        guard participants[feed.id] != nil else { throw RoomError.unknownSubscriber(feed.id) }
         try node.addSubscriber(feed, link: link)
         applyGates(feed.id)
     }

@@ -213,6 +213,16 @@ import Simulcast
         #expect(rig.room.pausedVideos(for: "viewer") == ["carol"])
     }
 
+    @Test func feedsNeedAKnownPublisherAndARegisteredSubscriber() throws {
+        let rig = try Rig(publishers: ["alice"], subscribers: [])
+        let socket = try UDPSocket()
+        let feed = ForwardedSubscriberConfiguration(id: "nobody", outputSSRC: 1, destination: socket.localEndpoint,
+                                                    sendKeys: nil, receiveKeys: nil)
+        #expect(throws: RoomError.unknownPublisher("zed")) { try rig.room.addFeed(publisher: "zed", feed) }
+        #expect(throws: RoomError.unknownSubscriber("nobody")) { try rig.room.addFeed(publisher: "alice", feed) }
+        #expect(rig.room.estimatedBandwidth(for: "nobody") == nil && rig.room.pausedVideos(for: "nobody").isEmpty)
+    }
+
     @Test func disablingResumesEverythingPausedMostImportantFirst() throws {
         let rig = try Self.pausingRig()
         try rig.remb(1_000, from: "viewer", feed: "alice")
