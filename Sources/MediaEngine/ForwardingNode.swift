@@ -52,6 +52,8 @@ public final class ForwardingNode {
         var rateWindowStartMilliseconds: Int64?
         var rateWindowStartBytes = 0
         var bitsPerSecond = 0
+        /// Whether the publisher's audio goes to this subscriber (on-demand consumption).
+        var audioOpen = true
 
         init(_ configuration: ForwardedSubscriberConfiguration, historyCapacity: Int) throws(SRTPError) {
             self.configuration = configuration
@@ -143,6 +145,26 @@ public final class ForwardingNode {
         requestKeyFrames(forwarder.setHighestAvailableSpatialLayer(index, nowMilliseconds: nowMilliseconds))
         checkWantedLayers()
     }
+
+    /// Starts or stops forwarding the video track to one subscriber only (adaptive-subscription
+    /// pause, on-demand consumption). Starting again waits for a key frame, which is requested.
+    public func setVideoForwarding(_ enabled: Bool, for id: String) throws(ForwarderError) {
+        requestKeyFrames(try forwarder.setForwarding(enabled, for: id, nowMilliseconds: nowMilliseconds))
+        checkWantedLayers()
+    }
+
+    /// Starts or stops forwarding the publisher's audio to one subscriber only.
+    public func setAudioForwarding(_ enabled: Bool, for id: String) throws(ForwarderError) {
+        guard let downstream = downstreams[id] else { throw .unknownSubscriber(id) }
+        downstream.audioOpen = enabled
+    }
+
+    /// Whether video / audio is forwarded to `id` (nil: unknown subscriber).
+    public func isForwardingVideo(to id: String) -> Bool? { forwarder.isForwarding(to: id) }
+    public func isForwardingAudio(to id: String) -> Bool? { downstreams[id]?.audioOpen }
+
+    /// Ids of the subscribers, sorted.
+    public var subscriberIds: [String] { downstreams.keys.sorted() }
 
     /// The subscriber's link (e.g. to change a throttle), nil if it has none.
     public func link(for id: String) -> (any ForwardingLink)? { downstreams[id]?.link }
@@ -294,6 +316,10 @@ public final class ForwardingNode {
         let ssrc = UInt32(receiveBuffer[8]) << 24 | UInt32(receiveBuffer[9]) << 16
             | UInt32(receiveBuffer[10]) << 8 | UInt32(receiveBuffer[11])
         let sequenceNumber = UInt16(receiveBuffer[2]) << 8 | UInt16(receiveBuffer[3])
+        if let audioSSRC = configuration.audioSSRC, ssrc == audioSSRC {
+            forwardAudio(length: length)
+            return
+        }
         guard let layer = configuration.layerSSRCs.firstIndex(of: ssrc) else {
             counters.malformed += 1
             return
@@ -316,6 +342,23 @@ public final class ForwardingNode {
             counters.malformed += 1
         }
         if forwarder.switchEvents.count != switchesBefore { checkWantedLayers() }
+    }
+
+    /// The publisher's audio as it is (its RFC 6464 level included) to every subscriber that
+    /// takes it, re-protected per subscriber. Not kept for NACKs (Opus has in-band FEC).
+    private func forwardAudio(length: Int) {
+        counters.audioPackets += 1
+        let now = nowMilliseconds
+        for id in downstreams.keys.sorted() {
+            guard let downstream = downstreams[id], downstream.audioOpen else { continue }
+            guard let protected = protect(receiveBuffer[0..<length], with: downstream.outbound) else {
+                counters.sendFailures += 1
+                continue
+            }
+            downstream.counters.audioPacketsSent += 1
+            downstream.counters.audioBytesSent += protected
+            transmit(protectBuffer[0..<protected], to: downstream, now: now)
+        }
     }
 
     private func handleSubscriberRTCP(length: Int, from id: String, _ downstream: Downstream) {
@@ -365,7 +408,8 @@ public final class ForwardingNode {
     /// A subscriber cannot decode: ask the publisher for a key frame on the layer it is given
     /// (or switching to; the switch itself waits for that key frame anyway).
     private func keyFrameRequestFromSubscriber(_ id: String) {
-        guard let stats = try? forwarder.stats(for: id) else { return }
+        // A subscriber whose video is stopped gets no key frame anyway (reopening requests one).
+        guard forwarder.isForwarding(to: id) == true, let stats = try? forwarder.stats(for: id) else { return }
         var layers: [Int] = []
         if let current = stats.current?.spatial { layers.append(current) }
         if let target = stats.target?.spatial, target != stats.current?.spatial { layers.append(target) }

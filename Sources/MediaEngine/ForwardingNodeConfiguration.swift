@@ -24,12 +24,18 @@ public struct ForwardingNodeConfiguration: Sendable {
     public var selector: LayerSelector.Configuration
     /// How the node NACKs the publisher for packets lost on the way in.
     public var upstreamNACK: NACKGenerator.Configuration
+    /// The publisher's audio (Opus) SSRC, if it publishes a mic track: those packets are
+    /// forwarded to every subscriber consuming the audio as they are (same SSRC, sequence and
+    /// timestamp, RFC 6464 level extension untouched), only re-protected. nil: audio is refused
+    /// like any unknown SSRC.
+    public var audioSSRC: UInt32?
 
     public init(plan: LayerPlan, layerSSRCs: [UInt32], publisherKeys: SRTPKeyingMaterial?,
                 feedbackKeys: SRTPKeyingMaterial?, publisherRTCPEndpoint: NetworkEndpoint? = nil,
                 localSSRC: UInt32 = 0x5F0D_0001, historyCapacity: Int = 1024,
                 keyFrameRequestIntervalMilliseconds: Int64 = 300, selector: LayerSelector.Configuration = .init(),
-                upstreamNACK: NACKGenerator.Configuration = .init(maxAgeMilliseconds: 300)) {
+                upstreamNACK: NACKGenerator.Configuration = .init(maxAgeMilliseconds: 300), audioSSRC: UInt32? = nil) {
+        self.audioSSRC = audioSSRC
         self.plan = plan
         self.layerSSRCs = layerSSRCs
         self.publisherKeys = publisherKeys
@@ -88,6 +94,9 @@ public struct ForwardedSubscriberCounters: Sendable, Equatable {
     public var lastReportBlock: ReportBlockSummary?
     /// RTCP datagrams that failed SRTCP or parsing.
     public var rtcpErrors = 0
+    /// Audio packets and bytes (after protection) handed to the link; not in the video counters.
+    public var audioPacketsSent = 0
+    public var audioBytesSent = 0
 
     public init() {}
 }
@@ -117,6 +126,8 @@ public struct ForwardingNodeCounters: Sendable, Equatable {
     public var malformed = 0
     /// Send failures (socket errors).
     public var sendFailures = 0
+    /// Audio packets from the publisher (forwarded as they are).
+    public var audioPackets = 0
 
     public init() {}
 }

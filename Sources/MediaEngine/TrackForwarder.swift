@@ -51,6 +51,8 @@ public final class TrackForwarder {
         var controller: LayerSwitchController
         var rewriter = StreamRewriter()
         var stats = ForwardedTrackStats()
+        /// Closed: nothing is forwarded (paused video, or not consumed); packets are left out.
+        var gateOpen = true
     }
 
     /// - Parameters:
@@ -80,6 +82,30 @@ public final class TrackForwarder {
     }
 
     public func removeSubscriber(_ id: String) { subscribers[id] = nil }
+
+    /// Whether the track is forwarded to `id` at all (adaptive-subscription pause, on-demand
+    /// consumption). Closing forwards nothing from the next packet on (the rewriter is told each
+    /// packet is left out, so the stream stays contiguous). Opening restarts the subscriber's
+    /// switch controller on its selector's target: nothing is forwarded until that layer's next
+    /// key frame, which is requested (the returned SSRCs, rate-limited).
+    public func setForwarding(_ open: Bool, for id: String, nowMilliseconds now: Int64) throws(ForwarderError) -> [UInt32] {
+        guard var subscriber = subscribers[id] else { throw .unknownSubscriber(id) }
+        guard subscriber.gateOpen != open else { return [] }
+        subscriber.gateOpen = open
+        var requests: [UInt32] = []
+        // A fresh controller either way: closed, nothing is current (stats and dynaCast say so);
+        // opened, it starts like a new subscriber, at the next key frame of its target.
+        subscriber.controller = LayerSwitchController(layerSSRCs: layerSSRCs)
+        if open {
+            let start = subscriber.controller.setTarget(subscriber.selector.target, reason: .client, nowMilliseconds: now)
+            if let ssrc = start.keyFrameRequestSSRC { requests.append(ssrc) }
+        }
+        subscribers[id] = subscriber
+        return throttled(requests, now: now)
+    }
+
+    /// Whether the track is forwarded to `id` (see `setForwarding`); nil for an unknown subscriber.
+    public func isForwarding(to id: String) -> Bool? { subscribers[id]?.gateOpen }
 
     /// setQuality / setViewPort / incoming-video rules, resolved for this track's publisher.
     public func setPreference(_ preference: EffectivePreference, for id: String,
@@ -124,7 +150,7 @@ public final class TrackForwarder {
     /// Spatial layers any subscriber currently forwards or is switching to (for dynaCast).
     public var wantedSpatialLayers: Set<Int> {
         var wanted: Set<Int> = []
-        for subscriber in subscribers.values {
+        for subscriber in subscribers.values where subscriber.gateOpen {
             if let target = subscriber.controller.target { wanted.insert(target.spatial) }
             if let current = subscriber.controller.current { wanted.insert(current.spatial) }
         }
@@ -158,6 +184,14 @@ public final class TrackForwarder {
         var requests: [UInt32] = []
         for id in subscribers.keys.sorted() {
             guard var subscriber = subscribers[id] else { continue }
+            guard subscriber.gateOpen else {
+                if subscriber.rewriter.packetLeftOut(sourceId: parsed.header.ssrc, sequenceNumber: parsed.header.sequenceNumber,
+                                                     pictureId: pictureID) {
+                    subscriber.stats.packetsLeftOut += 1
+                }
+                subscribers[id] = subscriber
+                continue
+            }
             let decision = subscriber.controller.process(info)
             if let event = decision.event { switchEvents.append((id, event)) }
             if let ssrc = decision.keyFrameRequestSSRC { requests.append(ssrc) }

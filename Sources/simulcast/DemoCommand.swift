@@ -10,6 +10,9 @@ enum DemoCommand {
     usage: simulcast demo [--seconds N] [--input FILE.y4m] [--size WxH] [--json PATH] [--save DIR]
                           [--throttle FROM-TO] [--throttle-kbps N] [--up-hold MS] [--growth PERCENT]
                           [--no-dynacast] [--quiet]
+           simulcast demo --participants [N] [--seconds N] [--size WxH] [--throttle FROM-TO]
+                          [--throttle-kbps N] [--turn SECONDS] [--mute p2,..] [--pin p1,..]
+                          [--json PATH] [--quiet]
       --seconds N          call length (default 15, at most 29)
       --input FILE.y4m     publish a Y4M file (looped) instead of the built-in scene
       --size WxH           publisher's encoder size (default 1280x720; layers follow SPEC §1)
@@ -22,7 +25,19 @@ enum DemoCommand {
       --growth PERCENT     subscriber estimate growth per second without loss (default 100)
       --no-dynacast        keep every layer encoded even if nobody watches it
       --quiet              no live table or per-second lines
+      --participants [N]   a room instead: N publishers (default 3, at most 6; 640x360, 2 layers each)
+                           speaking in turns, a viewer and a throttled viewer (default 200 kbps from
+                           4 s to 9 s of 16) whose videos adaptive subscriptions pause and resume;
+                           the live table shows quality levels and the active-speaker order, --json
+                           adds quality changes, speaker snapshots and pause/resume events;
+                           --mute: those publishers send silence (their video is paused first),
+                           --pin: the throttled viewer pins them (paused last)
     """
+
+    /// Whether the arguments ask for the room demo (`--participants`).
+    static func isRoom(_ arguments: ArraySlice<String>) -> Bool {
+        arguments.contains("--participants") || arguments.contains { $0.hasPrefix("--participants=") }
+    }
 
     @discardableResult
     static func run(_ arguments: ArraySlice<String>, output: @escaping (String) -> Void = { print($0) }) throws -> DemoReport {
