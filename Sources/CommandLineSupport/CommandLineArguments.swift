@@ -72,3 +72,15 @@ public struct CommandLineArguments: Sendable {
         return (width, height)
     }
 }
+
+extension CommandLineArguments {
+    /// Parses `FROM-TO` in seconds (e.g. `4-9`, `1.5-3.5`): a window with 0 ≤ FROM < TO.
+    public func secondsWindow(_ name: String) throws(ParseError) -> (from: Double, to: Double)? {
+        guard let text = values[name] else { return nil }
+        let parts = text.split(separator: "-").compactMap { Double($0) }
+        guard parts.count == 2, parts[0] >= 0, parts[1] > parts[0] else {
+            throw .invalidValue(option: "--\(name)", value: text, expected: "FROM-TO in seconds, e.g. 4-9")
+        }
+        return (parts[0], parts[1])
+    }
+}

@@ -55,13 +55,9 @@ enum DemoCommand {
         options.input = parsed.string("input")
         let size = try parsed.size("size", default: (1280, 720))
         options.size = (size.width, size.height)
-        if let text = parsed.string("throttle") {
-            let parts = text.split(separator: "-").compactMap { Double($0) }
-            guard parts.count == 2, parts[0] >= 0, parts[1] > parts[0] else {
-                throw CommandError("--throttle \(text): expected FROM-TO in seconds, e.g. 4-9")
-            }
-            options.throttleFromSeconds = parts[0]
-            options.throttleToSeconds = parts[1]
+        if let window = try parsed.secondsWindow("throttle") {
+            options.throttleFromSeconds = window.from
+            options.throttleToSeconds = window.to
         } else if options.seconds < 15 {
             // Keep the default window's shape (3-7 s of 15) on shorter calls.
             options.throttleFromSeconds = options.seconds * 0.2

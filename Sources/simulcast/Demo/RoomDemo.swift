@@ -32,13 +32,9 @@ enum RoomDemo {
         }
         let size = try parsed.size("size", default: (640, 360))
         options.size = (size.width, size.height)
-        if let text = parsed.string("throttle") {
-            let parts = text.split(separator: "-").compactMap { Double($0) }
-            guard parts.count == 2, parts[0] >= 0, parts[1] > parts[0] else {
-                throw CommandError("--throttle \(text): expected FROM-TO in seconds, e.g. 4-9")
-            }
-            options.throttleFromSeconds = parts[0]
-            options.throttleToSeconds = parts[1]
+        if let window = try parsed.secondsWindow("throttle") {
+            options.throttleFromSeconds = window.from
+            options.throttleToSeconds = window.to
         }
         options.throttleKbps = try parsed.int("throttle-kbps", default: 200, range: 10...100_000)
         if let text = parsed.string("turn") {
