@@ -209,18 +209,11 @@ public final class ForwardingNode {
     /// (at most 1024 per call), and handles each. Returns how many were read.
     @discardableResult
     public func poll(timeoutMilliseconds: Int32) throws(NetworkError) -> Int {
-        var handled = 0
-        var timeout = timeoutMilliseconds
-        while handled < 1024 {
-            let attempt = receiveBuffer.withUnsafeMutableBytes { buffer in
-                Result { () throws(NetworkError) in try socket.receive(into: buffer, timeoutMilliseconds: timeout) }
-            }
-            guard let received = try attempt.get() else { break }
+        try UDPSocket.drain(timeoutMilliseconds: timeoutMilliseconds) { timeout throws(NetworkError) in
+            guard let received = try socket.receive(into: &receiveBuffer, timeoutMilliseconds: timeout) else { return false }
             handleReceiveBuffer(length: received.count, from: received.from)
-            handled += 1
-            timeout = 0
+            return true
         }
-        return handled
     }
 
     /// Handles one datagram from `source` (the subscriber it came from, or else the publisher).
@@ -297,14 +290,8 @@ public final class ForwardingNode {
     /// Unprotects `receiveBuffer[0..<length]` in place; nil when SRTP rejects it.
     private func unprotect(length: Int, rtcp: Bool, with session: SRTPSession?) -> Int? {
         guard let session else { return length }
-        let attempt = receiveBuffer.withUnsafeMutableBytes { buffer in
-            Result { () throws(SRTPError) -> Int in
-                let packet = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<length])
-                return rtcp ? try session.unprotectRTCP(inPlace: packet, packetLength: length)
-                    : try session.unprotectRTP(inPlace: packet, packetLength: length)
-            }
-        }
-        guard let plain = try? attempt.get(), plain >= 0, plain <= length else { return nil }
+        guard let plain = try? session.unprotect(inPlace: &receiveBuffer, packetLength: length, rtcp: rtcp),
+              plain >= 0, plain <= length else { return nil }
         return plain
     }
 

@@ -115,9 +115,6 @@ public final class NetworkImpairmentRelay {
     }
 
     private func receive(on socket: UDPSocket) throws(NetworkError) -> (count: Int, from: NetworkEndpoint)? {
-        let result = buffer.withUnsafeMutableBytes { bytes in
-            Result { () throws(NetworkError) in try socket.receive(into: bytes, timeoutMilliseconds: 0) }
-        }
-        return try result.get()
+        try socket.receive(into: &buffer, timeoutMilliseconds: 0)
     }
 }

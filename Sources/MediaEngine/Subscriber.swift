@@ -89,18 +89,11 @@ public final class Subscriber {
     /// (at most 1024 per call). Returns how many were handled.
     public func poll(timeoutMilliseconds: Int32) throws(NetworkError) -> Int {
         guard let socket else { return 0 }
-        var handled = 0
-        var timeout = timeoutMilliseconds
-        while handled < 1024 {
-            let attempt = receiveBuffer.withUnsafeMutableBytes { buffer in
-                Result { () throws(NetworkError) in try socket.receive(into: buffer, timeoutMilliseconds: timeout) }
-            }
-            guard let received = try attempt.get() else { break }
+        return try UDPSocket.drain(timeoutMilliseconds: timeoutMilliseconds) { timeout throws(NetworkError) in
+            guard let received = try socket.receive(into: &receiveBuffer, timeoutMilliseconds: timeout) else { return false }
             handleReceiveBuffer(length: received.count, from: received.from)
-            handled += 1
-            timeout = 0
+            return true
         }
-        return handled
     }
 
     /// Polls, then services the timers.
@@ -139,16 +132,8 @@ public final class Subscriber {
         }
         var plainLength = length
         if let inbound {
-            let attempt = receiveBuffer.withUnsafeMutableBytes { buffer in
-                Result { () throws(SRTPError) -> Int in
-                    let packet = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<length])
-                    return kind == .rtp
-                        ? try inbound.unprotectRTP(inPlace: packet, packetLength: length)
-                        : try inbound.unprotectRTCP(inPlace: packet, packetLength: length)
-                }
-            }
             do {
-                plainLength = try attempt.get()
+                plainLength = try inbound.unprotect(inPlace: &receiveBuffer, packetLength: length, rtcp: kind == .rtcp)
             } catch {
                 counters.srtpFailures += 1
                 return

@@ -82,3 +82,29 @@ public final class UDPSocket {
         return (count, NetworkEndpoint(from))
     }
 }
+
+extension UDPSocket {
+    /// `receive(into:timeoutMilliseconds:)` into a reused array (its whole count is the room).
+    public func receive(into buffer: inout [UInt8], timeoutMilliseconds: Int32)
+        throws(NetworkError) -> (count: Int, from: NetworkEndpoint)?
+    {
+        let result = buffer.withUnsafeMutableBytes { bytes in
+            Result { () throws(NetworkError) in try receive(into: bytes, timeoutMilliseconds: timeoutMilliseconds) }
+        }
+        return try result.get()
+    }
+
+    /// Drains a socket: calls `receiveOne(timeout)` — waiting at most `timeoutMilliseconds` the
+    /// first time and not at all afterwards — until it reports nothing more (false) or `limit`
+    /// datagrams were handled, so one busy socket cannot starve the caller. Returns how many.
+    public static func drain(timeoutMilliseconds: Int32, limit: Int = 1024,
+                             _ receiveOne: (Int32) throws(NetworkError) -> Bool) throws(NetworkError) -> Int {
+        var handled = 0
+        var timeout = timeoutMilliseconds
+        while handled < limit, try receiveOne(timeout) {
+            handled += 1
+            timeout = 0
+        }
+        return handled
+    }
+}

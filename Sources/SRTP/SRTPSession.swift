@@ -239,3 +239,22 @@ extension SRTPSession {
         guard packet[0] >> 6 == 2 else { throw .malformedPacket("RTCP version is not 2") }
     }
 }
+
+extension SRTPSession {
+    /// Verifies and decrypts the SRTP packet (or, with `rtcp`, the SRTCP packet) held in
+    /// `buffer[0..<packetLength]`, in place; returns the plain length. `srtp_unprotect` /
+    /// `srtp_unprotect_rtcp`. For receive loops that reuse one array for every datagram.
+    public func unprotect(inPlace buffer: inout [UInt8], packetLength: Int, rtcp: Bool) throws(SRTPError) -> Int {
+        guard packetLength >= 0, packetLength <= buffer.count else {
+            throw .bufferTooSmall(needed: packetLength, available: buffer.count)
+        }
+        let result = buffer.withUnsafeMutableBytes { bytes in
+            Result { () throws(SRTPError) -> Int in
+                let packet = UnsafeMutableRawBufferPointer(rebasing: bytes[0..<packetLength])
+                return rtcp ? try unprotectRTCP(inPlace: packet, packetLength: packetLength)
+                    : try unprotectRTP(inPlace: packet, packetLength: packetLength)
+            }
+        }
+        return try result.get()
+    }
+}
