@@ -46,11 +46,13 @@ public final class SimulcastEncoder {
     private struct LayerState {
         var configuredKbps: Int
         var capped = false
+        /// Other reasons the layer is paused (its configured bitrate is kept for when they end).
+        var pauses: Set<LayerPauseReason> = []
         var appliedKbps: Int
         var needsKeyFrame = true
         var framesSinceKey = 0
         var pattern = TemporalPattern()
-        var effectiveKbps: Int { capped ? 0 : configuredKbps }
+        var effectiveKbps: Int { capped || !pauses.isEmpty ? 0 : configuredKbps }
     }
     private var layers: [LayerState]
     private var frameIndex: Int64 = 0
@@ -275,6 +277,24 @@ public final class SimulcastEncoder {
             layers[index].capped = !active.contains(index)
             try applyEffectiveBitrate(index)
         }
+    }
+
+    /// Pauses or resumes a layer for one `reason`, keeping its configured bitrate: the layer runs
+    /// only while no reason (and no cap) holds it, and a resumed layer starts with a key frame.
+    /// Independent reasons (dynaCast, a REMB limit) can therefore never undo each other.
+    public func setPaused(_ paused: Bool, layer index: Int, reason: LayerPauseReason) throws(SimulcastEncoderError) {
+        try checkLayer(index)
+        if paused {
+            layers[index].pauses.insert(reason)
+        } else {
+            layers[index].pauses.remove(reason)
+        }
+        try applyEffectiveBitrate(index)
+    }
+
+    /// Whether `reason` currently pauses layer `index`.
+    public func isPaused(layer index: Int, reason: LayerPauseReason) -> Bool {
+        layers.indices.contains(index) && layers[index].pauses.contains(reason)
     }
 
     /// Plan indices of the layers currently producing output (non-zero effective bitrate).

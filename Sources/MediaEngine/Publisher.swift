@@ -118,8 +118,6 @@ public final class Publisher {
     public var rembActiveLayerCount: Int { rembAllocator?.activeLayerCount ?? videoSenders.count }
 
     private var rembAllocator: REMBLayerAllocator?
-    /// Layers paused by REMB → the bitrate (kbps) to restore when they resume.
-    private var pausedByREMB: [Int: Int] = [:]
 
     /// Builds the pipeline. Throws typed errors for impossible configurations: no track, a
     /// wrong number of or duplicate SSRCs, payload types above 127, keys libsrtp cannot use.
@@ -220,7 +218,8 @@ public final class Publisher {
             videoFramesSkippedCameraOff += 1
             return
         }
-        if var allocator = rembAllocator, !pausedByREMB.isEmpty {
+        if var allocator = rembAllocator,
+           encoder.plan.layers.indices.contains(where: { encoder.isPaused(layer: $0, reason: .bandwidth) }) {
             // A REMB limit lapses when REMBs stop coming.
             let active = allocator.expire(nowMilliseconds: Int64(clamping: path.clock.monotonicMicroseconds() / 1000))
             rembAllocator = allocator
@@ -466,19 +465,19 @@ public final class Publisher {
         outcome.layersResumed += resumed
     }
 
-    /// Pauses layers from `active` up (remembering their bitrate) and resumes paused ones below it.
+    /// Pauses layers from `active` up for bandwidth and resumes the ones below it that REMB paused.
     private func applyREMBLayerCount(_ active: Int, encoder: SimulcastEncoder) throws(PublisherError) -> (paused: Int, resumed: Int) {
         var paused = 0, resumed = 0
         do {
             for index in encoder.plan.layers.indices {
-                if index >= active, pausedByREMB[index] == nil {
-                    pausedByREMB[index] = try encoder.targetBitrateKbps(forLayer: index)
-                    try encoder.setBitrate(kbps: 0, forLayer: index)
+                let pausedForBandwidth = encoder.isPaused(layer: index, reason: .bandwidth)
+                if index >= active, !pausedForBandwidth {
+                    try encoder.setPaused(true, layer: index, reason: .bandwidth)
                     layerPausesByREMB += 1
                     paused += 1
-                } else if index < active, let kbps = pausedByREMB.removeValue(forKey: index) {
-                    // Back from 0 kbps: the encoder starts the layer with a key frame.
-                    try encoder.setBitrate(kbps: kbps, forLayer: index)
+                } else if index < active, pausedForBandwidth {
+                    // The encoder starts the layer with a key frame once nothing else pauses it.
+                    try encoder.setPaused(false, layer: index, reason: .bandwidth)
                     layerResumesByREMB += 1
                     resumed += 1
                 }

@@ -63,17 +63,14 @@ extension Publisher {
         return try applyLayerControl()
     }
 
-    /// The low-level hook: encode exactly `layers` (others get target bitrate 0, SPEC §1 pause);
-    /// a layer that resumes starts with a key frame. The cap still applies on top. Ignored on a
-    /// single-layer track.
+    /// The low-level hook: encode exactly `layers`; the others are paused as unwatched (target
+    /// bitrate 0, SPEC §1, configured bitrate kept); a layer that resumes starts with a key frame.
+    /// The cap and a REMB limit still apply on top. Ignored on a single-layer track.
     public func setActiveLayers(_ layers: Set<Int>) throws(PublisherError) {
         guard let encoder, encoder.plan.layers.count > 1 else { return }
         do {
             for layer in encoder.plan.layers {
-                let kbps = layers.contains(layer.index) ? layer.bitrates.targetKbps : 0
-                if try encoder.targetBitrateKbps(forLayer: layer.index) != kbps {
-                    try encoder.setBitrate(kbps: kbps, forLayer: layer.index)
-                }
+                try encoder.setPaused(!layers.contains(layer.index), layer: layer.index, reason: .unwatched)
             }
             try encoder.apply(cap: webcamCap.quality)
         } catch {

@@ -81,7 +81,10 @@ private func keyFrameStarts(_ rig: PublisherRig, receiver: TestReceiver, from st
         outcome = try rig.publisher.handleIncoming(try remb(400_000))
         #expect(outcome.layersPaused == 1)
         #expect(rig.publisher.rembActiveLayerCount == 1)
-        #expect(try rig.publisher.encoder?.targetBitrateKbps(forLayer: 1) == 0)
+        // Paused for bandwidth: no output, but the configured 500 kbps is kept for the resume.
+        #expect(rig.publisher.encoder?.activeLayerIndices == [0])
+        #expect(rig.publisher.encoder?.isPaused(layer: 1, reason: .bandwidth) == true)
+        #expect(try rig.publisher.encoder?.targetBitrateKbps(forLayer: 1) == 500)
         var start = rig.transport.sent.count
         try rig.sendFrames(3)
         #expect(try Set(sentRTP(rig.transport, receiver: receiver, from: start).map(\.packet.header.ssrc)) == [1000])
@@ -97,7 +100,7 @@ private func keyFrameStarts(_ rig: PublisherRig, receiver: TestReceiver, from st
         outcome = try rig.publisher.handleIncoming(try remb(800_000))
         #expect(outcome.layersResumed == 1)
         #expect(rig.publisher.rembActiveLayerCount == 2)
-        #expect(try rig.publisher.encoder?.targetBitrateKbps(forLayer: 1) == 500)
+        #expect(rig.publisher.encoder?.activeLayerIndices == [0, 1])
         start = rig.transport.sent.count
         try rig.sendFrames(1)
         // The resumed layer starts on a key frame; the lowest layer just goes on.
