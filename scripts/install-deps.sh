@@ -8,17 +8,7 @@ set -euo pipefail
 packages=(libvpx-dev libyuv-dev libopus-dev libsrtp2-dev pkg-config
           gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad
           ffmpeg "$@")
-missing=()
-for p in "${packages[@]}"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-    echo "install-deps: installing ${missing[*]}" >&2
-    SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
-    export DEBIAN_FRONTEND=noninteractive
-    $SUDO apt-get update -qq
-    $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
+"$(dirname "${BASH_SOURCE[0]}")/apt-install-missing.sh" "${packages[@]}"
 # The Janus interop test (issue 8): Debian's janus + curl, and .venv-interop/ with aiortc/aiohttp
 # (quiet and quick when present).
 "$(dirname "${BASH_SOURCE[0]}")/install-interop-deps.sh"

@@ -14,17 +14,7 @@ venv="$root/.venv-interop"
 # python3-gi + gir1.2-gstreamer-1.0: only for the GStreamer stand-in publisher of the dev smoke
 # check (scripts/gst-simulcast-sender.py runs with Debian's /usr/bin/python3).
 packages=(janus curl python3-venv python3-gi gir1.2-gstreamer-1.0)
-missing=()
-for p in "${packages[@]}"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-    echo "install-interop-deps: installing ${missing[*]}" >&2
-    SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
-    export DEBIAN_FRONTEND=noninteractive
-    $SUDO apt-get update -qq
-    $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
+"$root/scripts/apt-install-missing.sh" "${packages[@]}"
 
 # The venv is up to date when its stamp names exactly the pinned versions.
 stamp="$venv/.interop-stamp"
