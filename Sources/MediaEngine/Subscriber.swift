@@ -112,11 +112,7 @@ public final class Subscriber {
             counters.malformedDatagrams += 1
             return
         }
-        var index = 0
-        for byte in datagram {
-            receiveBuffer[index] = byte
-            index += 1
-        }
+        receiveBuffer.replaceSubrange(0..<datagram.count, with: datagram)  // same length: in place
         handleReceiveBuffer(length: count, from: source)
     }
 
