@@ -54,9 +54,16 @@ public final class ForwardingNode {
         var bitsPerSecond = 0
         /// Whether the publisher's audio goes to this subscriber (on-demand consumption).
         var audioOpen = true
+        /// Loss of what we sent, from its receiver reports, and the ceiling it sets on the
+        /// estimate (draft-ietf-rmcat-gcc-02 §6); nil until the first measured interval.
+        var delivery = ReportedDeliveryMeter()
+        var lossCeiling: LossBasedRateControl
+        var lossCeilingMeasured = false
 
-        init(_ configuration: ForwardedSubscriberConfiguration, historyCapacity: Int) throws(SRTPError) {
+        init(_ configuration: ForwardedSubscriberConfiguration, historyCapacity: Int,
+             lossControl: LossBasedRateControl.Configuration) throws(SRTPError) {
             self.configuration = configuration
+            lossCeiling = LossBasedRateControl(configuration: lossControl)
             outbound = try configuration.sendKeys.map { k throws(SRTPError) in try SRTPSession(direction: .outbound, keyingMaterial: k) }
             inbound = try configuration.receiveKeys.map { k throws(SRTPError) in try SRTPSession(direction: .inbound, keyingMaterial: k) }
             protectedHistory = PacketHistory(capacity: historyCapacity,
@@ -116,7 +123,8 @@ public final class ForwardingNode {
     /// Adds a subscriber; `link` (nil: straight to the socket) shapes what it receives.
     public func addSubscriber(_ subscriber: ForwardedSubscriberConfiguration,
                               link: (any ForwardingLink)? = nil) throws {
-        let downstream = try Downstream(subscriber, historyCapacity: configuration.historyCapacity)
+        let downstream = try Downstream(subscriber, historyCapacity: configuration.historyCapacity,
+                                        lossControl: configuration.subscriberLossControl)
         downstream.link = link
         if let old = downstreams[subscriber.id] { bySource[old.configuration.destination] = nil }
         downstreams[subscriber.id] = downstream
@@ -190,8 +198,32 @@ public final class ForwardingNode {
             stats.jitterMilliseconds = Double(block.jitter) / 90
         }
         stats.roundTripMilliseconds = downstream.roundTripMicroseconds.map { Double($0) / 1000 }
-        stats.estimatedBitsPerSecond = downstream.counters.lastREMBBitsPerSecond.map { Int(clamping: $0) }
+        stats.estimatedBitsPerSecond = Self.estimate(of: downstream)
         return stats
+    }
+
+    /// The bandwidth estimate for one subscriber's feed: its latest REMB, capped by the ceiling
+    /// the loss in its receiver reports sets (so a link that delivers nothing still lowers it);
+    /// nil before either is known or for an unknown subscriber.
+    public func estimatedBitsPerSecond(for id: String) -> Int? {
+        downstreams[id].flatMap(Self.estimate(of:))
+    }
+
+    private static func estimate(of downstream: Downstream) -> Int? {
+        let ceiling = downstream.lossCeilingMeasured ? downstream.lossCeiling.bitsPerSecond : nil
+        switch (downstream.counters.lastREMBBitsPerSecond, ceiling) {
+        case let (remb?, ceiling?): return Int(clamping: min(remb, ceiling))
+        case let (remb?, nil): return Int(clamping: remb)
+        case let (nil, ceiling?): return Int(clamping: ceiling)
+        case (nil, nil): return nil
+        }
+    }
+
+    /// Hands the feed's current estimate to its layer selector.
+    private func updateSelectorBandwidth(for id: String, _ downstream: Downstream, now: Int64) {
+        guard let estimate = Self.estimate(of: downstream),
+              let requests = try? forwarder.updateBandwidth(estimate, for: id, nowMilliseconds: now) else { return }
+        requestKeyFrames(requests)
     }
 
     /// Spatial layers some subscriber forwards, switches to, or prefers.
@@ -367,15 +399,21 @@ public final class ForwardingNode {
             case let .receiverEstimatedMaxBitrate(remb):
                 downstream.counters.rembsReceived += 1
                 downstream.counters.lastREMBBitsPerSecond = remb.bitrate
-                let bitsPerSecond = Int(clamping: remb.bitrate)
-                if let requests = try? forwarder.updateBandwidth(bitsPerSecond, for: id, nowMilliseconds: now) {
-                    requestKeyFrames(requests)
-                }
+                updateSelectorBandwidth(for: id, downstream, now: now)
             case let .receiverReport(report):
                 if let block = report.reportBlocks.first(where: { $0.ssrc == ourSSRC }) {
                     downstream.counters.lastReportBlock = ReportBlockSummary(
                         fractionLost: Double(block.fractionLost) / 256, cumulativeLost: block.cumulativeLost,
                         jitter: block.interarrivalJitter)
+                    if let interval = downstream.delivery.measure(
+                        block, packetsSent: Int64(downstream.counters.packetsSent),
+                        bytesSent: Int64(downstream.counters.bytesSent), nowMilliseconds: now) {
+                        downstream.lossCeiling.update(lossFraction: interval.lossFraction,
+                                                      deliveredBitsPerSecond: interval.deliveredBitsPerSecond,
+                                                      nowMilliseconds: now)
+                        downstream.lossCeilingMeasured = true
+                        updateSelectorBandwidth(for: id, downstream, now: now)
+                    }
                     let arrival = NTPTime.compact(NTPTime.timestamp(microsecondsSinceEpoch: clock()))
                     if let rtt = ReceiveStatistics.roundTripMicroseconds(reportBlock: block, arrivalCompactNTP: arrival) {
                         downstream.roundTripMicroseconds = rtt

@@ -29,13 +29,18 @@ public struct ForwardingNodeConfiguration: Sendable {
     /// timestamp, RFC 6464 level extension untouched), only re-protected. nil: audio is refused
     /// like any unknown SSRC.
     public var audioSSRC: UInt32?
+    /// The per-subscriber ceiling that loss in its receiver reports sets on its estimate
+    /// (`LossBasedRateControl`; starts at its maximum, so REMB alone rules until loss is seen).
+    public var subscriberLossControl: LossBasedRateControl.Configuration
 
     public init(plan: LayerPlan, layerSSRCs: [UInt32], publisherKeys: SRTPKeyingMaterial?,
                 feedbackKeys: SRTPKeyingMaterial?, publisherRTCPEndpoint: NetworkEndpoint? = nil,
                 localSSRC: UInt32 = 0x5F0D_0001, historyCapacity: Int = 1024,
                 keyFrameRequestIntervalMilliseconds: Int64 = 300, selector: LayerSelector.Configuration = .init(),
-                upstreamNACK: NACKGenerator.Configuration = .init(maxAgeMilliseconds: 300), audioSSRC: UInt32? = nil) {
+                upstreamNACK: NACKGenerator.Configuration = .init(maxAgeMilliseconds: 300), audioSSRC: UInt32? = nil,
+                subscriberLossControl: LossBasedRateControl.Configuration = .init(initialBitsPerSecond: .max)) {
         self.audioSSRC = audioSSRC
+        self.subscriberLossControl = subscriberLossControl
         self.plan = plan
         self.layerSSRCs = layerSSRCs
         self.publisherKeys = publisherKeys

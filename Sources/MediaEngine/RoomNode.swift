@@ -29,14 +29,17 @@ public enum RoomError: Error, Equatable, Sendable {
 ///   resumed with its hysteresis. A paused video forwards nothing to that subscriber; resuming
 ///   waits for a key frame (requested). Audio is never paused.
 ///
-/// The bandwidth estimate of a subscriber comes from its feeds' REMBs (each feed's estimator sees
-/// its share of the shared downlink): the sum over the feeds whose camera it consumes of the
-/// latest REMB, except that a feed paused by adaptive subscriptions keeps counting the REMB it had
-/// when it was paused, or any larger one it reports since (its share of the link does not vanish
-/// with its video; otherwise every pause would lower the estimate and cascade into the next).
-/// Before any REMB: no estimate, no adaptation. These REMBs measure video only (the receivers'
-/// estimators count video packets), so the consumed audio's budget is added to the sum before the
-/// policy takes it off again. `setEstimatedBandwidth` overrides it with a whole-downlink value.
+/// The bandwidth estimate of a subscriber comes from its feeds' estimates
+/// (`ForwardingNode.estimatedBitsPerSecond(for:)`: each feed's REMB, capped by the ceiling the
+/// loss in that feed's receiver reports sets, so a squeezed link that delivers almost nothing
+/// lowers it even when the receiver's own estimator sees no packets to measure): the sum over the
+/// feeds whose camera it consumes, except that a feed paused by adaptive subscriptions keeps
+/// counting the estimate it had when it was paused, or any larger one since (its share of the
+/// link does not vanish with its video; otherwise every pause would lower the estimate and
+/// cascade into the next). Before any REMB or report: no estimate, no adaptation. These estimates
+/// measure video only (REMBs count video packets, the loss ceiling follows the video stream), so
+/// the consumed audio's budget is added to the sum before the policy takes it off again.
+/// `setEstimatedBandwidth` overrides it with a whole-downlink value.
 ///
 /// Not `Sendable`; drive it from one thread like the nodes it owns. Time is the injected clock.
 public final class RoomNode {
@@ -64,8 +67,8 @@ public final class RoomNode {
         var adaptive: AdaptiveSubscriptionPolicy
         var pinned: Set<String> = []
         var bandwidthOverride: Int?
-        /// REMB of each paused feed at the moment it was paused.
-        var frozenREMB: [String: Int] = [:]
+        /// Estimate of each paused feed at the moment it was paused.
+        var frozenEstimate: [String: Int] = [:]
         var lastEvaluation: Int64?
     }
 
@@ -160,7 +163,7 @@ public final class RoomNode {
     public func setAdaptiveSubscriptions(enabled: Bool, for id: String) {
         guard var participant = participants[id] else { return }
         let events = participant.adaptive.setEnabled(enabled)
-        if !enabled { participant.frozenREMB.removeAll() }
+        if !enabled { participant.frozenEstimate.removeAll() }
         participants[id] = participant
         record(events, for: id)
         applyGates(id)
@@ -169,7 +172,7 @@ public final class RoomNode {
     /// Whether adaptive subscriptions are on for `id` (nil: unknown subscriber).
     public func adaptiveSubscriptionsEnabled(for id: String) -> Bool? { participants[id]?.adaptive.isEnabled }
 
-    /// Overrides the REMB-derived estimate of `id` (nil: back to REMBs).
+    /// Overrides the feed-derived estimate of `id` (nil: back to the feeds' estimates).
     public func setEstimatedBandwidth(_ bitsPerSecond: Int?, for id: String) {
         participants[id]?.bandwidthOverride = bitsPerSecond
     }
@@ -180,14 +183,14 @@ public final class RoomNode {
         return publisherIds.filter { participant.adaptive.isPaused($0) }.sorted()
     }
 
-    /// The bandwidth estimate adaptive subscriptions use for `id`, nil before any REMB.
+    /// The bandwidth estimate adaptive subscriptions use for `id`, nil before any feed has one.
     public func estimatedBandwidth(for id: String) -> Int? {
         guard let participant = participants[id] else { return nil }
         if let override = participant.bandwidthOverride { return override }
         var sum = 0, counted = false
         for publisherId in publisherIds where consumption.shouldForward(.camera, from: publisherId, to: id) {
-            let latest = latestREMB(of: publisherId, for: id)
-            guard let value = participant.frozenREMB[publisherId].map({ max($0, latest ?? 0) }) ?? latest else { continue }
+            let latest = latestEstimate(of: publisherId, for: id)
+            guard let value = participant.frozenEstimate[publisherId].map({ max($0, latest ?? 0) }) ?? latest else { continue }
             counted = true
             sum = sum.addingReportingOverflow(value).overflow ? .max : sum + value
         }
@@ -197,8 +200,8 @@ public final class RoomNode {
     /// The lowest-layer need of a publisher's video (what adaptive subscriptions budget for it).
     public func lowestVideoBitsPerSecond(of publisherId: String) -> Int? { lowestVideoNeed[publisherId] }
 
-    private func latestREMB(of publisherId: String, for id: String) -> Int? {
-        nodes[publisherId]?.counters(for: id)?.lastREMBBitsPerSecond.map { Int(clamping: $0) }
+    private func latestEstimate(of publisherId: String, for id: String) -> Int? {
+        nodes[publisherId]?.estimatedBitsPerSecond(for: id)
     }
 
     // MARK: - Driving
@@ -240,7 +243,7 @@ public final class RoomNode {
                 audio.append(AdaptiveAudioStream(participantId: publisherId, requiredBitsPerSecond: audioBitsPerSecond))
             }
         }
-        // The feeds' REMBs measure video only (a subscriber's estimator counts its video packets),
+        // The feeds' estimates measure video only (a subscriber's estimator counts its video packets),
         // so the audio it consumes is added back before the policy budgets audio first; an
         // override is the whole downlink.
         let available = participant.bandwidthOverride != nil ? bandwidth
@@ -249,8 +252,8 @@ public final class RoomNode {
                                                    atMilliseconds: now)
         for event in decision.events {
             switch event.kind {
-            case .paused: participant.frozenREMB[event.participantId] = latestREMB(of: event.participantId, for: id)
-            case .resumed: participant.frozenREMB[event.participantId] = nil
+            case .paused: participant.frozenEstimate[event.participantId] = latestEstimate(of: event.participantId, for: id)
+            case .resumed: participant.frozenEstimate[event.participantId] = nil
             }
         }
         participants[id] = participant

@@ -106,7 +106,9 @@ final class RoomCall {
             try socket.setReceiveBufferSize(4 << 20)
             let node = try room.addPublisher(id, configuration: ForwardingNodeConfiguration(
                 plan: plan, layerSSRCs: video.ssrcs, publisherKeys: publisherKeys, feedbackKeys: feedbackKeys,
-                selector: LayerSelector.Configuration(upSwitchHoldMilliseconds: 1000), audioSSRC: audioSSRC), socket: socket)
+                selector: LayerSelector.Configuration(upSwitchHoldMilliseconds: 1000), audioSSRC: audioSSRC,
+                subscriberLossControl: .init(initialBitsPerSecond: .max, increasePerSecond: options.estimateGrowthPerSecond)),
+                socket: socket)
             let publisherSocket = try UDPSocket(bindingTo: .loopback(port: 0))
             try publisherSocket.setReceiveBufferSize(1 << 20)
             let publisher = try Publisher(
