@@ -35,8 +35,12 @@ public final class ForwardingNode {
     public var onWantedLayersChanged: ((Set<Int>) -> Void)?
     /// Publisher-side counters.
     public private(set) var counters = ForwardingNodeCounters()
-    /// The publisher's RTCP address (configured, or learnt from its media).
-    public private(set) var publisherEndpoint: NetworkEndpoint?
+    /// The publisher's RTCP address (configured, or the address its media is pinned to).
+    public var publisherEndpoint: NetworkEndpoint? { configuration.publisherRTCPEndpoint ?? publisherSource.peer }
+    /// Where the publisher's media is taken from: pinned by its first valid packet, moved only by
+    /// a run of valid packets from one new address (`PeerAddressLatch`); packets from anywhere
+    /// else are dropped and counted in `counters.foreignSourcePackets`.
+    public private(set) var publisherSource = PeerAddressLatch()
 
     private final class Downstream {
         let configuration: ForwardedSubscriberConfiguration
@@ -59,11 +63,14 @@ public final class ForwardingNode {
         var delivery = ReportedDeliveryMeter()
         var lossCeiling: LossBasedRateControl
         var lossCeilingMeasured = false
+        /// Bounds what its NACKs can make us resend.
+        var retransmissionBudget: RetransmissionBudget
 
         init(_ configuration: ForwardedSubscriberConfiguration, historyCapacity: Int,
-             lossControl: LossBasedRateControl.Configuration) throws(SRTPError) {
+             lossControl: LossBasedRateControl.Configuration, budget: RetransmissionBudget.Configuration) throws(SRTPError) {
             self.configuration = configuration
             lossCeiling = LossBasedRateControl(configuration: lossControl)
+            retransmissionBudget = RetransmissionBudget(configuration: budget, capacity: historyCapacity)
             outbound = try configuration.sendKeys.map { k throws(SRTPError) in try SRTPSession(direction: .outbound, keyingMaterial: k) }
             inbound = try configuration.receiveKeys.map { k throws(SRTPError) in try SRTPSession(direction: .inbound, keyingMaterial: k) }
             protectedHistory = PacketHistory(capacity: historyCapacity,
@@ -78,6 +85,7 @@ public final class ForwardingNode {
     private var upstreamUnwrappers: [SequenceNumberUnwrapper]
     private var upstreamNACK: [NACKGenerator]
     private var nackScratch: [Int64] = []
+    private var nackedScratch: [UInt16] = []
     private var downstreams: [String: Downstream] = [:]
     private var bySource: [NetworkEndpoint: String] = [:]
     private var upstreamThrottle: KeyFrameRequestThrottle
@@ -108,7 +116,6 @@ public final class ForwardingNode {
         upstreamUnwrappers = configuration.layerSSRCs.map { _ in SequenceNumberUnwrapper() }
         upstreamNACK = configuration.layerSSRCs.map { _ in NACKGenerator(configuration: configuration.upstreamNACK) }
         upstreamThrottle = KeyFrameRequestThrottle(minimumIntervalMilliseconds: configuration.keyFrameRequestIntervalMilliseconds)
-        publisherEndpoint = configuration.publisherRTCPEndpoint
         rebuildBuffer.reserveCapacity(1500)
         rtcpPlain.reserveCapacity(1500)
     }
@@ -124,7 +131,8 @@ public final class ForwardingNode {
     public func addSubscriber(_ subscriber: ForwardedSubscriberConfiguration,
                               link: (any ForwardingLink)? = nil) throws {
         let downstream = try Downstream(subscriber, historyCapacity: configuration.historyCapacity,
-                                        lossControl: configuration.subscriberLossControl)
+                                        lossControl: configuration.subscriberLossControl,
+                                        budget: configuration.retransmissionBudget)
         downstream.link = link
         if let old = downstreams[subscriber.id] { bySource[old.configuration.destination] = nil }
         downstreams[subscriber.id] = downstream
@@ -307,12 +315,34 @@ public final class ForwardingNode {
         }
         switch kind {
         case .rtcp:
-            // Sender reports: nothing to act on in this node (no SR relay), just counted.
+            // Sender reports: nothing to act on in this node (no SR relay), just counted; only the
+            // pinned publisher's (RTCP never moves the pin).
+            guard publisherSource.peer == source || configuration.publisherRTCPEndpoint == source else {
+                counters.foreignSourcePackets += 1
+                return
+            }
             counters.publisherRTCP += 1
         case .rtp:
-            if configuration.publisherRTCPEndpoint == nil { publisherEndpoint = source }
+            // Only a packet of one of the track's SSRCs may pin or move the publisher's address.
+            guard plain >= RTPHeader.fixedLength, isPublishedSSRC(readSSRC()) else {
+                counters.malformed += 1
+                return
+            }
+            guard publisherSource.admit(source) else {
+                counters.foreignSourcePackets += 1
+                return
+            }
             handlePublisherRTP(length: plain)
         }
+    }
+
+    /// The SSRC of the RTP packet in `receiveBuffer` (at least 12 bytes long).
+    private func readSSRC() -> UInt32 {
+        UInt32(receiveBuffer[8]) << 24 | UInt32(receiveBuffer[9]) << 16 | UInt32(receiveBuffer[10]) << 8 | UInt32(receiveBuffer[11])
+    }
+
+    private func isPublishedSSRC(_ ssrc: UInt32) -> Bool {
+        configuration.layerSSRCs.contains(ssrc) || configuration.audioSSRC == ssrc
     }
 
     /// Unprotects `receiveBuffer[0..<length]` in place; nil when SRTP rejects it.
@@ -328,8 +358,7 @@ public final class ForwardingNode {
             counters.malformed += 1
             return
         }
-        let ssrc = UInt32(receiveBuffer[8]) << 24 | UInt32(receiveBuffer[9]) << 16
-            | UInt32(receiveBuffer[10]) << 8 | UInt32(receiveBuffer[11])
+        let ssrc = readSSRC()
         let sequenceNumber = UInt16(receiveBuffer[2]) << 8 | UInt16(receiveBuffer[3])
         if let audioSSRC = configuration.audioSSRC, ssrc == audioSSRC {
             forwardAudio(length: length)
@@ -389,7 +418,8 @@ public final class ForwardingNode {
         for packet in compound.packets {
             switch packet {
             case let .genericNACK(nack) where nack.mediaSSRC == ourSSRC:
-                for sequence in nack.lostSequenceNumbers { retransmit(sequence, to: id, downstream, now: now) }
+                nack.uniqueLostSequenceNumbers(into: &nackedScratch)
+                for sequence in nackedScratch { retransmit(sequence, to: id, downstream, now: now) }
             case let .pictureLossIndication(pli) where pli.mediaSSRC == ourSSRC:
                 downstream.counters.keyFrameRequestsReceived += 1
                 keyFrameRequestFromSubscriber(id)
@@ -447,6 +477,7 @@ public final class ForwardingNode {
             return
         }
         downstream.protectedHistory.store(protectBuffer[0..<length], sequenceNumber: sequenceNumber)
+        downstream.retransmissionBudget.mediaSent(sequenceNumber: sequenceNumber, bytes: length, nowMilliseconds: now)
         let base = packet.startIndex
         downstream.lastRTPTimestamp = UInt32(packet[base + 4]) << 24 | UInt32(packet[base + 5]) << 16
             | UInt32(packet[base + 6]) << 8 | UInt32(packet[base + 7])
@@ -488,13 +519,23 @@ public final class ForwardingNode {
 
     private func retransmit(_ sequenceNumber: UInt16, to id: String, _ downstream: Downstream, now: Int64) {
         downstream.counters.nacked += 1
+        let roundTrip = downstream.roundTripMicroseconds.map { $0 / 1000 }
+        var refused = false
+        func admitted(_ bytes: Int) -> Bool {
+            let decision = downstream.retransmissionBudget.admit(sequenceNumber: sequenceNumber, bytes: bytes,
+                                                                 roundTripMilliseconds: roundTrip, nowMilliseconds: now)
+            refused = decision != .resend
+            if refused { downstream.counters.retransmissionsRefused += 1 }
+            return !refused
+        }
         // The bytes we sent, as they were (the common case).
         let resent: Bool? = downstream.protectedHistory.withPacket(sequenceNumber: sequenceNumber) { stored in
+            guard admitted(stored.count) else { return false }
             transmit(stored, to: downstream, now: now)
             return true
         }
-        if resent == true {
-            downstream.counters.retransmitted += 1
+        if let resent {
+            if resent { downstream.counters.retransmitted += 1 }
             return
         }
         // Never sent to this subscriber (or its copy is gone): rebuild it from the layer history
@@ -503,9 +544,10 @@ public final class ForwardingNode {
               let layer = configuration.layerSSRCs.firstIndex(of: origin.sourceId),
               copyFromLayerHistory(layer, sequenceNumber: origin.originalSequenceNumber),
               rewrite(&rebuildBuffer, origin: origin, outputSSRC: downstream.configuration.outputSSRC),
+              admitted(rebuildBuffer.count + SRTPSession.maxTrailerLength),
               let length = protect(rebuildBuffer[...], with: downstream.outbound)
         else {
-            downstream.counters.missing += 1
+            if !refused { downstream.counters.missing += 1 }
             return
         }
         downstream.protectedHistory.store(protectBuffer[0..<length], sequenceNumber: sequenceNumber)

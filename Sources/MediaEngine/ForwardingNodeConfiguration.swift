@@ -32,13 +32,17 @@ public struct ForwardingNodeConfiguration: Sendable {
     /// The per-subscriber ceiling that loss in its receiver reports sets on its estimate
     /// (`LossBasedRateControl`; starts at its maximum, so REMB alone rules until loss is seen).
     public var subscriberLossControl: LossBasedRateControl.Configuration
+    /// What a subscriber's NACKs may make the node resend to it.
+    public var retransmissionBudget: RetransmissionBudget.Configuration
 
     public init(plan: LayerPlan, layerSSRCs: [UInt32], publisherKeys: SRTPKeyingMaterial?,
                 feedbackKeys: SRTPKeyingMaterial?, publisherRTCPEndpoint: NetworkEndpoint? = nil,
                 localSSRC: UInt32 = 0x5F0D_0001, historyCapacity: Int = 1024,
                 keyFrameRequestIntervalMilliseconds: Int64 = 300, selector: LayerSelector.Configuration = .init(),
                 upstreamNACK: NACKGenerator.Configuration = .init(maxAgeMilliseconds: 300), audioSSRC: UInt32? = nil,
-                subscriberLossControl: LossBasedRateControl.Configuration = .init(initialBitsPerSecond: .max)) {
+                subscriberLossControl: LossBasedRateControl.Configuration = .init(initialBitsPerSecond: .max),
+                retransmissionBudget: RetransmissionBudget.Configuration = .init()) {
+        self.retransmissionBudget = retransmissionBudget
         self.audioSSRC = audioSSRC
         self.subscriberLossControl = subscriberLossControl
         self.plan = plan
@@ -91,6 +95,9 @@ public struct ForwardedSubscriberCounters: Sendable, Equatable {
     public var retransmitted = 0
     public var rebuilt = 0
     public var missing = 0
+    /// NACKed packets the retransmission budget refused to resend (too soon, too often, over
+    /// the share of the media rate).
+    public var retransmissionsRefused = 0
     /// PLI/FIR received, REMBs received and the last REMB value.
     public var keyFrameRequestsReceived = 0
     public var rembsReceived = 0
@@ -129,6 +136,8 @@ public struct ForwardingNodeCounters: Sendable, Equatable {
     /// Datagrams that failed SRTP, or were not valid RTP/RTCP/VP8 of the track.
     public var srtpFailures = 0
     public var malformed = 0
+    /// Valid-looking publisher packets from an address other than the publisher's (dropped).
+    public var foreignSourcePackets = 0
     /// Send failures (socket errors).
     public var sendFailures = 0
     /// Audio packets from the publisher (forwarded as they are).

@@ -23,10 +23,12 @@ public final class Publisher {
         public var keyFrameRequests = 0
         /// Of those, how many reached the encoder (the rest were throttled).
         public var keyFramesRequested = 0
-        /// Sequence numbers NACKed for our SSRCs, resent, and no longer in the history.
+        /// Sequence numbers NACKed for our SSRCs (each once per NACK), resent, no longer in the
+        /// history, and refused by the retransmission budget (too soon, too often, over the rate).
         public var nacked = 0
         public var retransmitted = 0
         public var missing = 0
+        public var retransmissionsRefused = 0
         /// Feedback about SSRCs this publisher does not send.
         public var unknownSSRC = 0
         /// The datagram was RTP, not RTCP, and was ignored.
@@ -62,6 +64,8 @@ public final class Publisher {
         public var payloadOctets: UInt32
         public var wireBytes: UInt64
         public var retransmissions: Int
+        /// NACKed packets the retransmission budget refused to resend.
+        public var retransmissionsRefused: Int
     }
 
     public let configuration: PublisherConfiguration
@@ -80,6 +84,7 @@ public final class Publisher {
     private var throttle: KeyFrameRequestThrottle
     private var lastReport: [UInt32: UInt64] = [:]
     private var receiveBuffer = [UInt8](repeating: 0, count: 2048)
+    private var nackScratch: [UInt16] = []
     private let sendersBySSRC: [UInt32: RTPStreamSender]
     /// Video senders lightest first, then audio.
     private let allSenders: [RTPStreamSender]
@@ -389,14 +394,14 @@ public final class Publisher {
                     outcome.unknownSSRC += 1
                     continue
                 }
-                for item in nack.items {
-                    for sequence in item.lostSequenceNumbers {
-                        outcome.nacked += 1
-                        if try sender.retransmit(sequenceNumber: sequence) {
-                            outcome.retransmitted += 1
-                        } else {
-                            outcome.missing += 1
-                        }
+                nack.uniqueLostSequenceNumbers(into: &nackScratch)
+                let roundTrip = latestReportBlocks[sender.ssrc]?.roundTripMicroseconds.map { $0 / 1000 }
+                for sequence in nackScratch {
+                    outcome.nacked += 1
+                    switch try sender.retransmit(sequenceNumber: sequence, roundTripMilliseconds: roundTrip) {
+                    case .resent: outcome.retransmitted += 1
+                    case .missing: outcome.missing += 1
+                    case .refused: outcome.retransmissionsRefused += 1
                     }
                 }
             case let .receiverReport(report):
@@ -516,12 +521,14 @@ public final class Publisher {
         for sender in videoSenders {
             result.append(StreamStatistics(ssrc: sender.ssrc, name: sender.configuration.rid ?? "video",
                                            packets: sender.packetCount, payloadOctets: sender.octetCount,
-                                           wireBytes: sender.wireBytes, retransmissions: sender.retransmissions))
+                                           wireBytes: sender.wireBytes, retransmissions: sender.retransmissions,
+                                           retransmissionsRefused: sender.retransmissionRefusals.total))
         }
         if let sender = audioSender {
             result.append(StreamStatistics(ssrc: sender.ssrc, name: "audio", packets: sender.packetCount,
                                            payloadOctets: sender.octetCount, wireBytes: sender.wireBytes,
-                                           retransmissions: sender.retransmissions))
+                                           retransmissions: sender.retransmissions,
+                                           retransmissionsRefused: sender.retransmissionRefusals.total))
         }
         return result
     }

@@ -27,9 +27,13 @@ public final class RTPStreamSender {
         public var initialSequenceNumber: UInt16
         /// Packets kept for retransmission.
         public var historyCapacity: Int
+        /// How often and how much NACKs may make the stream resend.
+        public var retransmissionBudget: RetransmissionBudget.Configuration
 
         public init(ssrc: UInt32, payloadType: UInt8, clockRate: UInt32, mid: String? = nil, rid: String? = nil,
-                    initialSequenceNumber: UInt16, historyCapacity: Int = 512) {
+                    initialSequenceNumber: UInt16, historyCapacity: Int = 512,
+                    retransmissionBudget: RetransmissionBudget.Configuration = .init()) {
+            self.retransmissionBudget = retransmissionBudget
             self.ssrc = ssrc
             self.payloadType = payloadType
             self.clockRate = clockRate
@@ -50,9 +54,11 @@ public final class RTPStreamSender {
     public private(set) var octetCount: UInt32 = 0
     /// Bytes handed to the transport, retransmissions and SRTP overhead included.
     public private(set) var wireBytes: UInt64 = 0
-    /// Packets resent in answer to NACKs, and NACKed packets no longer in the history.
+    /// Packets resent in answer to NACKs, NACKed packets no longer in the history, and requests
+    /// the retransmission budget refused.
     public private(set) var retransmissions = 0
     public private(set) var retransmissionMisses = 0
+    public var retransmissionRefusals: RetransmissionBudget.Refusals { budget.refusals }
     /// RTP timestamp and monotonic time of the last packet sent (for SR timestamps).
     public private(set) var lastRTPTimestamp: UInt32 = 0
     public private(set) var lastSendMicroseconds: UInt64 = 0
@@ -63,7 +69,17 @@ public final class RTPStreamSender {
     private let mid: MediaIdentifier?
     private let rid: RTPStreamID?
     private var protectedHistory: PacketHistory?
+    private var budget: RetransmissionBudget
     private var plain: [UInt8] = []
+
+    /// What `retransmit` did with one request.
+    public enum RetransmissionOutcome: Sendable, Equatable {
+        case resent
+        /// No longer in the history.
+        case missing
+        /// Refused by the retransmission budget.
+        case refused(RetransmissionBudget.Decision)
+    }
 
     /// - Throws: `.invalidConfiguration` for a payload type above 127 or a MID/RID that is not
     ///   valid on the wire.
@@ -82,6 +98,7 @@ public final class RTPStreamSender {
         self.path = path
         nextSequenceNumber = configuration.initialSequenceNumber
         history = PacketHistory(capacity: configuration.historyCapacity, maximumPacketSize: SendPath.maximumPacketSize)
+        budget = RetransmissionBudget(configuration: configuration.retransmissionBudget, capacity: configuration.historyCapacity)
         if path.isSecure {
             protectedHistory = PacketHistory(capacity: configuration.historyCapacity,
                                              maximumPacketSize: SendPath.maximumPacketSize + SRTPSession.maxTrailerLength)
@@ -128,27 +145,33 @@ public final class RTPStreamSender {
         lastRTPTimestamp = timestamp
         lastSendMicroseconds = now
         wireBytes &+= UInt64(count)
+        budget.mediaSent(sequenceNumber: sequenceNumber, bytes: count, nowMilliseconds: Int64(clamping: now / 1000))
         try path.transmitProtected(count: count, ssrc: configuration.ssrc)
     }
 
-    /// Resends the packet with `sequenceNumber` exactly as first sent, if still in the history.
-    /// Returns whether it was resent.
+    /// Resends the packet with `sequenceNumber` exactly as first sent, if it is still in the
+    /// history and the `RetransmissionBudget` allows it (`roundTripMilliseconds`: the RTT to the
+    /// requester, if known).
     @discardableResult
-    public func retransmit(sequenceNumber: UInt16) throws(PublisherError) -> Bool {
+    public func retransmit(sequenceNumber: UInt16, roundTripMilliseconds: Int64? = nil) throws(PublisherError) -> RetransmissionOutcome {
         let source = protectedHistory ?? history
+        guard let size = source.withPacket(sequenceNumber: sequenceNumber, { $0.count }) else {
+            retransmissionMisses += 1
+            return .missing
+        }
+        let now = Int64(clamping: path.clock.monotonicMicroseconds() / 1000)
+        let decision = budget.admit(sequenceNumber: sequenceNumber, bytes: size,
+                                    roundTripMilliseconds: roundTripMilliseconds, nowMilliseconds: now)
+        guard decision == .resend else { return .refused(decision) }
         let result: Result<Void, PublisherError>? = source.withPacket(sequenceNumber: sequenceNumber) { packet in
             packet.withUnsafeBytes { bytes in
                 Result { () throws(PublisherError) in try path.transport.send(bytes, ssrc: configuration.ssrc) }
             }
         }
-        guard let result else {
-            retransmissionMisses += 1
-            return false
-        }
-        try result.get()
+        try result?.get()
         retransmissions += 1
-        source.withPacket(sequenceNumber: sequenceNumber) { wireBytes &+= UInt64($0.count) }
-        return true
+        wireBytes &+= UInt64(size)
+        return .resent
     }
 
     /// A sender report for this stream at the current clock (RFC 3550 §6.4.1): NTP from the wall

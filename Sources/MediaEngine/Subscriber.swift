@@ -41,7 +41,9 @@ public final class Subscriber {
     private var rtcpPlain: [UInt8] = []
     private var rtcpProtected: [UInt8]
     private var feedback: [RTCPPacket] = []
-    private var lastMediaSource: NetworkEndpoint?
+    /// The sender's media address: pinned by its first valid packet, moved only by a run of valid
+    /// packets from one new address; RTCP goes there unless `senderRTCPEndpoint` is configured.
+    private var mediaSource = PeerAddressLatch()
     private var lastReportMicroseconds: Int64?
     private var counters = SubscriberStatistics(video: VideoReceiverStatistics(), audio: AudioReceiverStatistics())
 
@@ -139,16 +141,21 @@ public final class Subscriber {
             counters.malformedDatagrams += 1
             return
         }
+        // Packets from anyone but the sender are dropped (with SRTP they would not pass anyway;
+        // in plaintext mode this keeps a stranger from resetting the stream or taking our RTCP).
         switch kind {
         case .rtp:
-            handleRTP(length: plainLength, now: now)
-            if let source { lastMediaSource = source }
+            handleRTP(length: plainLength, from: source, now: now)
         case .rtcp:
+            if let source, source != mediaSource.peer, source != configuration.senderRTCPEndpoint {
+                counters.foreignSourceDatagrams += 1
+                return
+            }
             handleRTCP(length: plainLength, now: now)
         }
     }
 
-    private func handleRTP(length: Int, now: Int64) {
+    private func handleRTP(length: Int, from source: NetworkEndpoint?, now: Int64) {
         // The buffers below keep the payload: one copy per packet (the jitter buffer and the
         // assembler hold views of it until the frame is complete).
         let bytes = Array(receiveBuffer[0..<length])
@@ -159,7 +166,17 @@ public final class Subscriber {
             counters.malformedDatagrams += 1
             return
         }
-        switch packet.header.payloadType {
+        let payloadType = packet.header.payloadType
+        guard payloadType == configuration.videoPayloadType || payloadType == configuration.audioPayloadType else {
+            counters.unknownPayloadTypePackets += 1
+            return
+        }
+        // Only a parseable packet of a negotiated payload type may pin or move the sender's address.
+        if let source, !mediaSource.admit(source) {
+            counters.foreignSourceDatagrams += 1
+            return
+        }
+        switch payloadType {
         case configuration.videoPayloadType:
             video.receive(packet, wireBytes: length, arrivalMicroseconds: now)
         case configuration.audioPayloadType:
@@ -255,7 +272,7 @@ public final class Subscriber {
             rtcpSink(datagram)
             return
         }
-        guard let socket, let destination = configuration.senderRTCPEndpoint ?? lastMediaSource else {
+        guard let socket, let destination = configuration.senderRTCPEndpoint ?? mediaSource.peer else {
             counters.rtcpSendFailures += 1
             return
         }

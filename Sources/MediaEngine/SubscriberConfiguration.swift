@@ -55,6 +55,8 @@ public struct SubscriberStatistics: Sendable, Equatable {
     public var srtpFailures: Int64 = 0
     /// Datagrams that are neither parseable RTP nor RTCP.
     public var malformedDatagrams: Int64 = 0
+    /// Datagrams from an address other than the sender's (dropped; see `PeerAddressLatch`).
+    public var foreignSourceDatagrams: Int64 = 0
     /// RTP packets with a payload type that is neither the video nor the audio one.
     public var unknownPayloadTypePackets: Int64 = 0
     /// RTCP compound packets received and parsed.

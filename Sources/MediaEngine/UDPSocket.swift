@@ -84,6 +84,31 @@ public final class UDPSocket {
 }
 
 extension UDPSocket {
+    /// The local IPv4 address the kernel would send from towards `destination` (a UDP socket
+    /// `connect`ed there, then `getsockname`; nothing is sent): 127.0.0.1 for a loopback
+    /// destination, the outgoing interface's address otherwise. Binding to it keeps a socket off
+    /// the interfaces the peer cannot be on.
+    public static func localAddress(toward destination: NetworkEndpoint) throws(NetworkError) -> UInt32 {
+        if destination.address >> 24 == 127 { return 0x7F00_0001 }
+        let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+        guard fd >= 0 else { throw .socketFailed(operation: "socket", errno: errno) }
+        defer { close(fd) }
+        var addr = destination.socketAddress
+        let connected = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else { throw .unreachable(destination: destination.description, errno: errno) }
+        var local = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let named = withUnsafeMutablePointer(to: &local) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        guard named == 0 else { throw .socketFailed(operation: "getsockname", errno: errno) }
+        return NetworkEndpoint(local).address
+    }
+
     /// `receive(into:timeoutMilliseconds:)` into a reused array (its whole count is the room).
     public func receive(into buffer: inout [UInt8], timeoutMilliseconds: Int32)
         throws(NetworkError) -> (count: Int, from: NetworkEndpoint)?

@@ -10,15 +10,23 @@
 /// that one address instead, from the same socket, so a receiver that keeps RTCP apart (a Janus
 /// mountpoint's `videortcpport`) learns where to send its feedback, which `receive` then reads.
 /// Whether that RTCP is protected is the publisher's `PublisherSecurity`, not the transport's.
+///
+/// Feedback is taken only from the peer: a datagram whose source is not one of the addresses
+/// this transport sends to (each destination, its RTCP port, the RTCP destination) is dropped
+/// and counted in `datagramsFromUnknownSources`, plain RTCP or not, so nobody else who can reach
+/// the port can pause layers with a REMB or force key frames.
 public final class UDPTransport: PacketTransport {
     public let socket: UDPSocket
     /// Where streams without a route go.
-    public var defaultDestination: NetworkEndpoint
-    private var routes: [UInt32: NetworkEndpoint] = [:]
+    public var defaultDestination: NetworkEndpoint { didSet { updatePeers() } }
+    private var routes: [UInt32: NetworkEndpoint] = [:] { didSet { updatePeers() } }
     /// Whether RTCP shares the RTP port (RFC 5761) or goes to port + 1 (RFC 3550 §11).
     public let rtcpMux: Bool
     /// Where all RTCP goes when set (overrides routes and `rtcpMux` for RTCP only).
-    public var rtcpDestination: NetworkEndpoint?
+    public var rtcpDestination: NetworkEndpoint? { didSet { updatePeers() } }
+    /// Datagrams received from an address that is not a peer (dropped).
+    public private(set) var datagramsFromUnknownSources = 0
+    private var peers: Set<NetworkEndpoint> = []
     private var pcap: PcapFile?
     private let wallMicroseconds: () -> UInt64
     /// Datagrams and bytes sent.
@@ -26,7 +34,8 @@ public final class UDPTransport: PacketTransport {
     public private(set) var bytesSent = 0
 
     /// - Parameters:
-    ///   - socket: the socket to send from (default: bound to 0.0.0.0 on a free port).
+    ///   - socket: the socket to send from (default: a free port on the local address that routes
+    ///     to `destination`: 127.0.0.1 for a loopback destination).
     ///   - destination: where unrouted streams go.
     ///   - wallMicroseconds: timestamps for pcap records (injectable).
     ///   - rtcpMux: RTCP on the RTP port (true) or on RTP port + 1 (false; then no destination
@@ -39,7 +48,8 @@ public final class UDPTransport: PacketTransport {
             self.socket = socket
         } else {
             do {
-                self.socket = try UDPSocket(bindingTo: NetworkEndpoint(address: 0, port: 0))
+                let local = try UDPSocket.localAddress(toward: destination)
+                self.socket = try UDPSocket(bindingTo: NetworkEndpoint(address: local, port: 0))
             } catch {
                 throw .network(error)
             }
@@ -49,6 +59,20 @@ public final class UDPTransport: PacketTransport {
         self.rtcpMux = rtcpMux
         self.rtcpDestination = rtcpDestination
         self.wallMicroseconds = wallMicroseconds
+        updatePeers()
+    }
+
+    /// Whether `source` is an address this transport sends to (so its feedback is taken).
+    public func isPeer(_ source: NetworkEndpoint) -> Bool { peers.contains(source) }
+
+    private func updatePeers() {
+        var peers: Set<NetworkEndpoint> = []
+        for destination in [defaultDestination] + Array(routes.values) {
+            peers.insert(destination)
+            if !rtcpMux, destination.port < UInt16.max { peers.insert(NetworkEndpoint(address: destination.address, port: destination.port + 1)) }
+        }
+        if let rtcpDestination { peers.insert(rtcpDestination) }
+        self.peers = peers
     }
 
     /// Sends stream `ssrc` (its RTP and its RTCP) to `destination`.
@@ -98,11 +122,21 @@ public final class UDPTransport: PacketTransport {
         }
     }
 
+    /// Receives the next datagram from a peer; others are dropped and counted (without waiting
+    /// again for the next).
     public func receive(into buffer: UnsafeMutableRawBufferPointer, timeoutMilliseconds: Int32) throws(PublisherError) -> Int? {
-        do {
-            return try socket.receive(into: buffer, timeoutMilliseconds: timeoutMilliseconds)?.count
-        } catch {
-            throw .network(error)
+        var timeout = timeoutMilliseconds
+        while true {
+            let received: (count: Int, from: NetworkEndpoint)?
+            do {
+                received = try socket.receive(into: buffer, timeoutMilliseconds: timeout)
+            } catch {
+                throw .network(error)
+            }
+            guard let received else { return nil }
+            if peers.contains(received.from) { return received.count }
+            datagramsFromUnknownSources += 1
+            timeout = 0
         }
     }
 }

@@ -78,6 +78,7 @@ public final class VideoReceiver {
 
     private let decoder: VP8Decoder
     private var ssrc: UInt32?
+    private var ssrcGuard = SSRCChangeGuard()
     private var receiveStatistics: ReceiveStatistics?
     private var jitterBuffer: JitterBuffer
     private var assembler = VP8FrameAssembler()
@@ -119,7 +120,13 @@ public final class VideoReceiver {
     /// jitter buffer has ready.
     public func receive(_ packet: RTPPacket, wireBytes: Int, arrivalMicroseconds: Int64) {
         let header = packet.header
-        if ssrc != header.ssrc { startStream(ssrc: header.ssrc) }
+        switch ssrcGuard.admit(ssrc: header.ssrc, sequenceNumber: header.sequenceNumber) {
+        case .current: break
+        case .start: startStream(ssrc: header.ssrc)
+        case .holdBack:
+            counters.otherSSRCPackets += 1
+            return
+        }
         let nowMilliseconds = arrivalMicroseconds / 1000
         receiveStatistics?.record(sequenceNumber: header.sequenceNumber, rtpTimestamp: header.timestamp,
                                   arrivalMicroseconds: arrivalMicroseconds, payloadBytes: packet.payload.count)

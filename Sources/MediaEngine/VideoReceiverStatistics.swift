@@ -2,6 +2,9 @@
 public struct VideoReceiverStatistics: Sendable, Equatable {
     /// The media SSRC being received, nil before the first packet.
     public var ssrc: UInt32?
+    /// Packets of another SSRC dropped because too few of them came in a row to restart the
+    /// stream on it (`SSRCChangeGuard`).
+    public var otherSSRCPackets: Int64 = 0
     /// RTP packets accepted (after SRTP and parsing), retransmissions and duplicates included.
     public var packetsReceived: Int64 = 0
     /// Bytes of those packets (RTP header + payload).

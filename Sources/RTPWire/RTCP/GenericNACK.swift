@@ -26,6 +26,22 @@ public struct GenericNACK: Sendable, Equatable {
         for item in items { item.appendLost(to: &lost) }
         return lost
     }
+
+    /// Every sequence number the items report lost, each once (a NACK may name one packet in
+    /// several items; a responder must not resend it once per mention), in ascending order.
+    /// `scratch` is reused, so answering NACKs allocates little once it has grown.
+    public func uniqueLostSequenceNumbers(into scratch: inout [UInt16]) {
+        scratch.removeAll(keepingCapacity: true)
+        for item in items { item.appendLost(to: &scratch) }
+        guard scratch.count > 1 else { return }
+        scratch.sort()
+        var kept = 1
+        for index in 1..<scratch.count where scratch[index] != scratch[kept - 1] {
+            scratch[kept] = scratch[index]
+            kept += 1
+        }
+        scratch.removeSubrange(kept...)
+    }
 }
 
 /// One generic NACK FCI entry (RFC 4585 §6.2.1): packet ID plus a bitmask of the 16 following
