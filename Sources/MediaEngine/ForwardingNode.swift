@@ -373,7 +373,7 @@ public final class ForwardingNode {
         upstreamNACK[layer].packetReceived(extended, nowMilliseconds: now)
         // Only a completed switch changes what is forwarded, so only then can the wanted set
         // change on this path (no per-packet set building otherwise).
-        let switchesBefore = forwarder.switchEvents.count
+        let switchesBefore = forwarder.switchEvents.totalAppended
         do {
             let requests = try forwarder.forward(receiveBuffer[0..<length], nowMilliseconds: now) { id, packet in
                 guard let downstream = downstreams[id] else { return }
@@ -385,7 +385,7 @@ public final class ForwardingNode {
         } catch {
             counters.malformed += 1
         }
-        if forwarder.switchEvents.count != switchesBefore { checkWantedLayers() }
+        if forwarder.switchEvents.totalAppended != switchesBefore { checkWantedLayers() }
     }
 
     /// The publisher's audio as it is (its RFC 6464 level included) to every subscriber that

@@ -54,8 +54,11 @@ public final class RoomNode {
     public private(set) var nodes: [String: ForwardingNode] = [:]
     /// Publishers in the order they were added.
     public private(set) var publisherIds: [String] = []
-    /// Every pause/resume so far, in order.
-    public private(set) var adaptiveEvents: [AdaptiveEventRecord] = []
+    /// The latest pauses/resumes, in order (the oldest are forgotten past
+    /// `adaptiveEventCapacity`; `onAdaptiveEvent` sees every one). Drain or clear as you like.
+    public var adaptiveEvents = EventRing<AdaptiveEventRecord>(capacity: RoomNode.adaptiveEventCapacity)
+    /// How many adaptive events are kept.
+    public static let adaptiveEventCapacity = 256
     /// Called with each pause/resume as it happens.
     public var onAdaptiveEvent: ((AdaptiveEventRecord) -> Void)?
     /// Bits per second counted for each consumed audio stream (never paused, budgeted first).

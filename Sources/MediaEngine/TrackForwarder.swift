@@ -42,8 +42,11 @@ public final class TrackForwarder {
     private let selectorConfiguration: LayerSelector.Configuration
     private var buffer: [UInt8] = []
 
-    /// Every layer switch, in order: (subscriber, event). Read and clear as you like.
-    public var switchEvents: [(subscriber: String, event: LayerSwitchEvent)] = []
+    /// The latest layer switches, in order: (subscriber, event); the oldest are forgotten past
+    /// `switchEventCapacity`. Read, drain or clear as you like.
+    public var switchEvents: EventRing<(subscriber: String, event: LayerSwitchEvent)>
+    /// How many switch events are kept.
+    public static let switchEventCapacity = 256
 
     private struct Subscriber {
         var outputSSRC: UInt32
@@ -65,6 +68,7 @@ public final class TrackForwarder {
         self.plan = plan
         self.selectorConfiguration = selectorConfiguration
         self.layerSSRCs = layerSSRCs
+        switchEvents = EventRing(capacity: Self.switchEventCapacity)
         trackThrottle = KeyFrameRequestThrottle(minimumIntervalMilliseconds: keyFrameRequestIntervalMilliseconds)
         buffer.reserveCapacity(1500)
     }

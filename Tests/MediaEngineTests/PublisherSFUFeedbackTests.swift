@@ -32,7 +32,7 @@ private func keyFrameStarts(_ rig: PublisherRig, receiver: TestReceiver, from st
         start = rig.transport.sent.count
         try rig.sendFrames(1)  // the clock moves 33 ms
         #expect(try keyFrameStarts(rig, receiver: receiver, from: start) == [1000: true, 1001: true])
-        // Another layer's SSRC within 300 ms: the same track, throttled.
+        // Another layer's SSRC within 500 ms (the default interval): the same track, throttled.
         let pli1 = try receiver.protectFeedback([.pictureLossIndication(.init(senderSSRC: 9, mediaSSRC: 1001))])
         let fir1 = try receiver.protectFeedback([.fullIntraRequest(.init(senderSSRC: 9, entries: [.init(ssrc: 1001, sequenceNumber: 1)]))])
         #expect(try rig.publisher.handleIncoming(pli1).keyFramesRequested == 0)
@@ -42,7 +42,7 @@ private func keyFrameStarts(_ rig: PublisherRig, receiver: TestReceiver, from st
         try rig.sendFrames(1)
         #expect(try keyFrameStarts(rig, receiver: receiver, from: start) == [1000: false, 1001: false])
         // After the interval, a FIR naming the top layer refreshes both again.
-        rig.clock.advance(milliseconds: 300)
+        rig.clock.advance(milliseconds: 500)
         let fir1Later = try receiver.protectFeedback([.fullIntraRequest(.init(senderSSRC: 9, entries: [.init(ssrc: 1001, sequenceNumber: 2)]))])
         #expect(try rig.publisher.handleIncoming(fir1Later).keyFramesRequested == 1)
         start = rig.transport.sent.count

@@ -117,7 +117,7 @@ import SRTP
         #expect(try rig.publisher.handleIncoming(fir0).keyFramesRequested == 0)  // same SSRC, too soon
         #expect(try rig.publisher.handleIncoming(pli1).keyFramesRequested == 1)  // other SSRC
         #expect(rig.publisher.keyFrameRequestsThrottled == 1)
-        rig.clock.advance(milliseconds: 300)
+        rig.clock.advance(milliseconds: 500)  // the default interval
         let pliAgain = try receiver.protectFeedback([.pictureLossIndication(.init(senderSSRC: 9, mediaSSRC: 1000))])
         #expect(try rig.publisher.handleIncoming(pliAgain).keyFramesRequested == 1)
         let unknown = try receiver.protectFeedback([.pictureLossIndication(.init(senderSSRC: 9, mediaSSRC: 4242))])
