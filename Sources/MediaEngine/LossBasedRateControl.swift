@@ -55,7 +55,7 @@ public struct LossBasedRateControl: Sendable {
     /// high loss only scales the ceiling). Returns the new ceiling.
     @discardableResult
     public mutating func update(lossFraction: Double, deliveredBitsPerSecond: UInt64?, nowMilliseconds: Int64) -> UInt64 {
-        let delivered = deliveredBitsPerSecond.map(Double.init)
+        let delivered = deliveredBitsPerSecond.map { Double($0) }  // not Double.init, which picks init(bitPattern:)
         let elapsed = lastUpdateMilliseconds.map { last -> Double in
             let (difference, overflow) = nowMilliseconds.subtractingReportingOverflow(last)
             return overflow ? 0 : Double(min(max(0, difference), 2000)) / 1000

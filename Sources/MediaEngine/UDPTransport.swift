@@ -48,7 +48,8 @@ public final class UDPTransport: PacketTransport {
             self.socket = socket
         } else {
             do {
-                let local = try UDPSocket.localAddress(toward: destination)
+                // No route (e.g. a broadcast address): any interface, and the send reports the error.
+                let local = (try? UDPSocket.localAddress(toward: destination)) ?? 0
                 self.socket = try UDPSocket(bindingTo: NetworkEndpoint(address: local, port: 0))
             } catch {
                 throw .network(error)
