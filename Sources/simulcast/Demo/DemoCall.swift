@@ -119,7 +119,8 @@ final class DemoCall {
         node = try ForwardingNode(
             configuration: ForwardingNodeConfiguration(
                 plan: plan, layerSSRCs: video.ssrcs, publisherKeys: publisherKeys, feedbackKeys: feedbackKeys,
-                selector: LayerSelector.Configuration(upSwitchHoldMilliseconds: options.upSwitchHoldMilliseconds)),
+                selector: LayerSelector.Configuration(upSwitchHoldMilliseconds: options.upSwitchHoldMilliseconds),
+                subscriberLossControl: .init(initialBitsPerSecond: .max, increasePerSecond: options.estimateGrowthPerSecond)),
             socket: nodeSocket)
         let publisherSocket = try UDPSocket(bindingTo: .loopback(port: 0))
         try publisherSocket.setReceiveBufferSize(1 << 20)
