@@ -32,34 +32,36 @@ enum EncodeCommand {
 
         let encoder = try SimulcastEncoder(plan: plan)
         let meter = try LayerQualityMeter(plan: plan)
-        var writers = plan.layers.map { IVFWriter(width: $0.width, height: $0.height) }
-        var log = ""
+        guard var frame = try source.nextFrame() else { throw CommandError("\(source.name) holds no frames") }
+
+        // Every output goes to disk as it is produced: memory stays flat for any --frames.
+        try FileManager.default.createDirectory(atPath: outDirectory, withIntermediateDirectories: true)
+        let writers = try plan.layers.map { layer throws(IVFError) in
+            try IVFFileWriter(path: "\(outDirectory)/layer\(layer.index)_\(layer.width)x\(layer.height).ivf",
+                              width: layer.width, height: layer.height)
+        }
+        let log = try TextFileWriter(path: "\(outDirectory)/frames.jsonl")
         var encodedFrames = 0
-        while encodedFrames < frameCount, let frame = try source.nextFrame() {
+        while true {
             let encoded = try encoder.encode(frame)
             try meter.record(encoded, source: frame)
             for layerFrame in encoded {
-                writers[layerFrame.spatialIndex].append(frame: layerFrame.data, timestamp: UInt64(encodedFrames))
-                log += JSONValue.object([
+                try writers[layerFrame.spatialIndex].append(frame: layerFrame.data, timestamp: UInt64(encodedFrames))
+                try log.write(JSONValue.object([
                     ("frame", .int(encodedFrames)), ("layer", .int(layerFrame.spatialIndex)),
                     ("width", .int(layerFrame.width)), ("height", .int(layerFrame.height)),
                     ("temporalId", .int(Int(layerFrame.temporalId))), ("layerSync", .bool(layerFrame.layerSync)),
                     ("keyFrame", .bool(layerFrame.keyFrame)), ("bytes", .int(layerFrame.data.count)),
                     ("rtpTimestamp", .int(Int(layerFrame.rtpTimestamp))),
-                ]).serialized() + "\n"
+                ]).serialized() + "\n")
             }
             encodedFrames += 1
+            guard encodedFrames < frameCount, let next = try source.nextFrame() else { break }
+            frame = next
         }
-        guard encodedFrames > 0 else { throw CommandError("\(source.name) holds no frames") }
-
-        try FileManager.default.createDirectory(atPath: outDirectory, withIntermediateDirectories: true)
-        var files: [String] = []
-        for (index, writer) in writers.enumerated() {
-            let path = "\(outDirectory)/layer\(index)_\(writer.width)x\(writer.height).ivf"
-            try Data(writer.bytes).write(to: URL(fileURLWithPath: path))
-            files.append(path)
-        }
-        try Data(log.utf8).write(to: URL(fileURLWithPath: "\(outDirectory)/frames.jsonl"))
+        for writer in writers { try writer.close() }
+        try log.close()
+        let files = writers.map(\.path)
 
         print("Encoded \(encodedFrames) frames of \(source.name) at \(top.width)x\(top.height), 30 fps, "
             + "\(plan.layers.count) layer(s), L1T3")
