@@ -9,10 +9,10 @@ public struct CommandLineArguments: Sendable {
 
         public var description: String {
             switch self {
-            case let .unknownOption(name): return "unknown option \(name)"
+            case let .unknownOption(name): return "unknown option \(name) (see --help)"
             case let .missingValue(name): return "option \(name) needs a value"
             case let .invalidValue(option, value, expected): return "\(option) \(value): expected \(expected)"
-            case let .unexpectedArgument(arg): return "unexpected argument \(arg)"
+            case let .unexpectedArgument(arg): return "unexpected argument '\(arg)' (options start with --; see --help)"
             }
         }
     }
