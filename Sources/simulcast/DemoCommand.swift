@@ -16,7 +16,8 @@ enum DemoCommand {
       --seconds N          call length in seconds, any positive number (default 15); memory does not
                            grow with it except the per-event lists the summary and --json report
       --input FILE.y4m     publish a Y4M file (looped) instead of the built-in scene
-      --size WxH           publisher's encoder size (default 1280x720; layers follow SPEC §1)
+      --size WxH           publisher's encoder size (default 1280x720; layers follow SPEC §1, the top one
+                           cropped to a multiple of 2^(layers-1), with a note on stderr if it was)
       --json PATH          per subscriber: frames decoded, decoder errors, freezes, switches with
                            reasons and latencies, time on each layer (ms)
       --save DIR           DIR/<subscriber>.ivf: what each subscriber received (assembled frames)
@@ -70,7 +71,11 @@ enum DemoCommand {
     @discardableResult
     static func run(_ arguments: ArraySlice<String>, output: @escaping (String) -> Void = { print($0) }) throws -> DemoReport {
         let (options, parsed) = try parse(arguments)
+        if let path = parsed.string("json") { try OutputFiles.createParentDirectory(of: path) }
         let call = try DemoCall(options: options)
+        if let note = sizeNotice(requestedWidth: options.size.width, height: options.size.height, plan: call.plan) {
+            writeToStandardError(note + "\n")
+        }
         output("simulcast demo: \(call.plan.layers.map { "\($0.width)x\($0.height)" }.joined(separator: " + ")) "
             + "\(options.input.map { "from \($0)" } ?? "built-in scene") → node \(call.node.localEndpoint) → "
             + "\(call.viewers.count) subscribers, SRTP \(call.publisher.path.isSecure ? "on" : "off"), "
@@ -89,9 +94,7 @@ enum DemoCommand {
             + "sending layers \(report.publisherSending), dynaCast \(options.dynaCast ? "on" : "off"); "
             + "node sent \(report.nodeKeyFrameRequests) PLI(s) upstream")
         if let path = parsed.string("json") {
-            let url = URL(fileURLWithPath: path)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data((report.json.serialized() + "\n").utf8).write(to: url)
+            try OutputFiles.write(report.json.serialized() + "\n", to: path)
             output("JSON: \(path)")
         }
         if !paths.isEmpty { output("IVF: \(paths.values.sorted().joined(separator: ", "))") }

@@ -113,7 +113,7 @@ final class DemoCall {
         }
 
         if let directory = options.saveDirectory {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            try OutputFiles.createDirectory(directory)
         }
 
         // Keys: one per direction and hop (SDES-style, RFC 4568 §6.1), fresh for every call.

@@ -57,7 +57,11 @@ enum RoomDemo {
     @discardableResult
     static func run(_ arguments: ArraySlice<String>, output: @escaping (String) -> Void = { print($0) }) throws -> RoomCall {
         let (options, parsed) = try parse(arguments)
+        if let path = parsed.string("json") { try OutputFiles.createParentDirectory(of: path) }
         let call = try RoomCall(options: options)
+        if let note = sizeNotice(requestedWidth: options.size.width, height: options.size.height, plan: call.plan) {
+            writeToStandardError(note + "\n")
+        }
         output("simulcast demo --participants \(options.participants): \(call.speakers.count) publishers "
             + "(\(call.plan.layers.map { "\($0.width)x\($0.height)" }.joined(separator: " + ")), Opus speaking in "
             + "\(options.turnSeconds) s turns) → room → viewer + throttled (\(options.throttleKbps) kbps from "
@@ -92,9 +96,7 @@ enum RoomDemo {
         }
         output("speaker snapshots: \(call.snapshotCount)")
         if let path = parsed.string("json") {
-            let url = URL(fileURLWithPath: path)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data((call.json.serialized() + "\n").utf8).write(to: url)
+            try OutputFiles.write(call.json.serialized() + "\n", to: path)
             output("JSON: \(path)")
         }
         return call
