@@ -123,12 +123,9 @@ enum SendCommand {
                 output("a=crypto:1 \(SRTPSuite.default) inline:\(Data(keyAndSalt).base64EncodedString())")
             }
             keyHex = keyAndSalt.map { String(format: "%02x", $0) }.joined()
-            let material: SRTPKeyingMaterial
-            do { material = try SRTPKeyingMaterial(keyAndSalt: keyAndSalt) } catch {
-                for index in keyAndSalt.indices { keyAndSalt[index] = 0 }
-                throw CommandError("--key: \(error)")
-            }
-            for index in keyAndSalt.indices { keyAndSalt[index] = 0 }
+            // A key of the wrong length is the SRTPError itself, whose description says the length needed.
+            defer { for index in keyAndSalt.indices { keyAndSalt[index] = 0 } }
+            let material = try SRTPKeyingMaterial(keyAndSalt: keyAndSalt)
             if plainRTCP {
                 security = .srtpPlainRTCP(local: material)
                 output("WARNING: --rtcp-plain: RTP is SRTP, RTCP (reports and feedback) is plain")

@@ -50,7 +50,7 @@ import Simulcast
                 == "simulcast send: --key abc is not valid base64: expected the 30-byte key||salt of "
                    + "AES_CM_128_HMAC_SHA1_80 as 40 base64 characters (omit --key to have one generated)\n")
         #expect(try failure(["send", "--to", "127.0.0.1:9", "--key", "YWJj", "--frames", "1"])
-                == "simulcast send: --key: the SRTP key for AES_CM_128_HMAC_SHA1_80 must be 30 bytes "
+                == "simulcast send: the SRTP key for AES_CM_128_HMAC_SHA1_80 must be 30 bytes "
                    + "(16-byte key + 14-byte salt); got 3\n")
         #expect(try failure(["send", "--to", "127.0.0.1:70000"]) == "simulcast send: port 70000 is out of range: use 1 to 65535\n")
     }
