@@ -6,7 +6,8 @@ import Simulcast
 func sizeNotice(requestedWidth width: Int, height: Int, plan: LayerPlan) -> String? {
     let top = plan.top
     guard top.width != width || top.height != height else { return nil }
-    let alignment = 1 << (plan.layers.count - 1)
+    // The lightest layer's divisor (4 with three layers, and still 4 when --max-layer 2 drops the middle one).
+    let alignment = plan.layers[0].downscale
     let layers = plan.layers.count
     return "note: --size \(width)x\(height) is encoded as \(top.width)x\(top.height): with \(layers) layers "
         + "(\(plan.layers.map { "\($0.width)x\($0.height)" }.joined(separator: " + "))) the top layer is cropped to a "

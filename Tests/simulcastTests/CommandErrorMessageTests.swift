@@ -121,6 +121,13 @@ import Simulcast
                    + "cropped to a multiple of 2 in each dimension (SPEC §1)")
     }
 
+    @Test func theNoticeUsesTheRealCropWhenTheMiddleLayerIsDropped() throws {
+        let plan = try LayerPlan(width: 1282, height: 722, maxLayer: .two)
+        #expect(sizeNotice(requestedWidth: 1282, height: 722, plan: plan)
+                == "note: --size 1282x722 is encoded as 1280x720: with 2 layers (320x180 + 1280x720) the top layer is "
+                   + "cropped to a multiple of 4 in each dimension (SPEC §1)")
+    }
+
     @Test func encodeHandsTheNoticeToItsCaller() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("encode-note-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
