@@ -105,7 +105,11 @@ final class CReferencePipeline: EncodePipeline {
         for buffer in buffers { buffer.deallocate() }
     }
 
-    struct EncodeFailed: Error { var code: Int32 }
+    /// The C reference harness's `cref_encode` returned a non-zero status.
+    struct EncodeFailed: Error, CustomStringConvertible {
+        var code: Int32
+        var description: String { "the C reference encoder (cref_encode) failed with status \(code)" }
+    }
 
     func encode(_ frame: VideoFrame) throws -> FrameCost {
         let count = layerSizes.count

@@ -9,10 +9,10 @@ public struct CommandLineArguments: Sendable {
 
         public var description: String {
             switch self {
-            case let .unknownOption(name): return "unknown option \(name)"
+            case let .unknownOption(name): return "unknown option \(name) (see --help)"
             case let .missingValue(name): return "option \(name) needs a value"
             case let .invalidValue(option, value, expected): return "\(option) \(value): expected \(expected)"
-            case let .unexpectedArgument(arg): return "unexpected argument \(arg)"
+            case let .unexpectedArgument(arg): return "unexpected argument '\(arg)' (options start with --; see --help)"
             }
         }
     }
@@ -74,11 +74,22 @@ public struct CommandLineArguments: Sendable {
 }
 
 extension CommandLineArguments {
-    /// Parses `FROM-TO` in seconds (e.g. `4-9`, `1.5-3.5`): a window with 0 ≤ FROM < TO.
+    /// Parses a length of time in seconds (e.g. `15`, `2.5`, `3600`): any positive, finite number.
+    /// Zero, negative numbers, `nan` and `inf` are `.invalidValue` errors.
+    public func positiveSeconds(_ name: String) throws(ParseError) -> Double? {
+        guard let text = values[name] else { return nil }
+        guard let seconds = Double(text), seconds.isFinite, seconds > 0 else {
+            throw .invalidValue(option: "--\(name)", value: text,
+                                expected: "a positive, finite number of seconds, e.g. 15 or 2.5")
+        }
+        return seconds
+    }
+
+    /// Parses `FROM-TO` in seconds (e.g. `4-9`, `1.5-3.5`): a window with 0 ≤ FROM < TO, both finite.
     public func secondsWindow(_ name: String) throws(ParseError) -> (from: Double, to: Double)? {
         guard let text = values[name] else { return nil }
         let parts = text.split(separator: "-").compactMap { Double($0) }
-        guard parts.count == 2, parts[0] >= 0, parts[1] > parts[0] else {
+        guard parts.count == 2, parts[0] >= 0, parts[1] > parts[0], parts[1].isFinite else {
             throw .invalidValue(option: "--\(name)", value: text, expected: "FROM-TO in seconds, e.g. 4-9")
         }
         return (parts[0], parts[1])

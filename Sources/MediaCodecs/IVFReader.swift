@@ -16,6 +16,15 @@ public struct IVFReader: Sendable {
     private let bytes: [UInt8]
     private var offset: Int
 
+    /// Reads an IVF file (a non-empty regular file; `InputFile.readAll`'s size limit) and parses
+    /// its header.
+    /// - Throws: `.file` if the path cannot be read as a file, else the format's errors.
+    public init(path: String) throws(IVFError) {
+        let bytes: [UInt8]
+        do { bytes = try InputFile.readAll(path) } catch { throw .file(error) }
+        try self.init(bytes: bytes)
+    }
+
     /// Parses the 32-byte file header.
     public init(bytes: [UInt8]) throws(IVFError) {
         guard bytes.count >= 32 else { throw .truncated(field: "file header", needed: 32, available: bytes.count) }

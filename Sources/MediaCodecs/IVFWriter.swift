@@ -7,7 +7,8 @@ import Darwin
 /// Builds an IVF file (the simple container libvpx's tools use): a 32-byte header
 /// (`DKIF`, version 0, header size 32, fourcc `VP80`, width, height, timebase denominator and
 /// numerator, frame count) followed by each frame with a 12-byte header (size, 64-bit
-/// timestamp), all little-endian.
+/// timestamp), all little-endian. It builds the file in memory (`bytes`); `IVFFileWriter`
+/// writes the same bytes to disk as frames arrive, for streams of any length.
 public struct IVFWriter: Sendable {
     /// Picture size written in the header.
     public let width: Int
@@ -31,34 +32,49 @@ public struct IVFWriter: Sendable {
         self.timebaseDenominator = timebaseDenominator
         bytes = []
         bytes.reserveCapacity(1 << 16)
-        bytes += Array("DKIF".utf8)
-        Self.append16(&bytes, 0)            // version
-        Self.append16(&bytes, 32)           // header size
-        bytes += Array("VP80".utf8)
-        Self.append16(&bytes, UInt16(truncatingIfNeeded: width))
-        Self.append16(&bytes, UInt16(truncatingIfNeeded: height))
-        Self.append32(&bytes, timebaseDenominator)
-        Self.append32(&bytes, timebaseNumerator)
-        Self.append32(&bytes, 0)            // frame count, patched by append(frame:)
-        Self.append32(&bytes, 0)            // unused
+        Self.appendFileHeader(to: &bytes, width: width, height: height, timebaseNumerator: timebaseNumerator,
+                              timebaseDenominator: timebaseDenominator, frameCount: 0)
     }
 
     /// Appends one encoded frame with its timestamp (in timebase units).
     public mutating func append(frame: [UInt8], timestamp: UInt64) {
-        Self.append32(&bytes, UInt32(truncatingIfNeeded: frame.count))
-        Self.append32(&bytes, UInt32(truncatingIfNeeded: timestamp))
-        Self.append32(&bytes, UInt32(truncatingIfNeeded: timestamp >> 32))
+        Self.appendFrameHeader(to: &bytes, frameSize: frame.count, timestamp: timestamp)
         bytes += frame
         frameCount &+= 1
-        for i in 0..<4 { bytes[24 + i] = UInt8(truncatingIfNeeded: frameCount >> (8 * UInt32(i))) }
+        for i in 0..<4 { bytes[Self.frameCountOffset + i] = UInt8(truncatingIfNeeded: frameCount >> (8 * UInt32(i))) }
     }
 
-    private static func append16(_ out: inout [UInt8], _ value: UInt16) {
+    /// Where the 32-bit frame count sits in the file header.
+    static let frameCountOffset = 24
+
+    /// The 32-byte file header: `DKIF`, version 0, header size 32, `VP80`, size, timebase, frame count.
+    static func appendFileHeader(to out: inout [UInt8], width: Int, height: Int, timebaseNumerator: UInt32,
+                                 timebaseDenominator: UInt32, frameCount: UInt32) {
+        out += Array("DKIF".utf8)
+        append16(&out, 0)            // version
+        append16(&out, 32)           // header size
+        out += Array("VP80".utf8)
+        append16(&out, UInt16(truncatingIfNeeded: width))
+        append16(&out, UInt16(truncatingIfNeeded: height))
+        append32(&out, timebaseDenominator)
+        append32(&out, timebaseNumerator)
+        append32(&out, frameCount)
+        append32(&out, 0)            // unused
+    }
+
+    /// The 12-byte frame header: payload size, then the 64-bit timestamp.
+    static func appendFrameHeader(to out: inout [UInt8], frameSize: Int, timestamp: UInt64) {
+        append32(&out, UInt32(truncatingIfNeeded: frameSize))
+        append32(&out, UInt32(truncatingIfNeeded: timestamp))
+        append32(&out, UInt32(truncatingIfNeeded: timestamp >> 32))
+    }
+
+    static func append16(_ out: inout [UInt8], _ value: UInt16) {
         out.append(UInt8(truncatingIfNeeded: value))
         out.append(UInt8(truncatingIfNeeded: value >> 8))
     }
 
-    private static func append32(_ out: inout [UInt8], _ value: UInt32) {
+    static func append32(_ out: inout [UInt8], _ value: UInt32) {
         for shift in stride(from: 0, to: 32, by: 8) { out.append(UInt8(truncatingIfNeeded: value >> UInt32(shift))) }
     }
 

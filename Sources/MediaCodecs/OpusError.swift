@@ -13,12 +13,15 @@ public enum OpusError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A configuration value outside what the wrapper allows (says which).
     case invalidConfiguration(String)
 
+    /// What was wrong, with the values involved and what is accepted.
     public var description: String {
         switch self {
-        case let .library(code, message): "libopus error \(code): \(message)"
-        case let .wrongFrameSize(expected, actual): "expected \(expected) samples per channel, got \(actual)"
-        case let .wrongChannelCount(expected, actual): "expected \(expected) channel(s), got \(actual)"
-        case let .invalidConfiguration(what): "invalid Opus configuration: \(what)"
+        case let .library(code, message): "libopus failed with error \(code): \(message)"
+        case let .wrongFrameSize(expected, actual):
+            "an Opus frame must hold \(expected) samples per channel (20 ms at 48 kHz); got \(actual)"
+        case let .wrongChannelCount(expected, actual):
+            "the frame has \(actual) channel(s) but the codec was set up for \(expected)"
+        case let .invalidConfiguration(what): "the Opus configuration cannot work: \(what)"
         }
     }
 

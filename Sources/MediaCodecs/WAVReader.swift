@@ -1,11 +1,24 @@
 /// Why a WAV file cannot be used as a mic track.
-public enum WAVError: Error, Equatable, Sendable {
+public enum WAVError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The path cannot be read as a file at all (missing, unreadable, a directory, a device, empty).
+    case file(InputFileError)
     /// The file ends inside a header or chunk.
     case truncated(String)
     /// Not RIFF/WAVE, or no `fmt ` / `data` chunk.
     case notWAV(String)
     /// Not 16-bit PCM at 48 kHz with 1 or 2 channels (the only input the Opus path takes).
     case unsupportedFormat(String)
+
+    /// What was wrong, with the values involved and what is accepted.
+    public var description: String {
+        switch self {
+        case let .file(error): return "cannot read \(error.path) as a WAV file: \(error.reason)"
+        case let .truncated(part): return "the WAV file is cut short inside its \(part)"
+        case let .notWAV(why): return "not a WAV file (\(why)): expected a RIFF/WAVE file with 'fmt ' and 'data' chunks"
+        case let .unsupportedFormat(what):
+            return "the WAV audio is \(what); only 16-bit PCM at 48000 Hz, mono or stereo, can be sent"
+        }
+    }
 }
 
 /// Reads 16-bit little-endian PCM WAV (RIFF/WAVE, `fmt ` format 1 or WAVE_FORMAT_EXTENSIBLE
@@ -15,6 +28,15 @@ public struct WAVReader: Sendable {
     /// All samples, interleaved.
     public let samples: [Int16]
 
+    /// Reads a WAV file (a non-empty regular file; `InputFile.readAll`'s size limit).
+    /// - Throws: `.file` if the path cannot be read as a file, else the format's errors.
+    public init(path: String) throws(WAVError) {
+        let bytes: [UInt8]
+        do { bytes = try InputFile.readAll(path) } catch { throw .file(error) }
+        try self.init(bytes: bytes)
+    }
+
+    /// Parses an in-memory WAV file.
     public init(bytes: [UInt8]) throws(WAVError) {
         func u16(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 }
         func u32(_ at: Int) -> Int { u16(at) | u16(at + 2) << 16 }
@@ -41,13 +63,13 @@ public struct WAVReader: Sendable {
         guard let format else { throw .notWAV("no fmt chunk") }
         guard let data else { throw .notWAV("no data chunk") }
         guard format.code == 1, format.bits == 16 else {
-            throw .unsupportedFormat("format \(format.code), \(format.bits)-bit: need 16-bit PCM")
+            throw .unsupportedFormat("format code \(format.code) (1 = PCM) with \(format.bits)-bit samples")
         }
         guard format.rate == AudioFrame.sampleRate else {
-            throw .unsupportedFormat("\(format.rate) Hz: need \(AudioFrame.sampleRate) Hz")
+            throw .unsupportedFormat("sampled at \(format.rate) Hz")
         }
         guard let layout = AudioFrame.Channels(rawValue: format.channels) else {
-            throw .unsupportedFormat("\(format.channels) channels: need 1 or 2")
+            throw .unsupportedFormat("\(format.channels) channels")
         }
         channels = layout
         var samples = [Int16]()

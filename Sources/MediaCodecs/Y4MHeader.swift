@@ -47,26 +47,26 @@ public struct Y4MHeader: Sendable, Equatable {
             let value = String(decoding: token.dropFirst(), as: UTF8.self)
             switch tag {
             case UInt8(ascii: "W"):
-                guard let w = Int(value), w > 0, w <= VideoFrame.maximumDimension else { throw .badHeader("W\(value)") }
+                guard let w = Int(value), w > 0, w <= VideoFrame.maximumDimension else { throw .badHeader("width 'W\(value)' is not a whole number from 1 to \(VideoFrame.maximumDimension)") }
                 header.width = w
                 sawWidth = true
             case UInt8(ascii: "H"):
-                guard let h = Int(value), h > 0, h <= VideoFrame.maximumDimension else { throw .badHeader("H\(value)") }
+                guard let h = Int(value), h > 0, h <= VideoFrame.maximumDimension else { throw .badHeader("height 'H\(value)' is not a whole number from 1 to \(VideoFrame.maximumDimension)") }
                 header.height = h
                 sawHeight = true
             case UInt8(ascii: "F"):
                 let parts = value.split(separator: ":")
                 guard parts.count == 2, let num = Int(parts[0]), let den = Int(parts[1]), num > 0, den > 0
-                else { throw .badHeader("F\(value)") }
+                else { throw .badHeader("frame rate 'F\(value)' is not <numerator>:<denominator>, both above 0") }
                 header.frameRateNumerator = num
                 header.frameRateDenominator = den
             case UInt8(ascii: "A"):
                 let parts = value.split(separator: ":")
                 guard parts.count == 2, let num = Int(parts[0]), let den = Int(parts[1]), num >= 0, den >= 0
-                else { throw .badHeader("A\(value)") }
+                else { throw .badHeader("pixel aspect 'A\(value)' is not <numerator>:<denominator>") }
                 header.aspect = [num, den]
             case UInt8(ascii: "I"):
-                guard value.count == 1 else { throw .badHeader("I\(value)") }
+                guard value.count == 1 else { throw .badHeader("interlacing 'I\(value)' is not one character") }
                 header.interlacing = value.first
             case UInt8(ascii: "C"):
                 guard supportedColorSpaces.contains(value) else { throw .unsupportedColorSpace(value) }
@@ -74,10 +74,10 @@ public struct Y4MHeader: Sendable, Equatable {
             case UInt8(ascii: "X"):
                 continue  // application-specific extension: ignored
             default:
-                throw .badHeader(String(decoding: token, as: UTF8.self))
+                throw .badHeader("unknown field '\(String(decoding: token, as: UTF8.self))'")
             }
         }
-        guard sawWidth, sawHeight else { throw .badHeader("missing W or H") }
+        guard sawWidth, sawHeight else { throw .badHeader("the \(sawWidth ? "H (height)" : "W (width)") field is missing") }
         return header
     }
 

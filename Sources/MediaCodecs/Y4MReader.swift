@@ -17,6 +17,8 @@ public final class Y4MReader {
     public let header: Y4MHeader
     private var source: Source
     private var frameIndex = 0
+    /// The file's path, for `.io` errors; nil for an in-memory stream.
+    private let path: String?
 
     private enum Source {
         case memory([UInt8], offset: Int)
@@ -29,20 +31,28 @@ public final class Y4MReader {
     }
 
     /// Opens a `.y4m` file and parses its header.
+    /// - Throws: `.file` if the path is missing, unreadable, a directory, a device or empty
+    ///   (`InputFile`), else the header's errors.
     public convenience init(path: String) throws(Y4MError) {
-        guard let file = fopen(path, "rb") else { throw .io(path: path, errno: errno) }
+        let file: UnsafeMutablePointer<FILE>
+        do { file = try InputFile.openRegularFile(path).file } catch { throw .file(error) }
         do {
-            try self.init(source: .file(file))
+            try self.init(source: .file(file), path: path)
         } catch {
             fclose(file)
             throw error
         }
     }
 
-    private init(source: Source) throws(Y4MError) {
+    private init(source: Source, path: String? = nil) throws(Y4MError) {
         self.source = source
+        self.path = path
         var consumed = 0
-        guard let line = Self.readLine(&self.source, consumed: &consumed) else { throw .badHeader("unterminated header") }
+        guard let line = Self.readLine(&self.source, consumed: &consumed) else {
+            if consumed == 0 { throw .empty }
+            throw .badHeader(consumed > Self.maximumLineLength ? "header line longer than \(Self.maximumLineLength) bytes"
+                                                                : "the header line ends without a newline")
+        }
         header = try Y4MHeader.parse(line[...])
     }
 
@@ -63,6 +73,7 @@ public final class Y4MReader {
         let size = header.frameSize
         let bytes = Self.read(&source, count: size)
         guard bytes.count == size else {
+            if case .file(let file) = source, ferror(file) != 0 { throw .io(path: path ?? "", errno: errno) }
             throw .truncatedFrame(frameIndex: frameIndex, needed: size, available: bytes.count)
         }
         frameIndex += 1

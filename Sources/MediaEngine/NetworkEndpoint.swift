@@ -11,10 +11,13 @@ public enum NetworkError: Error, Equatable, Sendable, CustomStringConvertible {
     /// `sendto` failed: the destination cannot be reached (errno, e.g. ENETUNREACH, ECONNREFUSED).
     case unreachable(destination: String, errno: Int32)
 
+    /// What was wrong, with the value involved and what is accepted.
     public var description: String {
         switch self {
-        case let .invalidAddress(text): return "invalid address '\(text)': expected IPv4:PORT"
-        case let .portOutOfRange(port): return "port \(port) out of range 1...65535"
+        case let .invalidAddress(text):
+            return "'\(text)' is not an address: expected IPv4:PORT or localhost:PORT (e.g. 127.0.0.1:5004), "
+                + "or IPv4:P1,P2,P3 where a port list is allowed"
+        case let .portOutOfRange(port): return "port \(port) is out of range: use 1 to 65535"
         case let .socketFailed(operation, code): return "\(operation) failed: \(String(cString: strerror(code)))"
         case let .unreachable(destination, code):
             return "\(destination) unreachable: \(String(cString: strerror(code)))"

@@ -1,3 +1,4 @@
+import Glibc
 import MediaCodecs
 import RTPWire
 import SRTP
@@ -29,19 +30,22 @@ public enum PublisherError: Error, Equatable, Sendable, CustomStringConvertible 
     /// `setWebcamQuality` refused (SPEC §2: not while the camera is off).
     case webcamQuality(WebcamQualityCapError)
 
+    /// What was wrong, from the layer that failed, with the values involved.
     public var description: String {
         switch self {
         case let .network(error): return "network: \(error)"
         case let .srtp(error): return "SRTP: \(error)"
-        case let .wire(error): return "wire: \(error)"
-        case let .packetizer(error): return "packetizer: \(error)"
-        case let .encoder(error): return "encoder: \(error)"
-        case let .opus(error): return "opus: \(error)"
-        case let .invalidConfiguration(text): return "invalid configuration: \(text)"
-        case let .packetTooLarge(size, limit): return "packet of \(size) bytes exceeds \(limit)"
-        case let .trackNotConfigured(track): return "no \(track) track configured"
-        case let .file(path, code): return "cannot write \(path) (errno \(code))"
-        case let .webcamQuality(error): return "webcam quality: \(error)"
+        case let .wire(error): return "building or parsing a packet failed: \(error)"
+        case let .packetizer(error): return "packetizing failed: \(error)"
+        case let .encoder(error): return "video encoder: \(error)"
+        case let .opus(error): return "Opus encoder: \(error)"
+        case let .invalidConfiguration(text): return "the publisher configuration cannot work: \(text)"
+        case let .packetTooLarge(size, limit):
+            return "a packet of \(size) bytes is larger than the send path's limit of \(limit) bytes"
+        case let .trackNotConfigured(track):
+            return "this publisher has no \(track) track: add one to its PublisherConfiguration first"
+        case let .file(path, code): return "cannot write \(path): \(String(cString: strerror(code)))"
+        case let .webcamQuality(error): return "\(error)"
         }
     }
 }

@@ -2,10 +2,14 @@ import Glibc
 
 /// A blocking IPv4 UDP socket (`socket(AF_INET, SOCK_DGRAM)`), closed in deinit.
 /// Sends and receives use caller-provided buffers: no allocation per packet.
+/// Confined to one thread at a time (its counters are plain integers).
 public final class UDPSocket {
     private let descriptor: Int32
     /// The local endpoint the socket is bound to.
     public let localEndpoint: NetworkEndpoint
+    /// Datagrams dropped because they were longer than the receive buffer given to `receive`
+    /// (a bounded drop instead of silently truncated media).
+    public private(set) var truncatedDatagrams = 0
 
     /// Binds to `endpoint` (port 0 picks a free port).
     public init(bindingTo endpoint: NetworkEndpoint = .loopback(port: 0)) throws(NetworkError) {
@@ -61,25 +65,45 @@ public final class UDPSocket {
     }
 
     /// Receives one datagram into `buffer` (`recvfrom`), waiting at most `timeoutMilliseconds`
-    /// (`poll`). Returns nil on timeout.
+    /// (`poll`; negative waits forever). Returns nil on timeout.
+    ///
+    /// A datagram longer than `buffer` is never handed out cut short: `recvfrom` with `MSG_TRUNC`
+    /// reports its real length (Linux `udp(7)`), the datagram is dropped, counted in
+    /// `truncatedDatagrams`, and the next one is received at once; the wait for it uses what is
+    /// left of `timeoutMilliseconds`, so a drop is never reported as a timeout while time remains.
     public func receive(into buffer: UnsafeMutableRawBufferPointer, timeoutMilliseconds: Int32)
         throws(NetworkError) -> (count: Int, from: NetworkEndpoint)?
     {
-        var pollDescriptor = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-        let ready = poll(&pollDescriptor, 1, timeoutMilliseconds)
-        guard ready > 0 else {
-            if ready < 0 && errno != EINTR { throw .socketFailed(operation: "poll", errno: errno) }
-            return nil
-        }
-        var from = sockaddr_in()
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let count = withUnsafeMutablePointer(to: &from) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                recvfrom(descriptor, buffer.baseAddress, buffer.count, 0, $0, &length)
+        var timeout = timeoutMilliseconds
+        // Only a finite wait needs its deadline (after a drop); poll itself costs far more.
+        let deadline = timeout > 0 ? Self.monotonicMilliseconds() + Int64(timeout) : 0
+        while true {
+            var pollDescriptor = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&pollDescriptor, 1, timeout)
+            guard ready > 0 else {
+                if ready < 0 && errno != EINTR { throw .socketFailed(operation: "poll", errno: errno) }
+                return nil
             }
+            var from = sockaddr_in()
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            let count = withUnsafeMutablePointer(to: &from) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    recvfrom(descriptor, buffer.baseAddress, buffer.count, Int32(MSG_TRUNC), $0, &length)
+                }
+            }
+            guard count >= 0 else { throw .socketFailed(operation: "recvfrom", errno: errno) }
+            if count <= buffer.count { return (count, NetworkEndpoint(from)) }
+            // With MSG_TRUNC, `count` is the datagram's real length: it did not fit.
+            truncatedDatagrams += 1
+            if timeout > 0 { timeout = Int32(clamping: max(0, deadline - Self.monotonicMilliseconds())) }
         }
-        guard count >= 0 else { throw .socketFailed(operation: "recvfrom", errno: errno) }
-        return (count, NetworkEndpoint(from))
+    }
+
+    /// `CLOCK_MONOTONIC` in milliseconds: only to keep a caller's receive timeout after a drop.
+    private static func monotonicMilliseconds() -> Int64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Int64(time.tv_sec) * 1000 + Int64(time.tv_nsec) / 1_000_000
     }
 }
 

@@ -10,17 +10,19 @@ public enum PacketizerError: Error, Equatable, Sendable, CustomStringConvertible
     /// The media bytes are not a valid packet of their codec (e.g. a bad Opus TOC byte).
     case invalidMedia(WireError)
 
-    /// Human-readable description.
+    /// What was wrong, with the values involved and what is accepted.
     public var description: String {
         switch self {
         case let .payloadBudgetTooSmall(budget, minimum):
-            return "payload budget \(budget) too small, need at least \(minimum)"
+            return "a payload budget of \(budget) bytes is too small: the payload descriptor plus one byte of media "
+                + "need at least \(minimum)"
         case .emptyFrame:
-            return "empty frame"
+            return "the frame is empty: every packet must carry at least one byte of media (RFC 7741 §4.4, RFC 7587 §4.2)"
         case let .outOfRange(field, value):
-            return "value \(value) out of range for \(field)"
+            return "\(field) \(value) does not fit its wire field"
+                + (field == "VP8 TID" ? " (0 to 3, RFC 7741 §4.2)" : "")
         case let .invalidMedia(error):
-            return "invalid media: \(error)"
+            return "the media is not a valid packet of its codec: \(error)"
         }
     }
 }

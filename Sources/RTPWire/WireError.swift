@@ -20,16 +20,17 @@ public enum WireError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// What was wrong, with the field and values involved.
     public var description: String {
         switch self {
         case let .truncated(field, needed, available):
-            return "truncated: \(field) needs \(needed) byte(s), \(available) available"
+            return "cut short: \(field) needs \(needed) byte(s) but only \(available) remain"
         case let .invalidValue(field, value):
-            return "invalid value \(value) for \(field)"
+            return "\(field) has the value \(value), which the format does not allow"
         case let .unsupported(what):
-            return "unsupported: \(what)"
+            return "well-formed but not supported here: \(what)"
         case let .outOfRange(field, value):
-            return "value \(value) out of range for \(field)"
+            return "\(field) \(value) does not fit its wire field"
         }
     }
 }

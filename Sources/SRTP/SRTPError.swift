@@ -56,3 +56,66 @@ public enum SRTPError: Error, Equatable, Sendable {
         case unsupportedParameters(String)
     }
 }
+
+extension SRTPError: CustomStringConvertible {
+    /// What was wrong, with the values involved and what is accepted. Never shows key bytes.
+    public var description: String {
+        switch self {
+        case let .badKeyLength(suite, field, expected, actual):
+            switch field {
+            case .concatenated:
+                return "the SRTP key for \(suite) must be \(expected) bytes (\(suite.masterKeyLength)-byte key + "
+                    + "\(suite.masterSaltLength)-byte salt); got \(actual)"
+            case .masterKey:
+                return "the SRTP master key for \(suite) must be \(expected) bytes; got \(actual)"
+            case .masterSalt:
+                return "the SRTP master salt for \(suite) must be \(expected) bytes; got \(actual)"
+            }
+        case let .unsupportedSuite(suite):
+            let usable = SRTPSuite.supported.map(\.rawValue).joined(separator: ", ")
+            return "the installed libsrtp2 cannot run \(suite) (built without its cipher); usable suites: \(usable)"
+        case let .bufferTooSmall(needed, available):
+            return "the output buffer holds \(available) bytes but the result needs \(needed)"
+        case .authenticationFailed:
+            return "the SRTP/SRTCP packet failed authentication: wrong key or suite, or the packet was altered"
+        case .replayed(.duplicate):
+            return "the SRTP/SRTCP packet is a replay: a packet with its index was already received"
+        case .replayed(.tooOld):
+            return "the SRTP/SRTCP packet is too old: its index lies behind the replay window"
+        case let .badCryptoLine(problem):
+            return "the a=crypto line cannot be used: \(problem)"
+        case let .invalidReplayWindow(size):
+            return "a replay window of \(size) packets is out of range: use 64 to 32767"
+        case let .wrongDirection(direction):
+            return direction == .inbound
+                ? "this SRTP session is inbound: it can only unprotect (use an outbound session to protect)"
+                : "this SRTP session is outbound: it can only protect (use an inbound session to unprotect)"
+        case let .malformedPacket(what):
+            return "not an RTP or RTCP packet libsrtp2 can process: \(what)"
+        case let .library(status, name):
+            return "libsrtp2 failed with \(name) (status \(status))"
+        }
+    }
+}
+
+extension SRTPError.CryptoLineProblem: CustomStringConvertible {
+    /// The problem, as the end of a sentence, with what RFC 4568 allows here.
+    public var description: String {
+        switch self {
+        case let .malformed(what):
+            return "\(what) (expected 'a=crypto:<tag> <crypto-suite> inline:<base64 key||salt>', RFC 4568 §9.1)"
+        case let .unknownSuite(name):
+            return "unknown crypto-suite '\(name)'; known: \(SRTPSuite.allCases.map(\.rawValue).joined(separator: ", "))"
+        case let .unsupportedKeyMethod(method):
+            return "key method '\(method)' is not supported; only 'inline:' is (RFC 4568 §6.1)"
+        case .badBase64:
+            return "the inline key||salt is not valid base64"
+        case .lifetimeNotSupported:
+            return "a key lifetime ('|2^31') is not supported: keys are never renewed, so leave it out"
+        case .mkiNotSupported:
+            return "an MKI ('|1:4') is not supported: one master key is used without MKI, so leave it out"
+        case let .unsupportedParameters(what):
+            return "unsupported parameters (\(what)): give one inline key and no session parameters"
+        }
+    }
+}

@@ -1,7 +1,17 @@
 /// Why a layer plan cannot be built.
-public enum LayerPlanError: Error, Equatable, Sendable {
+public enum LayerPlanError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The encoder size is zero, negative, below 16x16 or above 4096x2304.
     case unsupportedEncoderSize(width: Int, height: Int)
+
+    /// What was wrong, with the values involved and what is accepted.
+    public var description: String {
+        switch self {
+        case let .unsupportedEncoderSize(width, height):
+            let minimum = LayerPlan.minimumEncoderSize, maximum = LayerPlan.maximumEncoderSize
+            return "an encoder size of \(width)x\(height) is not supported: width must be \(minimum.width) to "
+                + "\(maximum.width) and height \(minimum.height) to \(maximum.height) pixels"
+        }
+    }
 }
 
 /// One spatial layer of a plan: its index in the published set (0 = lightest), size, and

@@ -1,7 +1,14 @@
 /// Why a webcam quality cap could not be set.
-public enum WebcamQualityCapError: Error, Equatable, Sendable {
+public enum WebcamQualityCapError: Error, Equatable, Sendable, CustomStringConvertible {
     /// SPEC §2: setting the cap while the camera is off is an error.
     case cameraOff
+
+    /// What was wrong and what is allowed.
+    public var description: String {
+        switch self {
+        case .cameraOff: return "the webcam quality cannot be set while the camera is off: turn the camera on first"
+        }
+    }
 }
 
 /// The publisher's `setWebcamQuality` cap (SPEC §2): `.high` sends every layer, `.medium` stops

@@ -13,9 +13,11 @@ enum DemoCommand {
            simulcast demo --participants [N] [--seconds N] [--size WxH] [--throttle FROM-TO]
                           [--throttle-kbps N] [--turn SECONDS] [--mute p2,..] [--pin p1,..]
                           [--json PATH] [--quiet]
-      --seconds N          call length (default 15, at most 29)
+      --seconds N          call length in seconds, any positive number (default 15); memory does not
+                           grow with it except the per-event lists the summary and --json report
       --input FILE.y4m     publish a Y4M file (looped) instead of the built-in scene
-      --size WxH           publisher's encoder size (default 1280x720; layers follow SPEC §1)
+      --size WxH           publisher's encoder size (default 1280x720; layers follow SPEC §1, the top one
+                           cropped to a multiple of 2^(layers-1), with a note on stderr if it was)
       --json PATH          per subscriber: frames decoded, decoder errors, freezes, switches with
                            reasons and latencies, time on each layer (ms)
       --save DIR           DIR/<subscriber>.ivf: what each subscriber received (assembled frames)
@@ -39,19 +41,14 @@ enum DemoCommand {
         arguments.contains("--participants") || arguments.contains { $0.hasPrefix("--participants=") }
     }
 
-    @discardableResult
-    static func run(_ arguments: ArraySlice<String>, output: @escaping (String) -> Void = { print($0) }) throws -> DemoReport {
+    /// The call's options and the parsed arguments; throws on any invalid argument, starts nothing.
+    static func parse(_ arguments: ArraySlice<String>) throws -> (options: DemoCall.Options, parsed: CommandLineArguments) {
         let parsed = try CommandLineArguments(
             arguments,
             valueOptions: ["seconds", "input", "size", "json", "save", "throttle", "throttle-kbps", "up-hold", "growth"],
             flagOptions: ["no-dynacast", "quiet"])
         var options = DemoCall.Options()
-        if let text = parsed.string("seconds") {
-            guard let seconds = Double(text), seconds > 0, seconds < 30 else {
-                throw CommandError("--seconds \(text): expected a number of seconds above 0 and below 30")
-            }
-            options.seconds = seconds
-        }
+        if let seconds = try parsed.positiveSeconds("seconds") { options.seconds = seconds }
         options.input = parsed.string("input")
         let size = try parsed.size("size", default: (1280, 720))
         options.size = (size.width, size.height)
@@ -68,8 +65,17 @@ enum DemoCommand {
         options.estimateGrowthPerSecond = Double(try parsed.int("growth", default: 100, range: 1...1000)) / 100
         options.saveDirectory = parsed.string("save")
         options.dynaCast = !parsed.flag("no-dynacast")
+        return (options, parsed)
+    }
 
+    @discardableResult
+    static func run(_ arguments: ArraySlice<String>, output: @escaping (String) -> Void = { print($0) }) throws -> DemoReport {
+        let (options, parsed) = try parse(arguments)
+        if let path = parsed.string("json") { try OutputFiles.createParentDirectory(of: path) }
         let call = try DemoCall(options: options)
+        if let note = sizeNotice(requestedWidth: options.size.width, height: options.size.height, plan: call.plan) {
+            writeToStandardError(note + "\n")
+        }
         output("simulcast demo: \(call.plan.layers.map { "\($0.width)x\($0.height)" }.joined(separator: " + ")) "
             + "\(options.input.map { "from \($0)" } ?? "built-in scene") → node \(call.node.localEndpoint) → "
             + "\(call.viewers.count) subscribers, SRTP \(call.publisher.path.isSecure ? "on" : "off"), "
@@ -79,7 +85,7 @@ enum DemoCommand {
         try call.run { second in live?.update(second: second) }
 
         var paths: [String: String] = [:]
-        if let directory = options.saveDirectory { paths = try call.saveCaptures(to: directory) }
+        if options.saveDirectory != nil { paths = try call.saveCaptures() }
         let report = DemoReport(call: call, ivfPaths: paths)
         output("")
         output(report.summaryTable)
@@ -88,9 +94,7 @@ enum DemoCommand {
             + "sending layers \(report.publisherSending), dynaCast \(options.dynaCast ? "on" : "off"); "
             + "node sent \(report.nodeKeyFrameRequests) PLI(s) upstream")
         if let path = parsed.string("json") {
-            let url = URL(fileURLWithPath: path)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data((report.json.serialized() + "\n").utf8).write(to: url)
+            try OutputFiles.write(report.json.serialized() + "\n", to: path)
             output("JSON: \(path)")
         }
         if !paths.isEmpty { output("IVF: \(paths.values.sorted().joined(separator: ", "))") }

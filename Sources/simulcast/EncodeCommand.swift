@@ -11,13 +11,17 @@ enum EncodeCommand {
     usage: simulcast encode [--input FILE.y4m] [--frames N] [--size WxH] [--max-layer 2|3]
                             [--single-layer] [--out DIR]
       --frames N       frames to encode (default 150; a Y4M input may end sooner)
-      --size WxH       encoder config size (default 1280x720); layers follow SPEC §1
+      --size WxH       encoder config size (default 1280x720); layers follow SPEC §1, and with L layers
+                       the top one is cropped to a multiple of 2^(L-1): 1281x721 is encoded as 1280x720
+                       (a note on stderr says so)
       --max-layer 2|3  2 drops the middle layer (default 3)
       --single-layer   multiStream off: one layer at the config size
       --out DIR        where layer<i>_<W>x<H>.ivf and frames.jsonl go (default out/encode)
     """
 
-    static func run(_ arguments: ArraySlice<String>) throws {
+    /// - Parameter notice: where a note about the arguments goes (standard error by default).
+    static func run(_ arguments: ArraySlice<String>,
+                    notice: (String) -> Void = { writeToStandardError($0 + "\n") }) throws {
         let options = try CommandLineArguments(arguments, valueOptions: ["input", "frames", "size", "max-layer", "out"],
                                                flagOptions: ["single-layer"])
         let frameCount = try options.int("frames", default: 150, range: 1...1_000_000)
@@ -27,39 +31,42 @@ enum EncodeCommand {
         let plan = try LayerPlan(width: size.width, height: size.height, multiStream: !options.flag("single-layer"),
                                  maxLayer: maxLayerValue == 2 ? .two : .three)
         let top = plan.top
+        if let note = sizeNotice(requestedWidth: size.width, height: size.height, plan: plan) { notice(note) }
         let source = try options.string("input").map { try VideoSource(y4mPath: $0, width: top.width, height: top.height) }
             ?? VideoSource(testSceneWidth: top.width, height: top.height)
 
         let encoder = try SimulcastEncoder(plan: plan)
         let meter = try LayerQualityMeter(plan: plan)
-        var writers = plan.layers.map { IVFWriter(width: $0.width, height: $0.height) }
-        var log = ""
+        guard var frame = try source.nextFrame() else { throw CommandError("\(source.name) holds no frames") }
+
+        // Every output goes to disk as it is produced: memory stays flat for any --frames.
+        try OutputFiles.createDirectory(outDirectory)
+        let writers = try plan.layers.map { layer throws(IVFError) in
+            try IVFFileWriter(path: "\(outDirectory)/layer\(layer.index)_\(layer.width)x\(layer.height).ivf",
+                              width: layer.width, height: layer.height)
+        }
+        let log = try TextFileWriter(path: "\(outDirectory)/frames.jsonl")
         var encodedFrames = 0
-        while encodedFrames < frameCount, let frame = try source.nextFrame() {
+        while true {
             let encoded = try encoder.encode(frame)
             try meter.record(encoded, source: frame)
             for layerFrame in encoded {
-                writers[layerFrame.spatialIndex].append(frame: layerFrame.data, timestamp: UInt64(encodedFrames))
-                log += JSONValue.object([
+                try writers[layerFrame.spatialIndex].append(frame: layerFrame.data, timestamp: UInt64(encodedFrames))
+                try log.write(JSONValue.object([
                     ("frame", .int(encodedFrames)), ("layer", .int(layerFrame.spatialIndex)),
                     ("width", .int(layerFrame.width)), ("height", .int(layerFrame.height)),
                     ("temporalId", .int(Int(layerFrame.temporalId))), ("layerSync", .bool(layerFrame.layerSync)),
                     ("keyFrame", .bool(layerFrame.keyFrame)), ("bytes", .int(layerFrame.data.count)),
                     ("rtpTimestamp", .int(Int(layerFrame.rtpTimestamp))),
-                ]).serialized() + "\n"
+                ]).serialized() + "\n")
             }
             encodedFrames += 1
+            guard encodedFrames < frameCount, let next = try source.nextFrame() else { break }
+            frame = next
         }
-        guard encodedFrames > 0 else { throw CommandError("\(source.name) holds no frames") }
-
-        try FileManager.default.createDirectory(atPath: outDirectory, withIntermediateDirectories: true)
-        var files: [String] = []
-        for (index, writer) in writers.enumerated() {
-            let path = "\(outDirectory)/layer\(index)_\(writer.width)x\(writer.height).ivf"
-            try Data(writer.bytes).write(to: URL(fileURLWithPath: path))
-            files.append(path)
-        }
-        try Data(log.utf8).write(to: URL(fileURLWithPath: "\(outDirectory)/frames.jsonl"))
+        for writer in writers { try writer.close() }
+        try log.close()
+        let files = writers.map(\.path)
 
         print("Encoded \(encodedFrames) frames of \(source.name) at \(top.width)x\(top.height), 30 fps, "
             + "\(plan.layers.count) layer(s), L1T3")

@@ -28,7 +28,9 @@ enum SendCommand {
       --insecure             send plain RTP/RTCP instead of SRTP (explicit opt-in)
       --frames N             video frames to send (default 150); audio runs for the same duration
       --seconds S            instead of --frames: send for S seconds of media (S x 30 frames)
-      --size WxH             encoder config size (default 1280x720); layers follow SPEC §1
+      --size WxH             encoder config size (default 1280x720); layers follow SPEC §1, and with L
+                             layers the top one is cropped to a multiple of 2^(L-1): 1281x721 is sent as
+                             1280x720 (a note on stderr says so)
       --max-layer 2|3        2 drops the middle layer (default 3)
       --audio-to HOST:PORT   also send Opus (20 ms frames, FEC) to this destination
       --audio-ssrc N         audio SSRC (default: random); --audio-pt N (default 111)
@@ -110,7 +112,9 @@ enum SendCommand {
             var keyAndSalt: [UInt8]
             if let text = options.string("key") {
                 guard let data = Data(base64Encoded: text) else {
-                    throw CommandError("--key is not valid base64")
+                    throw CommandError("--key \(text) is not valid base64: expected the \(SRTPSuite.default.keyingMaterialLength)-byte "
+                        + "key||salt of \(SRTPSuite.default) as \((SRTPSuite.default.keyingMaterialLength + 2) / 3 * 4) base64 "
+                        + "characters (omit --key to have one generated)")
                 }
                 keyAndSalt = [UInt8](data)
             } else {
@@ -119,8 +123,9 @@ enum SendCommand {
                 output("a=crypto:1 \(SRTPSuite.default) inline:\(Data(keyAndSalt).base64EncodedString())")
             }
             keyHex = keyAndSalt.map { String(format: "%02x", $0) }.joined()
+            // A key of the wrong length is the SRTPError itself, whose description says the length needed.
+            defer { for index in keyAndSalt.indices { keyAndSalt[index] = 0 } }
             let material = try SRTPKeyingMaterial(keyAndSalt: keyAndSalt)
-            for index in keyAndSalt.indices { keyAndSalt[index] = 0 }
             if plainRTCP {
                 security = .srtpPlainRTCP(local: material)
                 output("WARNING: --rtcp-plain: RTP is SRTP, RTCP (reports and feedback) is plain")
@@ -139,6 +144,9 @@ enum SendCommand {
             let size = try options.size("size", default: (1280, 720))
             let maxLayer = try options.int("max-layer", default: 3, range: 2...3)
             let plan = try LayerPlan(width: size.width, height: size.height, maxLayer: maxLayer == 2 ? .two : .three)
+            if let note = sizeNotice(requestedWidth: size.width, height: size.height, plan: plan) {
+                writeToStandardError(note + "\n")
+            }
             guard videoDestinations.count == 1 || videoDestinations.count == plan.layers.count else {
                 throw CommandError("--to lists \(videoDestinations.count) ports for \(plan.layers.count) layer(s): "
                     + "give one port or one per layer, lowest first")
@@ -153,7 +161,7 @@ enum SendCommand {
         if audioDestination != nil {
             var opus = OpusEncoder.Configuration(dtx: options.flag("dtx"))
             if let path = options.string("audio-input") {
-                let reader = try WAVReader(bytes: [UInt8](Data(contentsOf: URL(fileURLWithPath: path))))
+                let reader = try WAVReader(path: path)
                 opus.channels = reader.channels
                 wav = reader
             }

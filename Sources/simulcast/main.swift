@@ -36,6 +36,6 @@ do {
         exit(2)
     }
 } catch {
-    writeToStandardError("simulcast \(command ?? ""): \(error)\n")
+    writeToStandardError("simulcast \(command ?? ""): \(errorMessage(error))\n")
     exit(1)
 }

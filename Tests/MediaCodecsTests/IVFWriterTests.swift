@@ -62,4 +62,41 @@ import Simulcast
             try writer.write(toFile: "/nonexistent/dir/x.ivf")
         }
     }
+
+    @Test func fileWriterStreamsTheSameBytesAndWritesTheFrameCountOnClose() throws {
+        var memory = IVFWriter(width: 320, height: 180, timebaseDenominator: 90000)
+        let path = "/tmp/mediacodecs-ivf-file-\(getpid()).ivf"
+        defer { _ = remove(path) }
+        let file = try IVFFileWriter(path: path, width: 320, height: 180, timebaseDenominator: 90000)
+        for n in 0..<5 {
+            let frame = [UInt8](repeating: UInt8(n), count: 100 + n)
+            memory.append(frame: frame, timestamp: UInt64(n) * 3000)
+            try file.append(frame: frame, timestamp: UInt64(n) * 3000)
+        }
+        #expect(file.frameCount == 5 && file.byteCount == memory.bytes.count)
+        try file.close()
+        try file.close()  // a second close does nothing
+        let onDisk = try #require(FileBytes.read(path))
+        #expect(onDisk == memory.bytes)
+        #expect(try IVFReader(bytes: onDisk).declaredFrameCount == 5)
+        #expect(throws: IVFError.io(path: path, errno: EBADF)) { try file.append(frame: [1], timestamp: 9) }
+        #expect(throws: IVFError.io(path: "/nonexistent/dir/x.ivf", errno: ENOENT)) {
+            _ = try IVFFileWriter(path: "/nonexistent/dir/x.ivf", width: 16, height: 16)
+        }
+    }
+}
+
+/// Reads a whole small file with stdio (the test target has no Foundation import).
+enum FileBytes {
+    static func read(_ path: String) -> [UInt8]? {
+        guard let file = fopen(path, "rb") else { return nil }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let got = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, 4096, file) }
+            bytes += chunk.prefix(got)
+            if got < 4096 { return bytes }
+        }
+    }
 }

@@ -79,8 +79,10 @@ import MediaCodecs
     }
 
     @Test func errorsDescribeThemselves() {
-        #expect(String(describing: OpusError.wrongFrameSize(expected: 960, actual: 480)) == "expected 960 samples per channel, got 480")
-        #expect(String(describing: OpusError.library(code: -1, message: "invalid argument")) == "libopus error -1: invalid argument")
+        #expect(String(describing: OpusError.wrongFrameSize(expected: 960, actual: 480)) == "an Opus frame must hold 960 samples per channel (20 ms at 48 kHz); got 480")
+        #expect(String(describing: OpusError.library(code: -1, message: "invalid argument")) == "libopus failed with error -1: invalid argument")
+        #expect(String(describing: OpusError.wrongChannelCount(expected: 2, actual: 1))
+                == "the frame has 1 channel(s) but the codec was set up for 2")
     }
 }
 

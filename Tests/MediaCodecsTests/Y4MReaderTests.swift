@@ -55,12 +55,25 @@ import MediaCodecs
 
     @Test func badHeadersAreTypedErrors() {
         #expect(throws: Y4MError.badSignature) { _ = try Y4MReader(bytes: Array("RIFF W4 H2\n".utf8)) }
-        #expect(throws: Y4MError.badHeader("missing W or H")) { _ = try Y4MReader(bytes: Array("YUV4MPEG2 W4\n".utf8)) }
-        #expect(throws: Y4MError.badHeader("W0")) { _ = try Y4MReader(bytes: Array("YUV4MPEG2 W0 H2\n".utf8)) }
-        #expect(throws: Y4MError.badHeader("Wx")) { _ = try Y4MReader(bytes: Array("YUV4MPEG2 Wx H2\n".utf8)) }
-        #expect(throws: Y4MError.badHeader("F30")) { _ = try Y4MReader(bytes: Array("YUV4MPEG2 W4 H2 F30\n".utf8)) }
-        #expect(throws: Y4MError.badHeader("unterminated header")) { _ = try Y4MReader(bytes: Array("YUV4MPEG2 W4 H2".utf8)) }
-        #expect(throws: Y4MError.badHeader("unterminated header")) { _ = try Y4MReader(bytes: []) }
+        #expect(throws: Y4MError.badHeader("the H (height) field is missing")) {
+            _ = try Y4MReader(bytes: Array("YUV4MPEG2 W4\n".utf8))
+        }
+        #expect(throws: Y4MError.badHeader("width 'W0' is not a whole number from 1 to 16384")) {
+            _ = try Y4MReader(bytes: Array("YUV4MPEG2 W0 H2\n".utf8))
+        }
+        #expect(throws: Y4MError.badHeader("width 'Wx' is not a whole number from 1 to 16384")) {
+            _ = try Y4MReader(bytes: Array("YUV4MPEG2 Wx H2\n".utf8))
+        }
+        #expect(throws: Y4MError.badHeader("frame rate 'F30' is not <numerator>:<denominator>, both above 0")) {
+            _ = try Y4MReader(bytes: Array("YUV4MPEG2 W4 H2 F30\n".utf8))
+        }
+        #expect(throws: Y4MError.badHeader("the header line ends without a newline")) {
+            _ = try Y4MReader(bytes: Array("YUV4MPEG2 W4 H2".utf8))
+        }
+        #expect(throws: Y4MError.badHeader("header line longer than 4096 bytes")) {
+            _ = try Y4MReader(bytes: Array("YUV4MPEG2 W4 H2 X".utf8) + [UInt8](repeating: 0x41, count: 5000))
+        }
+        #expect(throws: Y4MError.empty) { _ = try Y4MReader(bytes: []) }
     }
 
     @Test func missingFileIsATypedError() {

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import MediaEngine
 
@@ -41,6 +42,47 @@ import Testing
         var buffer = [UInt8](repeating: 0, count: 16)
         let received = try buffer.withUnsafeMutableBytes { try socket.receive(into: $0, timeoutMilliseconds: 10) }
         #expect(received == nil)
+    }
+
+    @Test func datagramLongerThanTheBufferIsDroppedAndCountedAndTheNextOneArrives() throws {
+        let receiver = try UDPSocket()
+        let sender = try UDPSocket()
+        try sender.send([UInt8](repeating: 0xAB, count: 3000), to: receiver.localEndpoint)
+        try sender.send([UInt8](repeating: 0x11, count: 100), to: receiver.localEndpoint)
+        var buffer = [UInt8](repeating: 0, count: 2048)
+        let received = try receiver.receive(into: &buffer, timeoutMilliseconds: 1000)
+        #expect(received?.count == 100)
+        #expect(buffer.prefix(100).allSatisfy { $0 == 0x11 })
+        #expect(receiver.truncatedDatagrams == 1)
+        // Nothing else is queued: the 3,000 bytes did not leak out in pieces.
+        #expect(try receiver.receive(into: &buffer, timeoutMilliseconds: 0) == nil)
+    }
+
+    @Test func aDropAloneIsNotATimeoutWhileTimeRemains() throws {
+        let receiver = try UDPSocket()
+        let sender = try UDPSocket()
+        try sender.send([UInt8](repeating: 0, count: 3000), to: receiver.localEndpoint)
+        var buffer = [UInt8](repeating: 0, count: 2048)
+        let destination = receiver.localEndpoint
+        let late = Thread {
+            usleep(100_000)
+            try? UDPSocket().send([7], to: destination)
+        }
+        late.start()
+        // The oversized datagram is dropped at once; the receive keeps waiting for the real one.
+        let received = try receiver.receive(into: &buffer, timeoutMilliseconds: 5000)
+        #expect(received?.count == 1)
+        #expect(buffer[0] == 7)
+        #expect(receiver.truncatedDatagrams == 1)
+    }
+
+    @Test func aDatagramExactlyTheBufferSizeIsNotTruncated() throws {
+        let receiver = try UDPSocket()
+        let sender = try UDPSocket()
+        try sender.send([UInt8](repeating: 5, count: 2048), to: receiver.localEndpoint)
+        var buffer = [UInt8](repeating: 0, count: 2048)
+        #expect(try receiver.receive(into: &buffer, timeoutMilliseconds: 1000)?.count == 2048)
+        #expect(receiver.truncatedDatagrams == 0)
     }
 
     @Test func bindingATakenPortIsATypedError() throws {

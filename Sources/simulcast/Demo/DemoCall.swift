@@ -44,7 +44,10 @@ final class DemoCall {
         let link: ThrottledLink?
         let socket: UDPSocket
         let subscriber: Subscriber
-        var ivf: IVFWriter?
+        /// `--save`: what this viewer received, streamed to disk as it arrives.
+        var ivf: IVFFileWriter?
+        /// The first failure writing `ivf` (the capture stops there); reported by `saveCaptures`.
+        var ivfError: IVFError?
         var ivfTimestamp: UInt64 = 0
         var lastRTPTimestamp: UInt32?
         var framesDecoded = 0
@@ -72,7 +75,12 @@ final class DemoCall {
                 ivfTimestamp += UInt64(max(0, Int64(Int32(bitPattern: frame.timestamp &- last))))
             }
             lastRTPTimestamp = frame.timestamp
-            ivf?.append(frame: frame.data, timestamp: ivfTimestamp)
+            do {
+                try ivf?.append(frame: frame.data, timestamp: ivfTimestamp)
+            } catch {
+                ivfError = error
+                ivf = nil
+            }
         }
     }
 
@@ -102,6 +110,10 @@ final class DemoCall {
         } else {
             let video = try VideoSource(testSceneWidth: top.width, height: top.height)
             source = { try video.nextFrame() }
+        }
+
+        if let directory = options.saveDirectory {
+            try OutputFiles.createDirectory(directory)
         }
 
         // Keys: one per direction and hop (SDES-style, RFC 4568 §6.1), fresh for every call.
@@ -161,8 +173,11 @@ final class DemoCall {
             let link = throttled ? ThrottledLink() : nil
             let viewer = Viewer(id: id, viewport: viewport, viewportLayer: layer, link: link, socket: socket,
                                 subscriber: subscriber)
-            if options.saveDirectory != nil { viewer.ivf = IVFWriter(width: top.width, height: top.height,
-                                                                     timebaseNumerator: 1, timebaseDenominator: 90_000) }
+            if let directory = options.saveDirectory {
+                viewer.ivf = try IVFFileWriter(path: Self.capturePath(directory: directory, viewer: id),
+                                               width: top.width, height: top.height,
+                                               timebaseNumerator: 1, timebaseDenominator: 90_000)
+            }
             subscriber.onVideoFrame = { [unowned viewer] frame in
                 viewer.framesDecoded += 1
                 viewer.windowFrames += 1
@@ -205,9 +220,9 @@ final class DemoCall {
     func run(tick: (Int) -> Void) throws {
         startMicroseconds = monotonicMicroseconds()
         let start = startMicroseconds
-        let duration = Int64(options.seconds * 1_000_000)
-        let throttleFrom = Int64(options.throttleFromSeconds * 1_000_000)
-        let throttleTo = Int64(options.throttleToSeconds * 1_000_000)
+        let duration = microseconds(seconds: options.seconds)
+        let throttleFrom = microseconds(seconds: options.throttleFromSeconds)
+        let throttleTo = microseconds(seconds: options.throttleToSeconds)
         let frameInterval: Int64 = 1_000_000 / 30
         var nextFrame = start
         var nextTick = start + 1_000_000
@@ -279,15 +294,20 @@ final class DemoCall {
         }
     }
 
-    /// Writes each viewer's IVF capture into `directory`; returns the paths.
-    func saveCaptures(to directory: String) throws -> [String: String] {
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    /// Where `--save DIR` puts a viewer's capture.
+    static func capturePath(directory: String, viewer id: String) -> String {
+        (directory as NSString).appendingPathComponent("\(id).ivf")
+    }
+
+    /// Finishes each viewer's IVF capture (streamed into `options.saveDirectory` during the
+    /// call, so it never grows in memory); returns the paths.
+    func saveCaptures() throws -> [String: String] {
         var paths: [String: String] = [:]
         for viewer in viewers {
+            if let error = viewer.ivfError { throw error }
             guard let ivf = viewer.ivf else { continue }
-            let path = (directory as NSString).appendingPathComponent("\(viewer.id).ivf")
-            try ivf.write(toFile: path)
-            paths[viewer.id] = path
+            try ivf.close()
+            paths[viewer.id] = ivf.path
         }
         return paths
     }

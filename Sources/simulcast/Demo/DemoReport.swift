@@ -53,6 +53,8 @@ struct DemoReport {
     var publisherSending: [Int]
     var publisherEvents: [DemoPublisherEvent]
     var nodeKeyFrameRequests: Int
+    /// Datagrams the node's socket dropped for being longer than its receive buffer.
+    var nodeTruncatedDatagrams: Int
 
     init(call: DemoCall, ivfPaths: [String: String]) {
         let options = call.options
@@ -85,6 +87,7 @@ struct DemoReport {
         publisherSending = call.publisher.sendingLayers
         publisherEvents = call.publisherEvents
         nodeKeyFrameRequests = call.node.counters.keyFrameRequestsSent
+        nodeTruncatedDatagrams = call.node.socket.truncatedDatagrams
     }
 
     static func reasonName(_ reason: LayerChangeReason) -> String {
@@ -182,7 +185,8 @@ struct DemoReport {
                 ])
             })),
         ])))
-        document.append(("node", .object([("keyFrameRequestsToPublisher", .int(nodeKeyFrameRequests))])))
+        document.append(("node", .object([("keyFrameRequestsToPublisher", .int(nodeKeyFrameRequests)),
+                                          ("truncatedDatagrams", .int(nodeTruncatedDatagrams))])))
         return .object(document)
     }
 }

@@ -33,6 +33,9 @@ final class RoomCall {
         var muted: Set<String> = []
         /// Publishers the throttled viewer pins (paused last).
         var pinned: Set<String> = []
+        /// Keep every speaker snapshot for the JSON (`snapshots`): a few per second, so a long
+        /// call without `--json` counts them (`snapshotCount`) instead of keeping them.
+        var recordsSpeakerSnapshots = true
     }
 
     /// One receiving participant: a Subscriber per publisher (its feeds), all on one downlink.
@@ -77,7 +80,10 @@ final class RoomCall {
     let speakers: [Speaker]
     let viewers: [Viewer]
     let speakerFeed: ActiveSpeakerFeed
+    /// Every speaker snapshot with its time, when `options.recordsSpeakerSnapshots`.
     private(set) var snapshots: [(atMilliseconds: Int64, speakers: [ActiveSpeaker])] = []
+    /// Speaker snapshots emitted, recorded or not.
+    private(set) var snapshotCount = 0
     private(set) var dominantChanges: [(atMilliseconds: Int64, dominant: String?)] = []
     private(set) var adaptiveEvents: [(atMilliseconds: Int64, record: RoomNode.AdaptiveEventRecord)] = []
     private var startMicroseconds: Int64 = 0
@@ -163,7 +169,8 @@ final class RoomCall {
         for id in options.pinned { room.setPinned(true, participant: id, for: "throttled") }
 
         speakerFeed.onSnapshot = { [unowned self] snapshot in
-            self.snapshots.append((self.elapsedMilliseconds, snapshot))
+            self.snapshotCount += 1
+            if self.options.recordsSpeakerSnapshots { self.snapshots.append((self.elapsedMilliseconds, snapshot)) }
         }
         speakerFeed.onDominantSpeakerChange = { [unowned self] change in
             self.dominantChanges.append((self.elapsedMilliseconds, change.current))
@@ -187,7 +194,7 @@ final class RoomCall {
     func run(tick: (Int) -> Void) throws {
         startMicroseconds = monotonicMicroseconds()
         let start = startMicroseconds
-        let duration = Int64(options.seconds * 1_000_000)
+        let duration = microseconds(seconds: options.seconds)
         let frameInterval: Int64 = 1_000_000 / 30, audioInterval: Int64 = 20_000
         var nextFrame = start, nextAudio = start, nextTick = start + 1_000_000, nextRanking = start
         var audioIndex = 0, seconds = 0, throttleState = 0
@@ -197,10 +204,10 @@ final class RoomCall {
             let elapsed = now - start
             if elapsed >= duration { break }
             if let link = throttled?.link {
-                if throttleState == 0, elapsed >= Int64(options.throttleFromSeconds * 1_000_000) {
+                if throttleState == 0, elapsed >= microseconds(seconds: options.throttleFromSeconds) {
                     link.setRate(bitsPerSecond: options.throttleKbps * 1000, nowMilliseconds: now / 1000)
                     throttleState = 1
-                } else if throttleState == 1, elapsed >= Int64(options.throttleToSeconds * 1_000_000) {
+                } else if throttleState == 1, elapsed >= microseconds(seconds: options.throttleToSeconds) {
                     link.setRate(bitsPerSecond: nil, nowMilliseconds: now / 1000)
                     throttleState = 2
                 }

@@ -5,8 +5,8 @@ import MediaEngine
 /// `simulcast demo --participants [N]`: runs a `RoomCall`, a live table while it runs, then a
 /// summary and optionally the JSON.
 enum RoomDemo {
-    @discardableResult
-    static func run(_ arguments: ArraySlice<String>, output: @escaping (String) -> Void = { print($0) }) throws -> RoomCall {
+    /// The call's options and the parsed arguments; throws on any invalid argument, starts nothing.
+    static func parse(_ arguments: ArraySlice<String>) throws -> (options: RoomCall.Options, parsed: CommandLineArguments) {
         // `--participants` may come without a number: 3.
         var normalized: [String] = []
         var iterator = Array(arguments)[...]
@@ -19,10 +19,7 @@ enum RoomDemo {
             flagOptions: ["quiet"])
         var options = RoomCall.Options()
         options.participants = try parsed.int("participants", default: 3, range: 2...6)
-        if let text = parsed.string("seconds") {
-            guard let seconds = Double(text), seconds > 0, seconds < 30 else {
-                throw CommandError("--seconds \(text): expected a number of seconds above 0 and below 30")
-            }
+        if let seconds = try parsed.positiveSeconds("seconds") {
             options.seconds = seconds
             if parsed.string("throttle") == nil {
                 // Keep the default window's shape (4-9 s of 16).
@@ -53,7 +50,18 @@ enum RoomDemo {
             }
             if name == "mute" { options.muted = chosen } else { options.pinned = chosen }
         }
+        options.recordsSpeakerSnapshots = parsed.string("json") != nil
+        return (options, parsed)
+    }
+
+    @discardableResult
+    static func run(_ arguments: ArraySlice<String>, output: @escaping (String) -> Void = { print($0) }) throws -> RoomCall {
+        let (options, parsed) = try parse(arguments)
+        if let path = parsed.string("json") { try OutputFiles.createParentDirectory(of: path) }
         let call = try RoomCall(options: options)
+        if let note = sizeNotice(requestedWidth: options.size.width, height: options.size.height, plan: call.plan) {
+            writeToStandardError(note + "\n")
+        }
         output("simulcast demo --participants \(options.participants): \(call.speakers.count) publishers "
             + "(\(call.plan.layers.map { "\($0.width)x\($0.height)" }.joined(separator: " + ")), Opus speaking in "
             + "\(options.turnSeconds) s turns) → room → viewer + throttled (\(options.throttleKbps) kbps from "
@@ -86,11 +94,9 @@ enum RoomDemo {
                 + "frames decoded " + call.speakers.map { "\($0.id) \(viewer.framesDecoded[$0.id] ?? 0)" }.joined(separator: ", ")
                 + (viewer.link.map { ", link dropped \($0.dropped) datagrams" } ?? ""))
         }
-        output("speaker snapshots: \(call.snapshots.count)")
+        output("speaker snapshots: \(call.snapshotCount)")
         if let path = parsed.string("json") {
-            let url = URL(fileURLWithPath: path)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data((call.json.serialized() + "\n").utf8).write(to: url)
+            try OutputFiles.write(call.json.serialized() + "\n", to: path)
             output("JSON: \(path)")
         }
         return call

@@ -1,5 +1,6 @@
 import CommandLineSupport
 import Foundation
+import MediaCodecs
 import RTPWire
 
 /// `simulcast inspect`: a debugging view of packets.
@@ -26,15 +27,19 @@ enum InspectCommand {
             return ok ? 0 : 1
         }
         guard let path = options.positionals.first else { throw CommandError("give --hex HEX or a pcap file\n" + usage) }
-        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        let bytes: [UInt8]
+        do { bytes = try InputFile.readAll(path) } catch {
+            throw CommandError("cannot read \(error.path) as a pcap capture: \(error.reason)")
+        }
         let (json, ok) = summarize(pcap: bytes, options: inspect)
         print(json.serialized())
         return ok ? 0 : 1
     }
 
     static func describe(hex: String, options: InspectOptions) -> (JSONValue, Bool) {
-        guard let bytes = parseHex(hex) else {
-            return (.object([("error", "invalidHex"), ("detail", "expected an even number of hex digits")]), false)
+        let bytes: [UInt8]
+        do { bytes = try HexInput.parse(hex) } catch {
+            return (.object([("error", "invalidHex"), ("detail", .string(error.description))]), false)
         }
         do {
             switch try RTPOrRTCP.classify(bytes) {
@@ -49,7 +54,14 @@ enum InspectCommand {
     static func summarize(pcap bytes: [UInt8], options: InspectOptions) -> (JSONValue, Bool) {
         var reader: PcapReader
         do { reader = try PcapReader(bytes) } catch {
-            return (.object([("error", .string(error.name)), ("detail", .string(error.description))]), false)
+            let detail: String
+            if case let .invalidValue("pcap magic", value) = error {
+                detail = "not a pcap capture: it starts with 0x" + String(UInt32(truncatingIfNeeded: value), radix: 16)
+                    + ", not a pcap magic number (a1b2c3d4 or a1b23c4d, either byte order)"
+            } else {
+                detail = "not a pcap capture: \(error)"
+            }
+            return (.object([("error", .string(error.name)), ("detail", .string(detail))]), false)
         }
         var streams: [UInt32: StreamSummary] = [:]
         var order: [UInt32] = []
@@ -109,21 +121,5 @@ enum InspectCommand {
         case .receiverEstimatedMaxBitrate: return "REMB"
         case .unknown: return "unknown"
         }
-    }
-
-    /// Hex digits, ignoring spaces, colons and a leading `0x`.
-    static func parseHex(_ text: String) -> [UInt8]? {
-        var digits = Array(text.lowercased().filter { !" :\n\t".contains($0) })
-        if digits.starts(with: ["0", "x"]) { digits.removeFirst(2) }
-        guard digits.count % 2 == 0 else { return nil }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(digits.count / 2)
-        var index = 0
-        while index < digits.count {
-            guard let high = digits[index].hexDigitValue, let low = digits[index + 1].hexDigitValue else { return nil }
-            bytes.append(UInt8(high << 4 | low))
-            index += 2
-        }
-        return bytes
     }
 }

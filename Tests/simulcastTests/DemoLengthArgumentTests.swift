@@ -1,0 +1,50 @@
+import Testing
+import CommandLineSupport
+@testable import simulcast
+
+/// Both demos take any positive, finite `--seconds` (issue 11, item 7): long calls are allowed,
+/// nonsense lengths are readable errors. Parsing only; nothing is started.
+@Suite struct DemoLengthArgumentTests {
+    @Test(arguments: ["30", "600", "3600", "86400", "0.5", "1e9"])
+    func callDemoAcceptsAnyPositiveLength(seconds: String) throws {
+        let (options, _) = try DemoCommand.parse(["--seconds", seconds])
+        #expect(options.seconds == Double(seconds))
+    }
+
+    @Test(arguments: ["30", "3600", "86400", "0.5"])
+    func roomDemoAcceptsAnyPositiveLength(seconds: String) throws {
+        let (options, _) = try RoomDemo.parse(["--participants", "--seconds", seconds])
+        #expect(options.seconds == Double(seconds))
+        // The throttle window keeps its shape (4-9 s of 16) at any length.
+        #expect(options.throttleFromSeconds == options.seconds / 4)
+        #expect(options.throttleToSeconds == options.seconds * 9 / 16)
+    }
+
+    @Test(arguments: ["0", "-5", "nan", "inf", "-inf", "1e999", "ten", ""])
+    func nonsenseLengthsAreReadableErrors(seconds: String) {
+        for parse in [{ _ = try DemoCommand.parse(["--seconds", seconds]) },
+                      { _ = try RoomDemo.parse(["--participants", "3", "--seconds", seconds]) }] {
+            do {
+                try parse()
+                Issue.record("--seconds \(seconds) was accepted")
+            } catch {
+                #expect("\(error)" == "--seconds \(seconds): expected a positive, finite number of seconds, e.g. 15 or 2.5")
+            }
+        }
+    }
+
+    @Test func anInfiniteThrottleWindowIsRejected() {
+        #expect(throws: CommandLineArguments.ParseError.self) { _ = try DemoCommand.parse(["--throttle", "1-inf"]) }
+    }
+
+    @Test func theRoomDemoKeepsSpeakerSnapshotsOnlyForTheJSON() throws {
+        #expect(try RoomDemo.parse(["--participants", "--seconds", "3600"]).options.recordsSpeakerSnapshots == false)
+        #expect(try RoomDemo.parse(["--participants", "--json", "/tmp/room.json"]).options.recordsSpeakerSnapshots)
+    }
+
+    @Test func theDurationSaturatesInsteadOfTrapping() {
+        #expect(microseconds(seconds: 2.5) == 2_500_000)
+        #expect(microseconds(seconds: 1e300) == .max)
+        #expect(microseconds(seconds: 0) == 0)
+    }
+}
