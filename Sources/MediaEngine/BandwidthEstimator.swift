@@ -25,12 +25,8 @@ public struct BandwidthEstimator: Sendable {
     public struct Configuration: Sendable, Equatable {
         public var windowMilliseconds: Int64
         public var bucketCount: Int
-        public var initialBitsPerSecond: UInt64
-        public var minimumBitsPerSecond: UInt64
-        public var maximumBitsPerSecond: UInt64
-        public var increasePerSecond: Double
-        public var lowLossFraction: Double
-        public var highLossFraction: Double
+        /// Start, bounds, growth and loss thresholds of the estimate.
+        public var rateControl: LossBasedRateControl.Configuration
         public var incomingCapRatio: Double?
 
         /// Settings (defaults: 1 s window in 20 buckets, start 300 kbps, 30 kbps…20 Mbps,
@@ -42,24 +38,11 @@ public struct BandwidthEstimator: Sendable {
                     incomingCapRatio: Double? = nil) {
             self.windowMilliseconds = max(10, windowMilliseconds)
             self.bucketCount = min(max(1, bucketCount), 1000)
-            let control = LossBasedRateControl.Configuration(
+            rateControl = LossBasedRateControl.Configuration(
                 initialBitsPerSecond: initialBitsPerSecond, minimumBitsPerSecond: minimumBitsPerSecond,
                 maximumBitsPerSecond: maximumBitsPerSecond, increasePerSecond: increasePerSecond,
                 lowLossFraction: lowLossFraction, highLossFraction: highLossFraction)
-            self.minimumBitsPerSecond = control.minimumBitsPerSecond
-            self.maximumBitsPerSecond = control.maximumBitsPerSecond
-            self.initialBitsPerSecond = control.initialBitsPerSecond
-            self.increasePerSecond = control.increasePerSecond
-            self.lowLossFraction = control.lowLossFraction
-            self.highLossFraction = control.highLossFraction
             self.incomingCapRatio = incomingCapRatio
-        }
-
-        var rateControl: LossBasedRateControl.Configuration {
-            LossBasedRateControl.Configuration(
-                initialBitsPerSecond: initialBitsPerSecond, minimumBitsPerSecond: minimumBitsPerSecond,
-                maximumBitsPerSecond: maximumBitsPerSecond, increasePerSecond: increasePerSecond,
-                lowLossFraction: lowLossFraction, highLossFraction: highLossFraction)
         }
     }
 
