@@ -9,7 +9,7 @@ struct cref_srtp {
     uint16_t next_sequence;
 };
 
-cref_srtp *cref_srtp_create(const uint8_t *key_and_salt) {
+static cref_srtp *create(const uint8_t *key_and_salt, srtp_ssrc_type_t direction) {
     // A second srtp_init fails (the debug module is already registered) when the Swift SRTP
     // module initialised libsrtp first; that is fine, so only srtp_create's result matters.
     (void)srtp_init();
@@ -21,7 +21,7 @@ cref_srtp *cref_srtp_create(const uint8_t *key_and_salt) {
     memset(&policy, 0, sizeof policy);
     srtp_crypto_policy_set_rtp_default(&policy.rtp);
     srtp_crypto_policy_set_rtcp_default(&policy.rtcp);
-    policy.ssrc.type = ssrc_any_outbound;
+    policy.ssrc.type = direction;
     policy.key = key;
     policy.window_size = 128;
     if (srtp_create(&s->session, &policy) != srtp_err_status_ok) {
@@ -31,6 +31,10 @@ cref_srtp *cref_srtp_create(const uint8_t *key_and_salt) {
     memset(key, 0, sizeof key);
     return s;
 }
+
+cref_srtp *cref_srtp_create(const uint8_t *key_and_salt) { return create(key_and_salt, ssrc_any_outbound); }
+
+cref_srtp *cref_srtp_create_inbound(const uint8_t *key_and_salt) { return create(key_and_salt, ssrc_any_inbound); }
 
 int cref_srtp_protect_loop(cref_srtp *s, const uint8_t *packet, int length, uint8_t *scratch,
                            int capacity, int count) {
@@ -43,6 +47,24 @@ int cref_srtp_protect_loop(cref_srtp *s, const uint8_t *packet, int length, uint
         int octets = length;
         srtp_err_status_t status = srtp_protect(s->session, scratch, &octets);
         if (status != srtp_err_status_ok) return (int)status;
+    }
+    return 0;
+}
+
+int cref_srtp_round_trip_loop(cref_srtp *outbound, cref_srtp *inbound, const uint8_t *packet, int length,
+                              uint8_t *scratch, int capacity, int count) {
+    if (length < 12 || capacity < length + SRTP_MAX_TRAILER_LEN) return srtp_err_status_bad_param;
+    for (int i = 0; i < count; i++) {
+        memcpy(scratch, packet, (size_t)length);
+        scratch[2] = (uint8_t)(outbound->next_sequence >> 8);
+        scratch[3] = (uint8_t)outbound->next_sequence;
+        outbound->next_sequence++;
+        int octets = length;
+        srtp_err_status_t status = srtp_protect(outbound->session, scratch, &octets);
+        if (status != srtp_err_status_ok) return (int)status;
+        status = srtp_unprotect(inbound->session, scratch, &octets);
+        if (status != srtp_err_status_ok) return (int)status;
+        if (octets != length) return srtp_err_status_bad_param;
     }
     return 0;
 }

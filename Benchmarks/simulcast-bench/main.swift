@@ -5,13 +5,15 @@ import Simulcast
 
 /// `simulcast-bench encode`: per-frame encode cost of MAX_LAYER_2 vs MAX_LAYER_3 (and the
 /// rest), side by side in one run. `simulcast-bench wire`: ns and heap allocations per op of the
-/// RTP/VP8 wire hot paths (WireBenchmark.swift). See Benchmarks/README.md.
+/// RTP/VP8 wire hot paths (WireBenchmark.swift). `simulcast-bench forward`: CPU ns and heap
+/// allocations per packet the ForwardingNode forwards to 1/8/64 subscribers (ForwardBenchmark.swift).
 let usage = """
 usage: simulcast-bench encode [--input FILE.y4m] [--frames N] [--size WxH] [--repeat R]
                               [--json PATH] [--markdown PATH] [--svg PATH] [--only NAME,...]
        simulcast-bench wire [--iterations N] [--runs R] [--json PATH]
        simulcast-bench srtp [--packets N] [--repeat R] [--size BYTES] [--json PATH]
        simulcast-bench allocations
+       simulcast-bench forward [--subscribers 1,8,64] [--frames N] [--size WxH] [--rounds R] [--json PATH] [--quick]
 """
 
 let configurationOrder = ["single", "max_layer_2", "max_layer_3", "max_layer_2_independent",
@@ -86,6 +88,7 @@ do {
     case "wire": try runWire(arguments.dropFirst())
     case "srtp": try runSRTP(arguments.dropFirst())
     case "allocations": try AllocationCount.run(arguments.dropFirst())
+    case "forward": try runForward(arguments.dropFirst())
     default:
         writeToStandardError(usage + "\n")
         exit(2)

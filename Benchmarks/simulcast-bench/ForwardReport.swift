@@ -1,0 +1,116 @@
+import CommandLineSupport
+
+/// The readable table and the JSON of `simulcast-bench forward`.
+struct ForwardReport {
+    var recording: ForwardRecording
+    var baseline: LibSRTPBaseline
+    var selfCheck: Int64
+    var results: [ForwardBenchmark.Result]
+    var machine = MachineInfo.current()
+
+    #if DEBUG
+    let build = "debug"
+    #else
+    let build = "release"
+    #endif
+
+    var layers: String { recording.plan.layers.map { "\($0.width)x\($0.height)" }.joined(separator: ", ") }
+    var videoPacketsPerRound: Int { recording.packets.filter { $0.layer != nil }.count }
+    var audioPacketsPerRound: Int { recording.packets.count - videoPacketsPerRound }
+    static let preferencesText = "subscriber i prefers high, medium, low for i % 3 (top, middle, lowest layer); "
+        + "no bandwidth limit, no loss, no RTCP from subscribers"
+
+    func table() -> String {
+        let seconds = Double(recording.durationMicroseconds) / 1_000_000
+        var lines: [String] = []
+        lines.append("simulcast-bench forward (\(build) build): \(recording.plan.top.width)x\(recording.plan.top.height) "
+            + "publication, layers \(layers) (L1T3) + Opus, \(recording.frames) frames (\(MarkdownTable.fmt(seconds, 1)) s: "
+            + "\(videoPacketsPerRound) video + \(audioPacketsPerRound) audio packets) per round; "
+            + "\(machine.cpus) CPUs (\(machine.cpuModel)).")
+        lines.append("Path: SRTP unprotect -> TrackForwarder -> StreamRewriter -> SRTP protect -> sendto 127.0.0.1, per subscriber; "
+            + Self.preferencesText + ".")
+        lines.append("libsrtp2's own allocations (C loops): \(MarkdownTable.fmt(baseline.allocationsPerProtect, 2)) per srtp_protect, "
+            + "\(MarkdownTable.fmt(baseline.allocationsPerUnprotect, 2)) per srtp_unprotect. "
+            + "Allocation counter self-check: \(selfCheck).")
+        lines.append("")
+        lines.append("| subscribers | on layer (low/mid/top) | rounds | forwarded pkts | CPU ns/fwd pkt median | p95 | "
+            + "CPU ns/incoming pkt | allocs/fwd pkt | libsrtp's | over libsrtp | service allocs/call |")
+        lines.append("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+        for result in results {
+            let serviceAllocations = Double(result.serviceAllocations) / Double(max(1, result.serviceCalls))
+            lines.append("| \(result.subscribers) | \(result.subscribersPerLayer.map(String.init).joined(separator: "/")) | "
+                + "\(result.rounds) | \(result.forwardedPackets) | \(MarkdownTable.fmt(result.nsPerForwardedPacket.median, 0)) | "
+                + "\(MarkdownTable.fmt(result.nsPerForwardedPacket.p95, 0)) | \(MarkdownTable.fmt(result.cpuNsPerIncomingPacket, 0)) | "
+                + "\(MarkdownTable.fmt(result.allocationsPerForwardedPacket, 3)) | "
+                + "\(MarkdownTable.fmt(result.libSRTPAllocationsPerForwardedPacket(baseline), 3)) | "
+                + "\(MarkdownTable.fmt(result.allocationsPerForwardedPacketOverBaseline(baseline), 3)) | "
+                + "\(MarkdownTable.fmt(serviceAllocations, 1)) |")
+        }
+        let notes = results.filter { $0.keyFrameRequestsSent > 0 || $0.sendFailures > 0 || $0.receivedUnprotectFailures > 0 }
+        for result in notes {
+            lines.append("note: \(result.subscribers) subscribers: \(result.keyFrameRequestsSent) key-frame requests, "
+                + "\(result.sendFailures) send failures, \(result.receivedUnprotectFailures) received datagrams that did not unprotect")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    func json() -> JSONValue {
+        let runs: [JSONValue] = results.map { result in
+            .object([
+                ("subscribers", .int(result.subscribers)),
+                ("subscribersPerLayer", .array(result.subscribersPerLayer.map { .int($0) })),
+                ("warmUpRounds", .int(result.warmUpRounds)),
+                ("rounds", .int(result.rounds)),
+                ("incomingPackets", .int(result.incomingPackets)),
+                ("forwardedPackets", .int(result.forwardedPackets)),
+                ("forwardedVideoPackets", .int(result.forwardedVideoPackets)),
+                ("forwardedAudioPackets", .int(result.forwardedAudioPackets)),
+                ("cpuNsPerForwardedPacket", .object([
+                    ("median", .double(result.nsPerForwardedPacket.median)),
+                    ("p95", .double(result.nsPerForwardedPacket.p95)),
+                    ("min", .double(result.nsPerForwardedPacket.min)),
+                    ("max", .double(result.nsPerForwardedPacket.max)),
+                    ("overall", .double(result.cpuNsPerForwardedPacket)),
+                ])),
+                ("cpuNsPerIncomingPacket", .double(result.cpuNsPerIncomingPacket)),
+                ("allocations", .int(Int(result.allocations))),
+                ("allocationsPerForwardedPacket", .double(result.allocationsPerForwardedPacket)),
+                ("libsrtpAllocationsPerForwardedPacket", .double(result.libSRTPAllocationsPerForwardedPacket(baseline))),
+                ("allocationsPerForwardedPacketOverBaseline", .double(result.allocationsPerForwardedPacketOverBaseline(baseline))),
+                ("allocatedBytesPerForwardedPacket",
+                 .double(Double(result.allocatedBytes) / Double(max(1, result.forwardedPackets)))),
+                ("keyFrameRequestsSent", .int(result.keyFrameRequestsSent)),
+                ("sendFailures", .int(result.sendFailures)),
+                ("receivedDatagrams", .int(result.received)),
+                ("receivedUnprotectFailures", .int(result.receivedUnprotectFailures)),
+                ("service", .object([
+                    ("calls", .int(result.serviceCalls)),
+                    ("allocationsPerCall", .double(Double(result.serviceAllocations) / Double(max(1, result.serviceCalls)))),
+                    ("cpuNsPerCall", .double(Double(result.serviceNanoseconds) / Double(max(1, result.serviceCalls)))),
+                ])),
+            ])
+        }
+        return .object([
+            ("benchmark", "forward"),
+            ("build", .string(build)),
+            ("machine", .object([("cpus", .int(machine.cpus)), ("cpuModel", .string(machine.cpuModel))])),
+            ("recording", .object([
+                ("width", .int(recording.plan.top.width)),
+                ("height", .int(recording.plan.top.height)),
+                ("layers", .array(recording.plan.layers.map { .string("\($0.width)x\($0.height)") })),
+                ("frames", .int(recording.frames)),
+                ("seconds", .double(Double(recording.durationMicroseconds) / 1_000_000)),
+                ("videoPacketsPerRound", .int(videoPacketsPerRound)),
+                ("audioPacketsPerRound", .int(audioPacketsPerRound)),
+            ])),
+            ("preferences", .string(Self.preferencesText)),
+            ("libsrtpBaseline", .object([
+                ("calls", .int(baseline.calls)),
+                ("allocationsPerProtect", .double(baseline.allocationsPerProtect)),
+                ("allocationsPerUnprotect", .double(baseline.allocationsPerUnprotect)),
+            ])),
+            ("allocationCounterSelfCheck", .int(Int(selfCheck))),
+            ("runs", .array(runs)),
+        ])
+    }
+}
