@@ -18,6 +18,7 @@ test: deps
 	$(SWIFT) run simulcast-bench encode --frames 30 --repeat 1 --json out/bench-smoke.json > /dev/null
 	python3 scripts/check-bench-json.py out/bench-smoke.json
 	scripts/wire-smoke.sh
+	SWIFT=$(SWIFT) scripts/forward-smoke.sh
 	$(SWIFT) test --skip-build --skip 'RoomDemoTests|DemoCommandTests'
 	$(SWIFT) test --skip-build --no-parallel --filter 'RoomDemoTests|DemoCommandTests'
 	SWIFT=$(SWIFT) scripts/janus-test.sh

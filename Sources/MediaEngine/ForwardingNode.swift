@@ -87,6 +87,9 @@ public final class ForwardingNode {
     private var nackScratch: [Int64] = []
     private var nackedScratch: [UInt16] = []
     private var downstreams: [String: Downstream] = [:]
+    /// The same subscribers sorted by id, kept sorted as they come and go: audio forwarding and
+    /// `service` walk them in a stable order without sorting (allocating) each time.
+    private var orderedDownstreams: [Downstream] = []
     private var bySource: [NetworkEndpoint: String] = [:]
     private var upstreamThrottle: KeyFrameRequestThrottle
     private var lastWanted: Set<Int>?
@@ -136,6 +139,9 @@ public final class ForwardingNode {
         downstream.link = link
         if let old = downstreams[subscriber.id] { bySource[old.configuration.destination] = nil }
         downstreams[subscriber.id] = downstream
+        orderedDownstreams.removeAll { $0.configuration.id == subscriber.id }
+        orderedDownstreams.insert(downstream, at: orderedDownstreams.firstIndex { $0.configuration.id > subscriber.id }
+                                      ?? orderedDownstreams.endIndex)
         bySource[subscriber.destination] = subscriber.id
         let requests = forwarder.addSubscriber(subscriber.id, outputSSRC: subscriber.outputSSRC,
                                                preference: subscriber.preference, nowMilliseconds: nowMilliseconds)
@@ -145,7 +151,10 @@ public final class ForwardingNode {
 
     /// Removes a subscriber.
     public func removeSubscriber(_ id: String) {
-        if let old = downstreams.removeValue(forKey: id) { bySource[old.configuration.destination] = nil }
+        if let old = downstreams.removeValue(forKey: id) {
+            bySource[old.configuration.destination] = nil
+            orderedDownstreams.removeAll { $0 === old }
+        }
         forwarder.removeSubscriber(id)
         checkWantedLayers()
     }
@@ -180,7 +189,7 @@ public final class ForwardingNode {
     public func isForwardingAudio(to id: String) -> Bool? { downstreams[id]?.audioOpen }
 
     /// Ids of the subscribers, sorted.
-    public var subscriberIds: [String] { downstreams.keys.sorted() }
+    public var subscriberIds: [String] { orderedDownstreams.map(\.configuration.id) }
 
     /// The subscriber's link (e.g. to change a throttle), nil if it has none.
     public func link(for id: String) -> (any ForwardingLink)? { downstreams[id]?.link }
@@ -269,8 +278,7 @@ public final class ForwardingNode {
     /// Timers: releases what the links hold back, and NACKs the publisher for what it lost.
     public func service() {
         let now = nowMilliseconds
-        for id in downstreams.keys.sorted() {
-            guard let downstream = downstreams[id] else { continue }
+        for downstream in orderedDownstreams {
             downstream.link?.flush(nowMilliseconds: now) { send($0, to: downstream.configuration.destination) }
             measureBitrate(downstream, now: now)
             sendSenderReportIfDue(downstream, now: now)
@@ -342,7 +350,7 @@ public final class ForwardingNode {
     }
 
     private func isPublishedSSRC(_ ssrc: UInt32) -> Bool {
-        configuration.layerSSRCs.contains(ssrc) || configuration.audioSSRC == ssrc
+        layerIndex(of: ssrc, in: configuration.layerSSRCs) != nil || configuration.audioSSRC == ssrc
     }
 
     /// Unprotects `receiveBuffer[0..<length]` in place; nil when SRTP rejects it.
@@ -364,7 +372,7 @@ public final class ForwardingNode {
             forwardAudio(length: length)
             return
         }
-        guard let layer = configuration.layerSSRCs.firstIndex(of: ssrc) else {
+        guard let layer = layerIndex(of: ssrc, in: configuration.layerSSRCs) else {
             counters.malformed += 1
             return
         }
@@ -393,8 +401,9 @@ public final class ForwardingNode {
     private func forwardAudio(length: Int) {
         counters.audioPackets += 1
         let now = nowMilliseconds
-        for id in downstreams.keys.sorted() {
-            guard let downstream = downstreams[id], downstream.audioOpen else { continue }
+        for index in orderedDownstreams.indices {  // not for-in: see TrackForwarder.forward
+            let downstream = orderedDownstreams[index]
+            guard downstream.audioOpen else { continue }
             guard let protected = protect(receiveBuffer[0..<length], with: downstream.outbound) else {
                 counters.sendFailures += 1
                 continue

@@ -37,7 +37,10 @@ public final class TrackForwarder {
     /// Media SSRC of each published layer, lightest first.
     public let layerSSRCs: [UInt32]
     private let plan: LayerPlan
+    /// By id, and the same subscribers sorted by id (the order packets are emitted in), kept
+    /// sorted as they come and go so forwarding never sorts or allocates per packet.
     private var subscribers: [String: Subscriber] = [:]
+    private var ordered: [Subscriber] = []
     private var trackThrottle: KeyFrameRequestThrottle
     private let selectorConfiguration: LayerSelector.Configuration
     private var buffer: [UInt8] = []
@@ -48,14 +51,25 @@ public final class TrackForwarder {
     /// How many switch events are kept.
     public static let switchEventCapacity = 256
 
-    private struct Subscriber {
-        var outputSSRC: UInt32
+    /// One subscriber's state. A class, so that forwarding mutates it in place: a struct read out
+    /// of the dictionary and written back would share, then copy, the rewriter's rings (its
+    /// 1024-entry NACK map) on every packet.
+    private final class Subscriber {
+        let id: String
+        let outputSSRC: UInt32
         var selector: LayerSelector
         var controller: LayerSwitchController
         var rewriter = StreamRewriter()
         var stats = ForwardedTrackStats()
         /// Closed: nothing is forwarded (paused video, or not consumed); packets are left out.
         var gateOpen = true
+
+        init(id: String, outputSSRC: UInt32, selector: LayerSelector, controller: LayerSwitchController) {
+            self.id = id
+            self.outputSSRC = outputSSRC
+            self.selector = selector
+            self.controller = controller
+        }
     }
 
     /// - Parameters:
@@ -77,15 +91,21 @@ public final class TrackForwarder {
     /// Returns the key-frame requests its start needs.
     public func addSubscriber(_ id: String, outputSSRC: UInt32, preference: EffectivePreference = .quality(.high),
                               nowMilliseconds now: Int64) -> [UInt32] {
-        var subscriber = Subscriber(outputSSRC: outputSSRC, selector: LayerSelector(plan: plan, configuration: selectorConfiguration),
+        let subscriber = Subscriber(id: id, outputSSRC: outputSSRC,
+                                    selector: LayerSelector(plan: plan, configuration: selectorConfiguration),
                                     controller: LayerSwitchController(layerSSRCs: layerSSRCs))
         let start = subscriber.controller.setTarget(subscriber.selector.target, reason: .client, nowMilliseconds: now)
         let change = subscriber.selector.setPreference(preference, nowMilliseconds: now)
+        removeSubscriber(id)
         subscribers[id] = subscriber
-        return throttled(start.keyFrameRequestSSRC.map { [$0] } ?? [], now: now) + apply(change, to: id, now: now)
+        ordered.insert(subscriber, at: ordered.firstIndex { $0.id > id } ?? ordered.endIndex)
+        return throttled(start.keyFrameRequestSSRC.map { [$0] } ?? [], now: now) + apply(change, to: subscriber, now: now)
     }
 
-    public func removeSubscriber(_ id: String) { subscribers[id] = nil }
+    public func removeSubscriber(_ id: String) {
+        guard subscribers.removeValue(forKey: id) != nil else { return }
+        ordered.removeAll { $0.id == id }
+    }
 
     /// Whether the track is forwarded to `id` at all (adaptive-subscription pause, on-demand
     /// consumption). Closing forwards nothing from the next packet on (the rewriter is told each
@@ -93,7 +113,7 @@ public final class TrackForwarder {
     /// switch controller on its selector's target: nothing is forwarded until that layer's next
     /// key frame, which is requested (the returned SSRCs, rate-limited).
     public func setForwarding(_ open: Bool, for id: String, nowMilliseconds now: Int64) throws(ForwarderError) -> [UInt32] {
-        guard var subscriber = subscribers[id] else { throw .unknownSubscriber(id) }
+        guard let subscriber = subscribers[id] else { throw .unknownSubscriber(id) }
         guard subscriber.gateOpen != open else { return [] }
         subscriber.gateOpen = open
         var requests: [UInt32] = []
@@ -104,7 +124,6 @@ public final class TrackForwarder {
             let start = subscriber.controller.setTarget(subscriber.selector.target, reason: .client, nowMilliseconds: now)
             if let ssrc = start.keyFrameRequestSSRC { requests.append(ssrc) }
         }
-        subscribers[id] = subscriber
         return throttled(requests, now: now)
     }
 
@@ -114,29 +133,25 @@ public final class TrackForwarder {
     /// setQuality / setViewPort / incoming-video rules, resolved for this track's publisher.
     public func setPreference(_ preference: EffectivePreference, for id: String,
                               nowMilliseconds now: Int64) throws(ForwarderError) -> [UInt32] {
-        guard var subscriber = subscribers[id] else { throw .unknownSubscriber(id) }
+        guard let subscriber = subscribers[id] else { throw .unknownSubscriber(id) }
         let change = subscriber.selector.setPreference(preference, nowMilliseconds: now)
-        subscribers[id] = subscriber
-        return apply(change, to: id, now: now)
+        return apply(change, to: subscriber, now: now)
     }
 
     /// The subscriber's downlink estimate (e.g. from REMB).
     public func updateBandwidth(_ bitsPerSecond: Int, for id: String,
                                 nowMilliseconds now: Int64) throws(ForwarderError) -> [UInt32] {
-        guard var subscriber = subscribers[id] else { throw .unknownSubscriber(id) }
+        guard let subscriber = subscribers[id] else { throw .unknownSubscriber(id) }
         let change = subscriber.selector.updateBandwidth(estimatedBitsPerSecond: bitsPerSecond, nowMilliseconds: now)
-        subscribers[id] = subscriber
-        return apply(change, to: id, now: now)
+        return apply(change, to: subscriber, now: now)
     }
 
     /// The publisher's cap: it now sends only layers `0...index` (nil = all).
     public func setHighestAvailableSpatialLayer(_ index: Int?, nowMilliseconds now: Int64) -> [UInt32] {
         var requests: [UInt32] = []
-        for id in subscribers.keys.sorted() {
-            guard var subscriber = subscribers[id] else { continue }
+        for subscriber in ordered {
             let change = subscriber.selector.setHighestAvailableSpatialLayer(index, nowMilliseconds: now)
-            subscribers[id] = subscriber
-            requests += apply(change, to: id, now: now)
+            requests += apply(change, to: subscriber, now: now)
         }
         return requests
     }
@@ -175,7 +190,7 @@ public final class TrackForwarder {
         } catch {
             throw .malformed(error)
         }
-        guard let spatial = layerSSRCs.firstIndex(of: parsed.header.ssrc) else {
+        guard let spatial = layerIndex(of: parsed.header.ssrc, in: layerSSRCs) else {
             throw .unknownSSRC(parsed.header.ssrc)
         }
         let firstPacket = descriptor.isStartOfFrame
@@ -186,18 +201,19 @@ public final class TrackForwarder {
         let pictureID = descriptor.pictureID?.value ?? 0
         let descriptorOffset = parsed.payload.startIndex - packet.startIndex
         var requests: [UInt32] = []
-        for id in subscribers.keys.sorted() {
-            guard var subscriber = subscribers[id] else { continue }
+        // Indices, not `for subscriber in ordered`: the same in release builds; in debug builds
+        // the unspecialized array iterator allocates per element (see `layerIndex(of:in:)`).
+        for index in ordered.indices {
+            let subscriber = ordered[index]
             guard subscriber.gateOpen else {
                 if subscriber.rewriter.packetLeftOut(sourceId: parsed.header.ssrc, sequenceNumber: parsed.header.sequenceNumber,
                                                      pictureId: pictureID) {
                     subscriber.stats.packetsLeftOut += 1
                 }
-                subscribers[id] = subscriber
                 continue
             }
             let decision = subscriber.controller.process(info)
-            if let event = decision.event { switchEvents.append((id, event)) }
+            if let event = decision.event { switchEvents.append((subscriber.id, event)) }
             if let ssrc = decision.keyFrameRequestSSRC { requests.append(ssrc) }
             if decision.shouldForward {
                 let source = SourcePacket(
@@ -217,14 +233,13 @@ public final class TrackForwarder {
                         tl0PicIdx: descriptor.tl0PicIdx == nil ? nil : header.tl0PicIdx)
                     subscriber.stats.packetsForwarded += 1
                     subscriber.stats.bytesForwarded += buffer.count
-                    emit(id, buffer[...])
+                    emit(subscriber.id, buffer[...])
                 }
             } else if subscriber.rewriter.packetLeftOut(sourceId: parsed.header.ssrc,
                                                         sequenceNumber: parsed.header.sequenceNumber,
                                                         pictureId: pictureID) {
                 subscriber.stats.packetsLeftOut += 1
             }
-            subscribers[id] = subscriber
         }
         return throttled(requests, now: now)
     }
@@ -238,15 +253,15 @@ public final class TrackForwarder {
         return subscriber.rewriter.origin(ofSequenceNumber: sequenceNumber)
     }
 
-    private func apply(_ change: LayerTargetChange?, to id: String, now: Int64) -> [UInt32] {
-        guard let change, var subscriber = subscribers[id] else { return [] }
+    private func apply(_ change: LayerTargetChange?, to subscriber: Subscriber, now: Int64) -> [UInt32] {
+        guard let change else { return [] }
         let decision = subscriber.controller.apply(change, nowMilliseconds: now)
-        if let event = decision.event { switchEvents.append((id, event)) }
-        subscribers[id] = subscriber
+        if let event = decision.event { switchEvents.append((subscriber.id, event)) }
         return throttled(decision.keyFrameRequestSSRC.map { [$0] } ?? [], now: now)
     }
 
     private func throttled(_ requests: [UInt32], now: Int64) -> [UInt32] {
+        guard !requests.isEmpty else { return [] }  // the common case, per packet: no Set, no sort
         var passed: [UInt32] = []
         for ssrc in Set(requests).sorted() where trackThrottle.shouldPass(ssrc: ssrc, nowMilliseconds: now) {
             passed.append(ssrc)

@@ -46,8 +46,7 @@ extension VP8PayloadDescriptor {
         guard offset >= 0, offset <= packet.count else {
             throw .truncated(field: "VP8 descriptor", needed: 1, available: 0)
         }
-        var reader = ByteReader(packet[offset...])
-        let descriptor = try VP8PayloadDescriptor(parsing: &reader)
+        let descriptor = try parsedDescriptor(in: packet, at: offset)
         // Field positions: byte 0, extension byte 1, PictureID from byte 2, then TL0PICIDX.
         let pictureIDOffset = offset + 2
         let tl0Offset = pictureIDOffset + (descriptor.pictureID?.encodedLength ?? 0)
@@ -66,5 +65,13 @@ extension VP8PayloadDescriptor {
             }
         }
         if let tl0PicIdx { packet[tl0Offset] = tl0PicIdx }
+    }
+
+    /// The descriptor at `offset`, read through a slice that is gone when this returns: a slice
+    /// of `packet` still alive while `rewrite` writes into it would make that write copy the
+    /// whole array (copy-on-write), once per forwarded packet.
+    private static func parsedDescriptor(in packet: [UInt8], at offset: Int) throws(WireError) -> VP8PayloadDescriptor {
+        var reader = ByteReader(packet[offset...])
+        return try VP8PayloadDescriptor(parsing: &reader)
     }
 }

@@ -53,8 +53,9 @@ public struct VP8PayloadHeader: Sendable, Equatable {
     /// Key-frame-ness from just the first VP8 payload byte's "P" bit (RFC 7741 §4.3),
     /// nil when `data` is empty.
     public static func isKeyFrame(_ data: ArraySlice<UInt8>) -> Bool? {
-        guard let first = data.first else { return nil }
-        return first & 0x01 == 0
+        // Indexing, not `data.first`: unspecialized in debug builds, `first` allocates per call.
+        guard !data.isEmpty else { return nil }
+        return data[data.startIndex] & 0x01 == 0
     }
 
     /// Bytes this header occupies: 10 for key frames, 3 otherwise.

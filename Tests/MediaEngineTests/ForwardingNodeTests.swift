@@ -114,6 +114,23 @@ import SRTP
         #expect(rig.node.counters(for: "viewer")?.lastREMBBitsPerSecond == 100_000)
     }
 
+    @Test func subscribersComeAndGoByIdAndTheRemovedOnesGetNothingMore() throws {
+        let rig = try Rig()
+        let other = try UDPSocket()
+        try rig.node.addSubscriber(ForwardedSubscriberConfiguration(
+            id: "another", outputSSRC: 0xD2, destination: other.localEndpoint, sendKeys: try TestKeys.material(4),
+            receiveKeys: nil))
+        // Added again under the same id: replaced, not doubled.
+        try rig.node.addSubscriber(ForwardedSubscriberConfiguration(
+            id: "another", outputSSRC: 0xD2, destination: other.localEndpoint, sendKeys: try TestKeys.material(5),
+            receiveKeys: nil))
+        #expect(rig.node.subscriberIds == ["another", "viewer"])
+        rig.node.removeSubscriber("another")
+        #expect(rig.node.subscriberIds == ["viewer"])
+        #expect(try rig.forward(frames: 2).count > 2)
+        #expect(try Self.drain(other).isEmpty)
+    }
+
     @Test func garbageFromAnySideIsCountedNeverTrapped() throws {
         let rig = try Rig()
         var random = SplitMix64(seed: 99)

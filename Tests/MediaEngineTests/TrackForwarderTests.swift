@@ -128,4 +128,26 @@ import Simulcast
         #expect(throws: ForwarderError.unknownSSRC(99)) { try forwarder.forward(packet[...], nowMilliseconds: 0) { _, _ in } }
         #expect(throws: ForwarderError.unknownSubscriber("nobody")) { try forwarder.stats(for: "nobody") }
     }
+
+    @Test func packetsGoToSubscribersInIdOrderOnceEachAcrossReAddAndRemove() throws {
+        let plan = try LayerPlan(width: 1024, height: 576)
+        let publisher = try TestPublisher(plan: plan)
+        let forwarder = TrackForwarder(plan: plan, layerSSRCs: publisher.ssrcs)
+        for (index, id) in ["c", "a", "d", "b"].enumerated() {
+            _ = forwarder.addSubscriber(id, outputSSRC: UInt32(60 + index), preference: .quality(.low), nowMilliseconds: 0)
+        }
+        _ = forwarder.addSubscriber("a", outputSSRC: 70, preference: .quality(.low), nowMilliseconds: 0)  // replaces "a"
+        forwarder.removeSubscriber("d")
+        forwarder.removeSubscriber("nobody")
+        var emitted: [(id: String, ssrc: UInt32)] = []
+        for packet in try publisher.nextFramePackets() {
+            _ = try forwarder.forward(packet[...], nowMilliseconds: 0) { id, bytes in
+                emitted.append((id, try! RTPPacket(parsing: bytes).header.ssrc))
+            }
+        }
+        let firstPacket = Array(emitted.prefix(3))
+        #expect(firstPacket.map(\.id) == ["a", "b", "c"])
+        #expect(firstPacket.map(\.ssrc) == [70, 63, 60])
+        #expect(emitted.count % 3 == 0)
+    }
 }
