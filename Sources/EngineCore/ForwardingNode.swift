@@ -91,6 +91,8 @@ public final class ForwardingNode {
     private var bySource: [NetworkEndpoint: String] = [:]
     private var upstreamThrottle: KeyFrameRequestThrottle
     private var lastWanted: Set<Int>?
+    /// Layers the publisher ended with an RTCP BYE (until their next packet).
+    private var endedLayers: Set<Int> = []
     private var receiveBuffer = [UInt8](repeating: 0, count: 2048)
     private var protectBuffer = [UInt8](repeating: 0, count: 1500 + SRTPSession.maxTrailerLength)
     private var rebuildBuffer: [UInt8] = []
@@ -323,6 +325,7 @@ public final class ForwardingNode {
                 return
             }
             counters.publisherRTCP += 1
+            handlePublisherRTCP(length: plain)
         case .rtp:
             // Only a packet of one of the track's SSRCs may pin or move the publisher's address.
             guard plain >= RTPHeader.fixedLength, isPublishedSSRC(readSSRC()) else {
@@ -335,6 +338,33 @@ public final class ForwardingNode {
             }
             handlePublisherRTP(length: plain)
         }
+    }
+
+    /// The publisher's RTCP: a BYE for layer SSRCs (RFC 3550 §6.6) says it stopped sending those
+    /// layers (its webcam cap went down): subscribers move to the highest layer still sent at
+    /// once, without waiting for the stream to time out. The layer counts again from its next
+    /// packet.
+    private func handlePublisherRTCP(length: Int) {
+        guard let compound = try? RTCPCompoundPacket(parsing: receiveBuffer[0..<length]) else {
+            counters.malformed += 1
+            return
+        }
+        var ended = endedLayers
+        for case let .goodbye(bye) in compound.packets {
+            for ssrc in bye.ssrcs {
+                if let layer = configuration.layerSSRCs.firstIndex(of: ssrc) { ended.insert(layer) }
+            }
+        }
+        if ended != endedLayers { setEndedLayers(ended) }
+    }
+
+    /// Layers the publisher said goodbye to, and the highest-available layer that follows.
+    private func setEndedLayers(_ ended: Set<Int>) {
+        endedLayers = ended
+        // nil: every layer; with every layer ended, the lowest stays the target for their return.
+        let highest = ended.isEmpty ? nil : (configuration.layerSSRCs.indices.last { !ended.contains($0) } ?? 0)
+        requestKeyFrames(forwarder.setHighestAvailableSpatialLayer(highest, nowMilliseconds: nowMilliseconds))
+        checkWantedLayers()
     }
 
     /// The SSRC of the RTP packet in `receiveBuffer` (at least 12 bytes long).
@@ -369,6 +399,7 @@ public final class ForwardingNode {
             counters.malformed += 1
             return
         }
+        if endedLayers.contains(layer) { setEndedLayers(endedLayers.subtracting([layer])) }
         let now = nowMilliseconds
         let extended = upstreamUnwrappers[layer].unwrap(sequenceNumber)
         upstreamNACK[layer].packetReceived(extended, nowMilliseconds: now)

@@ -327,8 +327,13 @@ public final class Publisher {
     /// Ends the session: for every stream that sent media, a final SR + SDES CNAME + BYE
     /// (RFC 3550 §6.6: BYE is the last packet of a compound that starts with a report).
     public func sendGoodbye(reason: String? = nil) throws(PublisherError) {
+        try sendGoodbye(for: allSenders, reason: reason)
+    }
+
+    /// A final SR + SDES CNAME + BYE for each of `senders` that sent media.
+    func sendGoodbye(for senders: [RTPStreamSender], reason: String?) throws(PublisherError) {
         let now = path.clock.monotonicMicroseconds()
-        for sender in allSenders where sender.packetCount > 0 {
+        for sender in senders where sender.packetCount > 0 {
             try sendReport(for: sender, now: now,
                            goodbye: Goodbye(ssrcs: [sender.ssrc], reason: reason.map { Array($0.utf8.prefix(255)) }))
         }

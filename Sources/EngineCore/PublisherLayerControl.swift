@@ -25,14 +25,24 @@ extension Publisher {
 
     /// `setWebcamQuality`: caps the layers sent. Throws `.webcamQuality(.cameraOff)` (keeping
     /// the old cap) while the camera is off, `.trackNotConfigured` without a camera track.
+    ///
+    /// The receiving side learns it in band: the layers the new cap stops get an RTCP BYE
+    /// (RFC 3550 §6.6), which a `ForwardingNode` takes as "this layer is gone" and moves its
+    /// subscribers down at once; the layers still sent start with a key frame, so that move
+    /// happens on the next frame. A layer the cap lets through again counts from its first packet.
     public func setWebcamQuality(_ quality: VideoQuality) throws(PublisherError) {
-        guard encoder != nil else { throw .trackNotConfigured("video") }
+        guard let encoder else { throw .trackNotConfigured("video") }
+        let allowedBefore = Set(encoder.plan.activeLayerIndices(cap: webcamCap.quality))
         do {
             try webcamCap.setQuality(quality)
         } catch {
             throw .webcamQuality(error)
         }
         try applyLayerControl()
+        let stopped = allowedBefore.subtracting(encoder.plan.activeLayerIndices(cap: quality)).sorted()
+        guard !stopped.isEmpty else { return }
+        try sendGoodbye(for: stopped.map { videoSenders[$0] }, reason: "webcam quality \(quality)")
+        requestKeyFrame()
     }
 
     /// Turns the camera off (frames are skipped) or on again (the cap set earlier applies, and
