@@ -70,6 +70,8 @@ let package = Package(
         .testTarget(name: "MediaCodecsTests", dependencies: ["MediaCodecs", "Simulcast", "RTPWire"],
                     path: "Tests/MediaCodecsTests"),
         .testTarget(name: "SRTPTests", dependencies: ["SRTP"], path: "Tests/SRTPTests"),
+        // The public API as a client sees it: `import MediaEngine` only.
+        .testTarget(name: "MediaEngineTests", dependencies: ["MediaEngine"], path: "Tests/MediaEngineTests"),
         .testTarget(name: "SessionCoreTests", dependencies: ["SessionCore"], path: "Tests/SessionCoreTests"),
         .testTarget(name: "EngineCoreTests", dependencies: ["EngineCore", "SessionCore"], path: "Tests/EngineCoreTests"),
         .testTarget(name: "simulcastTests", dependencies: ["simulcast", "RTPWire", "MediaCodecs", "Simulcast"],
