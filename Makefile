@@ -11,15 +11,17 @@ deps:
 demo: deps
 	$(SWIFT) run -c release simulcast demo --json $(DEMO_DIR)/demo.json --save $(DEMO_DIR)
 
-# The two demo tests run real-time calls (8 s and 12 s); they run one at a time after the rest,
-# so the parallel suite cannot starve them.
+# The demo tests and the engine call test run real-time calls (8 s, 12 s, a few s); they run one
+# at a time after the rest, so the parallel suite cannot starve them. Then Examples/CallApp, a
+# client that links only the MediaEngine product, is built, run and its output checked.
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) run simulcast-bench encode --frames 30 --repeat 1 --json out/bench-smoke.json > /dev/null
 	python3 scripts/check-bench-json.py out/bench-smoke.json
 	scripts/wire-smoke.sh
-	$(SWIFT) test --skip-build --skip 'RoomDemoTests|DemoCommandTests'
-	$(SWIFT) test --skip-build --no-parallel --filter 'RoomDemoTests|DemoCommandTests'
+	$(SWIFT) test --skip-build --skip 'RoomDemoTests|DemoCommandTests|EngineCallTests'
+	$(SWIFT) test --skip-build --no-parallel --filter 'RoomDemoTests|DemoCommandTests|EngineCallTests'
+	SWIFT=$(SWIFT) scripts/call-app-test.sh
 	SWIFT=$(SWIFT) scripts/janus-test.sh
 
 # Our publisher -> Janus 1.1.2 (streaming plugin, SRTP simulcast mountpoint) -> aiortc viewer

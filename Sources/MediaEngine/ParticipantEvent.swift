@@ -6,7 +6,7 @@ public enum ConnectionState: Sendable, Hashable {
 }
 
 /// A spatial/temporal layer switch of one received video (SPEC §3).
-public struct LayerSwitch: Sendable, Hashable {
+public struct LayerSwitch: Sendable, Hashable, CustomStringConvertible {
     /// Whose video.
     public var publisherId: String
     /// Forwarded before (nil: nothing) and from now on (nil: video stopped).
@@ -15,10 +15,14 @@ public struct LayerSwitch: Sendable, Hashable {
     public var reason: LayerChangeReason
     /// From the decision to the first forwarded frame of the new layer.
     public var latencyMilliseconds: Int64
+
+    public var description: String {
+        "\(publisherId) \(from.map { "\($0)" } ?? "none") → \(to.map { "\($0)" } ?? "none") (\(reason), \(latencyMilliseconds) ms)"
+    }
 }
 
 /// Everything that happens to one participant, on its `events` stream, in order.
-public enum ParticipantEvent: Sendable, Hashable {
+public enum ParticipantEvent: Sendable, Hashable, CustomStringConvertible {
     case connectionStateChanged(ConnectionState)
     /// A received video switched layers.
     case layerSwitched(LayerSwitch)
@@ -33,4 +37,17 @@ public enum ParticipantEvent: Sendable, Hashable {
     case trackSubscribed(publisherId: String, trackId: String)
     /// Something went wrong in the background (e.g. a frame that could not be encoded).
     case failure(EngineError)
+
+    public var description: String {
+        switch self {
+        case let .connectionStateChanged(state): return "connection \(state)"
+        case let .layerSwitched(change): return "layer switched: \(change)"
+        case let .qualityChanged(previous, current, mos): return "quality \(previous) → \(current) (MOS \((mos * 100).rounded() / 100))"
+        case let .subscriptionPaused(publisherId, reason): return "paused \(publisherId)'s video (\(reason.rawValue))"
+        case let .subscriptionResumed(publisherId, reason): return "resumed \(publisherId)'s video (\(reason?.rawValue ?? "-"))"
+        case let .keyFrameRequested(trackId): return "key frame requested on \(trackId)"
+        case let .trackSubscribed(publisherId, trackId): return "subscribed \(publisherId)'s \(trackId)"
+        case let .failure(error): return "failure: \(error)"
+        }
+    }
 }

@@ -164,6 +164,11 @@ final class RoomRuntime {
 
     // MARK: - Subscribing
 
+    /// Receivers start their estimate at 5 Mbps (no probing exists yet: from the library's
+    /// 300 kbps a loopback viewer would need ten seconds to reach a 720p layer); loss still
+    /// brings it down within a report interval.
+    static let receiveEstimate = BandwidthEstimator.Configuration(initialBitsPerSecond: 5_000_000)
+
     /// The subscription of `subscriberId` to `publisherId`'s camera, made if it does not exist yet.
     @discardableResult
     func subscribe(_ subscriberId: String, to publisherId: String, runtime: EngineRuntime) throws(EngineError) -> SubscriptionRuntime {
@@ -180,7 +185,7 @@ final class RoomRuntime {
             let endpoint = try Subscriber(configuration: SubscriberConfiguration(
                 localSSRC: localSSRC, cname: "\(subscriberId)<-\(publisherId)",
                 security: .srtp(receiveKeys: downKeys, sendKeys: upKeys), senderRTCPEndpoint: camera.node.localEndpoint,
-                video: VideoReceiver.Configuration(localSSRC: localSSRC)), socket: socket)
+                video: VideoReceiver.Configuration(localSSRC: localSSRC, bandwidth: Self.receiveEstimate)), socket: socket)
             endpoint.onVideoFrame = { continuation.yield($0.frame) }
             try room.addFeed(publisher: publisherId, ForwardedSubscriberConfiguration(
                 id: subscriberId, outputSSRC: runtime.randomSSRC(), destination: socket.localEndpoint, sendKeys: downKeys,
