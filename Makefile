@@ -3,7 +3,7 @@ SWIFT ?= swift
 DEMO_DIR ?= out/demo
 FUZZ_SECONDS ?= 60
 
-.PHONY: deps demo test bench bench-instructions fuzz clean janus-demo
+.PHONY: deps demo test bench bench-instructions fuzz clean janus-demo soak
 
 deps:
 	@scripts/install-deps.sh
@@ -22,12 +22,20 @@ test: deps
 	$(SWIFT) test --skip-build --skip 'RoomDemoTests|DemoCommandTests|EngineCallTests'
 	$(SWIFT) test --skip-build --no-parallel --filter 'RoomDemoTests|DemoCommandTests|EngineCallTests'
 	SWIFT=$(SWIFT) scripts/call-app-test.sh
+	$(SWIFT) run simulcast soak --seconds 60 --size 640x360 --json out/soak-smoke.json
+	python3 scripts/check-soak.py out/soak-smoke.json --warmup 15 --max-growth-kib 2048
 	SWIFT=$(SWIFT) scripts/janus-test.sh
 
 # Our publisher -> Janus 1.1.2 (streaming plugin, SRTP simulcast mountpoint) -> aiortc viewer
 # switching substreams 0/1/2 and temporal layers; prints switch latencies and frame counts.
 janus-demo: deps
 	SWIFT=$(SWIFT) scripts/janus-test.sh
+
+# A 10-minute loopback call through the public API (publisher, room, 4 viewers), RSS sampled
+# every 5 s; fails if memory grows more than 2 MB after the first 30 s.
+soak: deps
+	$(SWIFT) run -c release simulcast soak --seconds 600 --json out/soak.json
+	python3 scripts/check-soak.py out/soak.json --warmup 30 --max-growth-kib 2048
 
 bench: deps
 	$(SWIFT) run -c release simulcast-bench encode --json bench-results/encode.json \

@@ -50,7 +50,7 @@ let package = Package(
         // Argument parsing shared by the command-line tools.
         .target(name: "CommandLineSupport", path: "Sources/CommandLineSupport"),
         .executableTarget(name: "simulcast",
-                          dependencies: ["EngineCore", "SessionCore", "MediaCodecs", "RTPWire", "Simulcast", "SRTP",
+                          dependencies: ["MediaEngine", "EngineCore", "SessionCore", "MediaCodecs", "RTPWire", "Simulcast", "SRTP",
                                          "CommandLineSupport"],
                           path: "Sources/simulcast"),
         // The C reference harness: the same libyuv + libvpx calls as the Swift pipeline, in plain C.
