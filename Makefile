@@ -3,7 +3,7 @@ SWIFT ?= swift
 DEMO_DIR ?= out/demo
 FUZZ_SECONDS ?= 60
 
-.PHONY: deps demo test bench bench-instructions fuzz clean janus-demo
+.PHONY: deps demo test bench bench-instructions fuzz clean janus-demo soak
 
 deps:
 	@scripts/install-deps.sh
@@ -11,22 +11,32 @@ deps:
 demo: deps
 	$(SWIFT) run -c release simulcast demo --json $(DEMO_DIR)/demo.json --save $(DEMO_DIR)
 
-# The two demo tests run real-time calls (8 s and 12 s); they run one at a time after the rest,
-# so the parallel suite cannot starve them.
+# The demo tests and the engine call test run real-time calls (8 s, 12 s, a few s); they run one
+# at a time after the rest, so the parallel suite cannot starve them. Then Examples/CallApp, a
+# client that links only the MediaEngine product, is built, run and its output checked.
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) run simulcast-bench encode --frames 30 --repeat 1 --json out/bench-smoke.json > /dev/null
 	python3 scripts/check-bench-json.py out/bench-smoke.json
 	scripts/wire-smoke.sh
 	SWIFT=$(SWIFT) scripts/forward-smoke.sh
-	$(SWIFT) test --skip-build --skip 'RoomDemoTests|DemoCommandTests'
-	$(SWIFT) test --skip-build --no-parallel --filter 'RoomDemoTests|DemoCommandTests'
+	$(SWIFT) test --skip-build --skip 'RoomDemoTests|DemoCommandTests|EngineCallTests'
+	$(SWIFT) test --skip-build --no-parallel --filter 'RoomDemoTests|DemoCommandTests|EngineCallTests'
+	SWIFT=$(SWIFT) scripts/call-app-test.sh
+	$(SWIFT) run simulcast soak --seconds 60 --size 640x360 --json out/soak-smoke.json
+	python3 scripts/check-soak.py out/soak-smoke.json --warmup 15 --max-growth-kib 2048
 	SWIFT=$(SWIFT) scripts/janus-test.sh
 
 # Our publisher -> Janus 1.1.2 (streaming plugin, SRTP simulcast mountpoint) -> aiortc viewer
 # switching substreams 0/1/2 and temporal layers; prints switch latencies and frame counts.
 janus-demo: deps
 	SWIFT=$(SWIFT) scripts/janus-test.sh
+
+# A 10-minute loopback call through the public API (publisher, room, 4 viewers), RSS sampled
+# every 5 s; fails if memory grows more than 2 MB after the first 30 s.
+soak: deps
+	$(SWIFT) run -c release simulcast soak --seconds 600 --json out/soak.json
+	python3 scripts/check-soak.py out/soak.json --warmup 30 --max-growth-kib 2048
 
 bench: deps
 	$(SWIFT) run -c release simulcast-bench encode --json bench-results/encode.json \

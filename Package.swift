@@ -35,14 +35,22 @@ let package = Package(
                 path: "Sources/MediaCodecs"),
         // libsrtp2 wrapper.
         .target(name: "SRTP", dependencies: ["CSRTP"], path: "Sources/SRTP"),
-        // Publisher, subscriber, forwarder, transports.
+        // The session core: per-stream stages with no I/O, no threads, no clock of their own
+        // (packet history, NACK, retransmission budget, receive statistics, jitter buffer,
+        // bandwidth estimation, address and SSRC guards, event rings).
+        .target(name: "SessionCore", dependencies: ["RTPWire", "Simulcast"], path: "Sources/SessionCore"),
+        // Endpoints: publisher, subscriber, forwarding node, room node, sockets and transports.
+        .target(name: "EngineCore",
+                dependencies: ["RTPWire", "Simulcast", "SessionCore", "MediaCodecs", "SRTP"],
+                path: "Sources/EngineCore"),
+        // The public API a client links: the engine object, tracks, rooms, events.
         .target(name: "MediaEngine",
-                dependencies: ["RTPWire", "Simulcast", "MediaCodecs", "SRTP"],
+                dependencies: ["EngineCore", "SessionCore", "RTPWire", "Simulcast", "MediaCodecs", "SRTP"],
                 path: "Sources/MediaEngine"),
         // Argument parsing shared by the command-line tools.
         .target(name: "CommandLineSupport", path: "Sources/CommandLineSupport"),
         .executableTarget(name: "simulcast",
-                          dependencies: ["MediaEngine", "MediaCodecs", "RTPWire", "Simulcast", "SRTP",
+                          dependencies: ["MediaEngine", "EngineCore", "SessionCore", "MediaCodecs", "RTPWire", "Simulcast", "SRTP",
                                          "CommandLineSupport"],
                           path: "Sources/simulcast"),
         // The C reference harness: the same libyuv + libvpx calls as the Swift pipeline, in plain C.
@@ -53,7 +61,7 @@ let package = Package(
         // into simulcast-bench only: it replaces the allocator of whatever executable links it.
         .target(name: "AllocationCounter", path: "Benchmarks/AllocationCounter"),
         .executableTarget(name: "simulcast-bench",
-                          dependencies: ["MediaCodecs", "MediaEngine", "RTPWire", "Simulcast", "SRTP", "CReference",
+                          dependencies: ["MediaCodecs", "EngineCore", "SessionCore", "RTPWire", "Simulcast", "SRTP", "CReference",
                                          "CommandLineSupport", "AllocationCounter"],
                           path: "Benchmarks/simulcast-bench"),
 
@@ -62,7 +70,10 @@ let package = Package(
         .testTarget(name: "MediaCodecsTests", dependencies: ["MediaCodecs", "Simulcast", "RTPWire"],
                     path: "Tests/MediaCodecsTests"),
         .testTarget(name: "SRTPTests", dependencies: ["SRTP"], path: "Tests/SRTPTests"),
+        // The public API as a client sees it: `import MediaEngine` only.
         .testTarget(name: "MediaEngineTests", dependencies: ["MediaEngine"], path: "Tests/MediaEngineTests"),
+        .testTarget(name: "SessionCoreTests", dependencies: ["SessionCore"], path: "Tests/SessionCoreTests"),
+        .testTarget(name: "EngineCoreTests", dependencies: ["EngineCore", "SessionCore"], path: "Tests/EngineCoreTests"),
         .testTarget(name: "simulcastTests", dependencies: ["simulcast", "RTPWire", "MediaCodecs", "Simulcast"],
                     path: "Tests/simulcastTests"),
     ],

@@ -1,7 +1,7 @@
 import AllocationCounter
 import CommandLineSupport
 import Foundation
-import MediaEngine
+import EngineCore
 
 let forwardUsage = """
 usage: simulcast-bench forward [--subscribers 1,8,64] [--frames N] [--size WxH] [--rounds R] [--json PATH] [--quick]

@@ -1,5 +1,5 @@
 import MediaCodecs
-import MediaEngine
+import EngineCore
 import RTPWire
 import SRTP
 import Simulcast

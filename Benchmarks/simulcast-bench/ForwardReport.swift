@@ -49,7 +49,7 @@ struct ForwardReport {
         lines.append("")
         lines.append("CPU: thread CPU time (CLOCK_THREAD_CPUTIME_ID) of the node.handle calls, kernel sendto included, "
             + "per packet handed to a subscriber (video and audio). service(): once per round, between windows; it sends "
-            + "each subscriber a sender report (one SRTCP protect).")
+            + "each subscriber a sender report (one SRTCP protect) at most once a second of media time.")
         let notes = results.filter { $0.keyFrameRequestsSent > 0 || $0.sendFailures > 0 || $0.receivedUnprotectFailures > 0 }
         for result in notes {
             lines.append("note: \(result.subscribers) subscribers: \(result.keyFrameRequestsSent) key-frame requests, "

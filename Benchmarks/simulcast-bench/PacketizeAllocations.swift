@@ -1,7 +1,7 @@
 import AllocationCounter
 import CReference
 import Foundation
-import MediaEngine
+import EngineCore
 import RTPWire
 import SRTP
 

@@ -1,4 +1,4 @@
-import MediaEngine
+import EngineCore
 import RTPWire
 import SRTP
 

@@ -1,6 +1,6 @@
 import CommandLineSupport
 import Foundation
-import MediaEngine
+import EngineCore
 
 /// `simulcast demo`: a real call on loopback UDP with SRTP (`DemoCall`): one publisher, the
 /// forwarding node, four subscribers (viewports per layer, plus one whose downlink is throttled

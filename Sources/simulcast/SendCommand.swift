@@ -1,7 +1,7 @@
 import CommandLineSupport
 import Foundation
 import MediaCodecs
-import MediaEngine
+import EngineCore
 import RTPWire
 import Simulcast
 import SRTP

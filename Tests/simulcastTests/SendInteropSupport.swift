@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import MediaEngine
+import EngineCore
 
 /// Runs `gst-launch-1.0` pipelines for the interop tests. A missing GStreamer is a failure with
 /// a clear message (`make test` installs it through scripts/install-deps.sh), never a skip.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import MediaEngine
+import EngineCore
 import RTPWire
 import SRTP
 @testable import simulcast

@@ -1,10 +1,11 @@
 import CommandLineSupport
 import Foundation
 import MediaCodecs
-import MediaEngine
+import EngineCore
 import RTPWire
 import Simulcast
 import SRTP
+import SessionCore
 
 /// The call `simulcast demo` runs, in one process on loopback UDP with SRTP everywhere:
 ///

@@ -1,6 +1,6 @@
 import CommandLineSupport
 import Foundation
-import MediaEngine
+import EngineCore
 import Simulcast
 
 /// What one subscriber of the demo got, for the summary table, the JSON and the tests.

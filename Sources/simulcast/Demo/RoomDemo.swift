@@ -1,6 +1,6 @@
 import CommandLineSupport
 import Foundation
-import MediaEngine
+import EngineCore
 
 /// `simulcast demo --participants [N]`: runs a `RoomCall`, a live table while it runs, then a
 /// summary and optionally the JSON.

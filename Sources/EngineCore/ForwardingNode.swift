@@ -1,0 +1,709 @@
+import RTPWire
+import SRTP
+import Simulcast
+import SessionCore
+
+/// The in-process SFU around a `TrackForwarder` (ARCHITECTURE "forward"): one UDP socket that
+/// receives the publisher's SRTP and the subscribers' SRTCP (told apart by source address).
+///
+///     publisher SRTP ─► unprotect ─► layer history ─► TrackForwarder ─► per-subscriber SRTP ─► link ─► socket
+///     subscriber SRTCP ─► NACK: resend the protected packet we sent (or rebuild it from the layer history)
+///                       ─► PLI/FIR: key-frame request upstream for the layer it gets
+///                       ─► REMB: TrackForwarder.updateBandwidth
+///     forwarder key-frame requests ─► (S)RTCP PLI to the publisher
+///     once a second per subscriber ─► SR (so its RRs carry LSR/DLSR: `stats(for:)` has an RTT)
+///     gaps in what the publisher sent ─► (S)RTCP generic NACK to the publisher (`NACKGenerator`
+///                                        per layer); its retransmission is forwarded like any
+///                                        late packet, filling the gap the subscribers saw
+///
+/// Retransmissions resend the very protected bytes first sent to that subscriber: libsrtp will
+/// not protect one sequence index twice, and the same plaintext under the same index would give
+/// the same ciphertext anyway (as `RTPStreamSender` does). Only a packet that was never sent to
+/// the subscriber (its protected copy gone) is rebuilt from the publisher-side plain history.
+///
+/// `onWantedLayersChanged` tells the publisher side which spatial layers anyone needs (dynaCast):
+/// the layers every subscriber forwards or switches to, plus each one's preferred layer, so a
+/// subscriber recovering bandwidth finds its layer running.
+///
+/// Time comes from the injected clock (microseconds). Not `Sendable`: drive it from one thread
+/// (`poll` + `service` in a loop). Nothing here traps on received bytes.
+public final class ForwardingNode {
+    public let configuration: ForwardingNodeConfiguration
+    public let socket: UDPSocket
+    /// The forwarding policy (selectors, switch controllers, rewriters).
+    public let forwarder: TrackForwarder
+    /// Called when the set of wanted spatial layers changes.
+    public var onWantedLayersChanged: ((Set<Int>) -> Void)?
+    /// Publisher-side counters.
+    public private(set) var counters = ForwardingNodeCounters()
+    /// The publisher's RTCP address (configured, or the address its media is pinned to).
+    public var publisherEndpoint: NetworkEndpoint? { configuration.publisherRTCPEndpoint ?? publisherSource.peer }
+    /// Where the publisher's media is taken from: pinned by its first valid packet, moved only by
+    /// a run of valid packets from one new address (`PeerAddressLatch`); packets from anywhere
+    /// else are dropped and counted in `counters.foreignSourcePackets`.
+    public private(set) var publisherSource = PeerAddressLatch<NetworkEndpoint>()
+
+    private final class Downstream {
+        let configuration: ForwardedSubscriberConfiguration
+        let outbound: SRTPSession?
+        let inbound: SRTPSession?
+        var protectedHistory: PacketHistory
+        var link: (any ForwardingLink)?
+        var counters = ForwardedSubscriberCounters()
+        /// For sender reports (RFC 3550 §6.4.1) and the bitrate.
+        var lastRTPTimestamp: UInt32 = 0
+        var lastSenderReportMilliseconds: Int64?
+        var roundTripMicroseconds: Int64?
+        var rateWindowStartMilliseconds: Int64?
+        var rateWindowStartBytes = 0
+        var bitsPerSecond = 0
+        /// Whether the publisher's audio goes to this subscriber (on-demand consumption).
+        var audioOpen = true
+        /// Loss of what we sent, from its receiver reports, and the ceiling it sets on the
+        /// estimate (draft-ietf-rmcat-gcc-02 §6); nil until the first measured interval.
+        var delivery = ReportedDeliveryMeter()
+        var lossCeiling: LossBasedRateControl
+        var lossCeilingMeasured = false
+        /// Bounds what its NACKs can make us resend.
+        var retransmissionBudget: RetransmissionBudget
+
+        init(_ configuration: ForwardedSubscriberConfiguration, historyCapacity: Int,
+             lossControl: LossBasedRateControl.Configuration, budget: RetransmissionBudget.Configuration) throws(SRTPError) {
+            self.configuration = configuration
+            lossCeiling = LossBasedRateControl(configuration: lossControl)
+            retransmissionBudget = RetransmissionBudget(configuration: budget, capacity: historyCapacity)
+            outbound = try configuration.sendKeys.map { k throws(SRTPError) in try SRTPSession(direction: .outbound, keyingMaterial: k) }
+            inbound = try configuration.receiveKeys.map { k throws(SRTPError) in try SRTPSession(direction: .inbound, keyingMaterial: k) }
+            protectedHistory = PacketHistory(capacity: historyCapacity,
+                                             maximumPacketSize: 1500 + SRTPSession.maxTrailerLength)
+        }
+    }
+
+    private let clock: () -> Int64
+    private let publisherInbound: SRTPSession?
+    private let feedbackOutbound: SRTPSession?
+    private var layerHistories: [PacketHistory]
+    private var upstreamUnwrappers: [SequenceNumberUnwrapper]
+    private var upstreamNACK: [NACKGenerator]
+    private var nackScratch: [Int64] = []
+    private var nackedScratch: [UInt16] = []
+    private var downstreams: [String: Downstream] = [:]
+    /// The same subscribers sorted by id, kept sorted as they come and go: audio forwarding and
+    /// `service` walk them in a stable order without sorting (allocating) each time.
+    private var orderedDownstreams: [Downstream] = []
+    private var bySource: [NetworkEndpoint: String] = [:]
+    private var upstreamThrottle: KeyFrameRequestThrottle
+    private var lastWanted: Set<Int>?
+    /// Layers the publisher ended with an RTCP BYE (until their next packet).
+    private var endedLayers: Set<Int> = []
+    private var receiveBuffer = [UInt8](repeating: 0, count: 2048)
+    private var protectBuffer = [UInt8](repeating: 0, count: 1500 + SRTPSession.maxTrailerLength)
+    private var rebuildBuffer: [UInt8] = []
+    private var rtcpPlain: [UInt8] = []
+
+    /// - Parameters:
+    ///   - socket: where the publisher sends media and subscribers send RTCP (default: a new
+    ///     socket on 127.0.0.1, any port).
+    ///   - clock: monotonic microseconds.
+    /// - Throws: `NetworkError` for the socket, `SRTPError` for keys libsrtp cannot use.
+    public init(configuration: ForwardingNodeConfiguration, socket: UDPSocket? = nil,
+                clock: @escaping () -> Int64 = monotonicMicroseconds) throws {
+        self.configuration = configuration
+        self.socket = try socket ?? UDPSocket(bindingTo: .loopback(port: 0))
+        self.clock = clock
+        forwarder = TrackForwarder(plan: configuration.plan, layerSSRCs: configuration.layerSSRCs,
+                                   keyFrameRequestIntervalMilliseconds: configuration.keyFrameRequestIntervalMilliseconds,
+                                   selectorConfiguration: configuration.selector)
+        publisherInbound = try configuration.publisherKeys.map { try SRTPSession(direction: .inbound, keyingMaterial: $0) }
+        feedbackOutbound = try configuration.feedbackKeys.map { try SRTPSession(direction: .outbound, keyingMaterial: $0) }
+        layerHistories = configuration.layerSSRCs.map { _ in
+            PacketHistory(capacity: configuration.historyCapacity, maximumPacketSize: 1500)
+        }
+        upstreamUnwrappers = configuration.layerSSRCs.map { _ in SequenceNumberUnwrapper() }
+        upstreamNACK = configuration.layerSSRCs.map { _ in NACKGenerator(configuration: configuration.upstreamNACK) }
+        upstreamThrottle = KeyFrameRequestThrottle(minimumIntervalMilliseconds: configuration.keyFrameRequestIntervalMilliseconds)
+        rebuildBuffer.reserveCapacity(1500)
+        rtcpPlain.reserveCapacity(1500)
+    }
+
+    /// Where the publisher should send its media.
+    public var localEndpoint: NetworkEndpoint { socket.localEndpoint }
+
+    private var nowMilliseconds: Int64 { clock() / 1000 }
+
+    // MARK: - Subscribers
+
+    /// Adds a subscriber; `link` (nil: straight to the socket) shapes what it receives.
+    public func addSubscriber(_ subscriber: ForwardedSubscriberConfiguration,
+                              link: (any ForwardingLink)? = nil) throws {
+        let downstream = try Downstream(subscriber, historyCapacity: configuration.historyCapacity,
+                                        lossControl: configuration.subscriberLossControl,
+                                        budget: configuration.retransmissionBudget)
+        downstream.link = link
+        if let old = downstreams[subscriber.id] { bySource[old.configuration.destination] = nil }
+        downstreams[subscriber.id] = downstream
+        orderedDownstreams.removeAll { $0.configuration.id == subscriber.id }
+        orderedDownstreams.insert(downstream, at: orderedDownstreams.firstIndex { $0.configuration.id > subscriber.id }
+                                      ?? orderedDownstreams.endIndex)
+        bySource[subscriber.destination] = subscriber.id
+        let requests = forwarder.addSubscriber(subscriber.id, outputSSRC: subscriber.outputSSRC,
+                                               preference: subscriber.preference, nowMilliseconds: nowMilliseconds)
+        requestKeyFrames(requests)
+        checkWantedLayers()
+    }
+
+    /// Removes a subscriber.
+    public func removeSubscriber(_ id: String) {
+        if let old = downstreams.removeValue(forKey: id) {
+            bySource[old.configuration.destination] = nil
+            orderedDownstreams.removeAll { $0 === old }
+        }
+        forwarder.removeSubscriber(id)
+        checkWantedLayers()
+    }
+
+    /// setQuality / setViewPort / incoming-video rules for one subscriber.
+    public func setPreference(_ preference: EffectivePreference, for id: String) throws(ForwarderError) {
+        requestKeyFrames(try forwarder.setPreference(preference, for: id, nowMilliseconds: nowMilliseconds))
+        checkWantedLayers()
+    }
+
+    /// The publisher's cap changed: it sends only layers `0...index` (nil: all).
+    public func setHighestAvailableSpatialLayer(_ index: Int?) {
+        requestKeyFrames(forwarder.setHighestAvailableSpatialLayer(index, nowMilliseconds: nowMilliseconds))
+        checkWantedLayers()
+    }
+
+    /// Starts or stops forwarding the video track to one subscriber only (adaptive-subscription
+    /// pause, on-demand consumption). Starting again waits for a key frame, which is requested.
+    public func setVideoForwarding(_ enabled: Bool, for id: String) throws(ForwarderError) {
+        requestKeyFrames(try forwarder.setForwarding(enabled, for: id, nowMilliseconds: nowMilliseconds))
+        checkWantedLayers()
+    }
+
+    /// Starts or stops forwarding the publisher's audio to one subscriber only.
+    public func setAudioForwarding(_ enabled: Bool, for id: String) throws(ForwarderError) {
+        guard let downstream = downstreams[id] else { throw .unknownSubscriber(id) }
+        downstream.audioOpen = enabled
+    }
+
+    /// Whether video / audio is forwarded to `id` (nil: unknown subscriber).
+    public func isForwardingVideo(to id: String) -> Bool? { forwarder.isForwarding(to: id) }
+    public func isForwardingAudio(to id: String) -> Bool? { downstreams[id]?.audioOpen }
+
+    /// Ids of the subscribers, sorted.
+    public var subscriberIds: [String] { orderedDownstreams.map(\.configuration.id) }
+
+    /// The subscriber's link (e.g. to change a throttle), nil if it has none.
+    public func link(for id: String) -> (any ForwardingLink)? { downstreams[id]?.link }
+
+    /// Counters for one subscriber.
+    public func counters(for id: String) -> ForwardedSubscriberCounters? { downstreams[id]?.counters }
+
+    /// SPEC §3 stats of the track for one subscriber.
+    public func stats(for id: String) throws(ForwarderError) -> ForwardedSubscriberStats {
+        guard let downstream = downstreams[id] else { throw .unknownSubscriber(id) }
+        let forwarded = try forwarder.stats(for: id)
+        var stats = ForwardedSubscriberStats(
+            currentSpatialLayer: forwarded.current?.spatial, currentTemporalLayer: forwarded.current?.temporal,
+            preferredSpatialLayer: forwarded.preferredSpatialLayer, preferredTemporalLayer: forwarded.preferredTemporalLayer,
+            target: forwarded.target, bitsPerSecond: downstream.bitsPerSecond)
+        if let spatial = forwarded.current?.spatial, configuration.plan.layers.indices.contains(spatial) {
+            stats.frameWidth = configuration.plan.layers[spatial].width
+            stats.frameHeight = configuration.plan.layers[spatial].height
+        }
+        if let block = downstream.counters.lastReportBlock {
+            stats.packetsLost = Int(block.cumulativeLost)
+            stats.fractionLost = block.fractionLost
+            stats.jitterMilliseconds = Double(block.jitter) / 90
+        }
+        stats.roundTripMilliseconds = downstream.roundTripMicroseconds.map { Double($0) / 1000 }
+        stats.estimatedBitsPerSecond = Self.estimate(of: downstream)
+        return stats
+    }
+
+    /// The bandwidth estimate for one subscriber's feed: its latest REMB, capped by the ceiling
+    /// the loss in its receiver reports sets (so a link that delivers nothing still lowers it);
+    /// nil before either is known or for an unknown subscriber.
+    public func estimatedBitsPerSecond(for id: String) -> Int? {
+        downstreams[id].flatMap(Self.estimate(of:))
+    }
+
+    private static func estimate(of downstream: Downstream) -> Int? {
+        let ceiling = downstream.lossCeilingMeasured ? downstream.lossCeiling.bitsPerSecond : nil
+        switch (downstream.counters.lastREMBBitsPerSecond, ceiling) {
+        case let (remb?, ceiling?): return Int(clamping: min(remb, ceiling))
+        case let (remb?, nil): return Int(clamping: remb)
+        case let (nil, ceiling?): return Int(clamping: ceiling)
+        case (nil, nil): return nil
+        }
+    }
+
+    /// Hands the feed's current estimate to its layer selector.
+    private func updateSelectorBandwidth(for id: String, _ downstream: Downstream, now: Int64) {
+        guard let estimate = Self.estimate(of: downstream),
+              let requests = try? forwarder.updateBandwidth(estimate, for: id, nowMilliseconds: now) else { return }
+        requestKeyFrames(requests)
+    }
+
+    /// Spatial layers some subscriber forwards, switches to, or prefers.
+    public var wantedSpatialLayers: Set<Int> {
+        var wanted = forwarder.wantedSpatialLayers
+        for id in downstreams.keys {
+            if let preferred = try? forwarder.stats(for: id).preferredSpatialLayer { wanted.insert(preferred) }
+        }
+        return wanted
+    }
+
+    // MARK: - Driving
+
+    /// Reads every datagram the socket has, waiting at most `timeoutMilliseconds` for the first
+    /// (at most 1024 per call), and handles each. Returns how many were read.
+    @discardableResult
+    public func poll(timeoutMilliseconds: Int32) throws(NetworkError) -> Int {
+        try UDPSocket.drain(timeoutMilliseconds: timeoutMilliseconds) { timeout throws(NetworkError) in
+            guard let received = try socket.receive(into: &receiveBuffer, timeoutMilliseconds: timeout) else { return false }
+            handleReceiveBuffer(length: received.count, from: received.from)
+            return true
+        }
+    }
+
+    /// Handles one datagram from `source` (the subscriber it came from, or else the publisher).
+    public func handle(datagram: some Collection<UInt8>, from source: NetworkEndpoint) {
+        guard datagram.count <= receiveBuffer.count else {
+            counters.malformed += 1
+            return
+        }
+        receiveBuffer.replaceSubrange(0..<datagram.count, with: datagram)  // same length: in place
+        handleReceiveBuffer(length: datagram.count, from: source)
+    }
+
+    /// Timers: releases what the links hold back, and NACKs the publisher for what it lost.
+    public func service() {
+        let now = nowMilliseconds
+        for downstream in orderedDownstreams {
+            downstream.link?.flush(nowMilliseconds: now) { send($0, to: downstream.configuration.destination) }
+            measureBitrate(downstream, now: now)
+            sendSenderReportIfDue(downstream, now: now)
+        }
+        for layer in upstreamNACK.indices {
+            nackScratch.removeAll(keepingCapacity: true)
+            upstreamNACK[layer].requestInto(&nackScratch, nowMilliseconds: now, roundTripMilliseconds: nil)
+            guard !nackScratch.isEmpty else { continue }
+            let lost = nackScratch.map { UInt16(truncatingIfNeeded: $0) }
+            sendToPublisher(.genericNACK(GenericNACK(senderSSRC: configuration.localSSRC,
+                                                     mediaSSRC: configuration.layerSSRCs[layer], lostSequenceNumbers: lost)))
+            counters.upstreamNACKsSent += 1
+            counters.upstreamPacketsRequested += lost.count
+        }
+    }
+
+    // MARK: - Receiving
+
+    private func handleReceiveBuffer(length: Int, from source: NetworkEndpoint) {
+        let kind: RTPOrRTCP
+        do {
+            kind = try RTPOrRTCP.classify(receiveBuffer[0..<length])
+        } catch {
+            counters.malformed += 1
+            return
+        }
+        if let id = bySource[source], let downstream = downstreams[id] {
+            guard kind == .rtcp else {
+                downstream.counters.rtcpErrors += 1
+                return
+            }
+            guard let plain = unprotect(length: length, rtcp: true, with: downstream.inbound) else {
+                downstream.counters.rtcpErrors += 1
+                return
+            }
+            handleSubscriberRTCP(length: plain, from: id, downstream)
+            return
+        }
+        guard let plain = unprotect(length: length, rtcp: kind == .rtcp, with: publisherInbound) else {
+            counters.srtpFailures += 1
+            return
+        }
+        switch kind {
+        case .rtcp:
+            // Sender reports: nothing to act on in this node (no SR relay), just counted; only the
+            // pinned publisher's (RTCP never moves the pin).
+            guard publisherSource.peer == source || configuration.publisherRTCPEndpoint == source else {
+                counters.foreignSourcePackets += 1
+                return
+            }
+            counters.publisherRTCP += 1
+            handlePublisherRTCP(length: plain)
+        case .rtp:
+            // Only a packet of one of the track's SSRCs may pin or move the publisher's address.
+            guard plain >= RTPHeader.fixedLength, isPublishedSSRC(readSSRC()) else {
+                counters.malformed += 1
+                return
+            }
+            guard publisherSource.admit(source) else {
+                counters.foreignSourcePackets += 1
+                return
+            }
+            handlePublisherRTP(length: plain)
+        }
+    }
+
+    /// The publisher's RTCP: a BYE for layer SSRCs (RFC 3550 §6.6) says it stopped sending those
+    /// layers (its webcam cap went down): subscribers move to the highest layer still sent at
+    /// once, without waiting for the stream to time out. The layer counts again from its next
+    /// packet.
+    private func handlePublisherRTCP(length: Int) {
+        guard let compound = try? RTCPCompoundPacket(parsing: receiveBuffer[0..<length]) else {
+            counters.malformed += 1
+            return
+        }
+        var ended = endedLayers
+        for case let .goodbye(bye) in compound.packets {
+            for ssrc in bye.ssrcs {
+                if let layer = configuration.layerSSRCs.firstIndex(of: ssrc) { ended.insert(layer) }
+            }
+        }
+        if ended != endedLayers { setEndedLayers(ended) }
+    }
+
+    /// Layers the publisher said goodbye to, and the highest-available layer that follows.
+    private func setEndedLayers(_ ended: Set<Int>) {
+        endedLayers = ended
+        // nil: every layer; with every layer ended, the lowest stays the target for their return.
+        let highest = ended.isEmpty ? nil : (configuration.layerSSRCs.indices.last { !ended.contains($0) } ?? 0)
+        requestKeyFrames(forwarder.setHighestAvailableSpatialLayer(highest, nowMilliseconds: nowMilliseconds))
+        checkWantedLayers()
+    }
+
+    /// The SSRC of the RTP packet in `receiveBuffer` (at least 12 bytes long).
+    private func readSSRC() -> UInt32 {
+        UInt32(receiveBuffer[8]) << 24 | UInt32(receiveBuffer[9]) << 16 | UInt32(receiveBuffer[10]) << 8 | UInt32(receiveBuffer[11])
+    }
+
+    private func isPublishedSSRC(_ ssrc: UInt32) -> Bool {
+        layerIndex(of: ssrc, in: configuration.layerSSRCs) != nil || configuration.audioSSRC == ssrc
+    }
+
+    /// Unprotects `receiveBuffer[0..<length]` in place; nil when SRTP rejects it.
+    private func unprotect(length: Int, rtcp: Bool, with session: SRTPSession?) -> Int? {
+        guard let session else { return length }
+        guard let plain = try? session.unprotect(inPlace: &receiveBuffer, packetLength: length, rtcp: rtcp),
+              plain >= 0, plain <= length else { return nil }
+        return plain
+    }
+
+    private func handlePublisherRTP(length: Int) {
+        guard length >= RTPHeader.fixedLength else {
+            counters.malformed += 1
+            return
+        }
+        let ssrc = readSSRC()
+        let sequenceNumber = UInt16(receiveBuffer[2]) << 8 | UInt16(receiveBuffer[3])
+        if let audioSSRC = configuration.audioSSRC, ssrc == audioSSRC {
+            forwardAudio(length: length)
+            return
+        }
+        guard let layer = layerIndex(of: ssrc, in: configuration.layerSSRCs) else {
+            counters.malformed += 1
+            return
+        }
+        if endedLayers.contains(layer) { setEndedLayers(endedLayers.subtracting([layer])) }
+        let now = nowMilliseconds
+        let extended = upstreamUnwrappers[layer].unwrap(sequenceNumber)
+        upstreamNACK[layer].packetReceived(extended, nowMilliseconds: now)
+        // Only a completed switch changes what is forwarded, so only then can the wanted set
+        // change on this path (no per-packet set building otherwise).
+        let switchesBefore = forwarder.switchEvents.totalAppended
+        do {
+            let requests = try forwarder.forward(receiveBuffer[0..<length], nowMilliseconds: now) { id, packet in
+                guard let downstream = downstreams[id] else { return }
+                sendMedia(packet, to: downstream, now: now)
+            }
+            layerHistories[layer].store(receiveBuffer[0..<length], sequenceNumber: sequenceNumber)
+            counters.mediaPackets += 1
+            requestKeyFrames(requests)
+        } catch {
+            counters.malformed += 1
+        }
+        if forwarder.switchEvents.totalAppended != switchesBefore { checkWantedLayers() }
+    }
+
+    /// The publisher's audio as it is (its RFC 6464 level included) to every subscriber that
+    /// takes it, re-protected per subscriber. Not kept for NACKs (Opus has in-band FEC).
+    private func forwardAudio(length: Int) {
+        counters.audioPackets += 1
+        let now = nowMilliseconds
+        for index in orderedDownstreams.indices {  // not for-in: see TrackForwarder.forward
+            let downstream = orderedDownstreams[index]
+            guard downstream.audioOpen else { continue }
+            guard let protected = protect(receiveBuffer[0..<length], with: downstream.outbound) else {
+                counters.sendFailures += 1
+                continue
+            }
+            downstream.counters.audioPacketsSent += 1
+            downstream.counters.audioBytesSent += protected
+            transmit(protectBuffer[0..<protected], to: downstream, now: now)
+        }
+    }
+
+    private func handleSubscriberRTCP(length: Int, from id: String, _ downstream: Downstream) {
+        let compound: RTCPCompoundPacket
+        do {
+            compound = try RTCPCompoundPacket(parsing: receiveBuffer[0..<length])
+        } catch {
+            downstream.counters.rtcpErrors += 1
+            return
+        }
+        let now = nowMilliseconds
+        let ourSSRC = downstream.configuration.outputSSRC
+        for packet in compound.packets {
+            switch packet {
+            case let .genericNACK(nack) where nack.mediaSSRC == ourSSRC:
+                nack.uniqueLostSequenceNumbers(into: &nackedScratch)
+                for sequence in nackedScratch { retransmit(sequence, to: id, downstream, now: now) }
+            case let .pictureLossIndication(pli) where pli.mediaSSRC == ourSSRC:
+                downstream.counters.keyFrameRequestsReceived += 1
+                keyFrameRequestFromSubscriber(id)
+            case let .fullIntraRequest(fir) where fir.entries.contains(where: { $0.ssrc == ourSSRC }):
+                downstream.counters.keyFrameRequestsReceived += 1
+                keyFrameRequestFromSubscriber(id)
+            case let .receiverEstimatedMaxBitrate(remb):
+                downstream.counters.rembsReceived += 1
+                downstream.counters.lastREMBBitsPerSecond = remb.bitrate
+                updateSelectorBandwidth(for: id, downstream, now: now)
+            case let .receiverReport(report):
+                if let block = report.reportBlocks.first(where: { $0.ssrc == ourSSRC }) {
+                    downstream.counters.lastReportBlock = ReportBlockSummary(
+                        fractionLost: Double(block.fractionLost) / 256, cumulativeLost: block.cumulativeLost,
+                        jitter: block.interarrivalJitter)
+                    if let interval = downstream.delivery.measure(
+                        block, packetsSent: Int64(downstream.counters.packetsSent),
+                        bytesSent: Int64(downstream.counters.bytesSent), nowMilliseconds: now) {
+                        downstream.lossCeiling.update(lossFraction: interval.lossFraction,
+                                                      deliveredBitsPerSecond: interval.deliveredBitsPerSecond,
+                                                      nowMilliseconds: now)
+                        downstream.lossCeilingMeasured = true
+                        updateSelectorBandwidth(for: id, downstream, now: now)
+                    }
+                    let arrival = NTPTime.compact(NTPTime.timestamp(microsecondsSinceEpoch: clock()))
+                    if let rtt = ReceiveStatistics.roundTripMicroseconds(reportBlock: block, arrivalCompactNTP: arrival) {
+                        downstream.roundTripMicroseconds = rtt
+                    }
+                }
+            default:
+                continue
+            }
+        }
+        checkWantedLayers()
+    }
+
+    /// A subscriber cannot decode: ask the publisher for a key frame on the layer it is given
+    /// (or switching to; the switch itself waits for that key frame anyway).
+    private func keyFrameRequestFromSubscriber(_ id: String) {
+        // A subscriber whose video is stopped gets no key frame anyway (reopening requests one).
+        guard forwarder.isForwarding(to: id) == true, let stats = try? forwarder.stats(for: id) else { return }
+        var layers: [Int] = []
+        if let current = stats.current?.spatial { layers.append(current) }
+        if let target = stats.target?.spatial, target != stats.current?.spatial { layers.append(target) }
+        requestKeyFrames(layers.compactMap { configuration.layerSSRCs.indices.contains($0) ? configuration.layerSSRCs[$0] : nil })
+    }
+
+    // MARK: - Sending
+
+    private func sendMedia(_ packet: ArraySlice<UInt8>, to downstream: Downstream, now: Int64) {
+        guard packet.count >= RTPHeader.fixedLength, packet.count <= 1500 else { return }
+        let sequenceNumber = UInt16(packet[packet.startIndex + 2]) << 8 | UInt16(packet[packet.startIndex + 3])
+        guard let length = protect(packet, with: downstream.outbound) else {
+            counters.sendFailures += 1
+            return
+        }
+        downstream.protectedHistory.store(protectBuffer[0..<length], sequenceNumber: sequenceNumber)
+        downstream.retransmissionBudget.mediaSent(sequenceNumber: sequenceNumber, bytes: length, nowMilliseconds: now)
+        let base = packet.startIndex
+        downstream.lastRTPTimestamp = UInt32(packet[base + 4]) << 24 | UInt32(packet[base + 5]) << 16
+            | UInt32(packet[base + 6]) << 8 | UInt32(packet[base + 7])
+        downstream.counters.packetsSent += 1
+        downstream.counters.payloadOctets += packet.count - RTPHeader.fixedLength
+        downstream.counters.bytesSent += length
+        transmit(protectBuffer[0..<length], to: downstream, now: now)
+    }
+
+    /// Protects an RTP packet into `protectBuffer`; nil if SRTP refuses (e.g. an index sent before).
+    private func protect(_ packet: ArraySlice<UInt8>, with session: SRTPSession?) -> Int? {
+        guard let session else {
+            for (offset, byte) in packet.enumerated() { protectBuffer[offset] = byte }
+            return packet.count
+        }
+        let attempt = packet.withUnsafeBytes { source in
+            protectBuffer.withUnsafeMutableBytes { output in
+                Result { () throws(SRTPError) -> Int in try session.protectRTP(source, into: output) }
+            }
+        }
+        return try? attempt.get()
+    }
+
+    private func transmit(_ datagram: ArraySlice<UInt8>, to downstream: Downstream, now: Int64) {
+        let destination = downstream.configuration.destination
+        if let link = downstream.link {
+            link.transmit(datagram, nowMilliseconds: now) { send($0, to: destination) }
+        } else {
+            send(datagram, to: destination)
+        }
+    }
+
+    private func send(_ datagram: ArraySlice<UInt8>, to destination: NetworkEndpoint) {
+        let attempt = datagram.withUnsafeBytes { bytes in
+            Result { () throws(NetworkError) in try socket.send(bytes, to: destination) }
+        }
+        if case .failure = attempt { counters.sendFailures += 1 }
+    }
+
+    private func retransmit(_ sequenceNumber: UInt16, to id: String, _ downstream: Downstream, now: Int64) {
+        downstream.counters.nacked += 1
+        let roundTrip = downstream.roundTripMicroseconds.map { $0 / 1000 }
+        var refused = false
+        func admitted(_ bytes: Int) -> Bool {
+            let decision = downstream.retransmissionBudget.admit(sequenceNumber: sequenceNumber, bytes: bytes,
+                                                                 roundTripMilliseconds: roundTrip, nowMilliseconds: now)
+            refused = decision != .resend
+            if refused { downstream.counters.retransmissionsRefused += 1 }
+            return !refused
+        }
+        // The bytes we sent, as they were (the common case).
+        let resent: Bool? = downstream.protectedHistory.withPacket(sequenceNumber: sequenceNumber) { stored in
+            guard admitted(stored.count) else { return false }
+            transmit(stored, to: downstream, now: now)
+            return true
+        }
+        if let resent {
+            if resent { downstream.counters.retransmitted += 1 }
+            return
+        }
+        // Never sent to this subscriber (or its copy is gone): rebuild it from the layer history
+        // with the same rewrite the forwarder applied.
+        guard let origin = try? forwarder.retransmissionSource(for: id, sequenceNumber: sequenceNumber),
+              let layer = configuration.layerSSRCs.firstIndex(of: origin.sourceId),
+              copyFromLayerHistory(layer, sequenceNumber: origin.originalSequenceNumber),
+              rewrite(&rebuildBuffer, origin: origin, outputSSRC: downstream.configuration.outputSSRC),
+              admitted(rebuildBuffer.count + SRTPSession.maxTrailerLength),
+              let length = protect(rebuildBuffer[...], with: downstream.outbound)
+        else {
+            if !refused { downstream.counters.missing += 1 }
+            return
+        }
+        downstream.protectedHistory.store(protectBuffer[0..<length], sequenceNumber: sequenceNumber)
+        downstream.counters.rebuilt += 1
+        transmit(protectBuffer[0..<length], to: downstream, now: now)
+    }
+
+    /// Copies a stored plain packet of `layer` into `rebuildBuffer`; false if it is gone.
+    private func copyFromLayerHistory(_ layer: Int, sequenceNumber: UInt16) -> Bool {
+        let found: Bool? = layerHistories[layer].withPacket(sequenceNumber: sequenceNumber) { stored in
+            rebuildBuffer.removeAll(keepingCapacity: true)
+            rebuildBuffer.append(contentsOf: stored)
+            return true
+        }
+        return found == true
+    }
+
+    /// The forwarder's header rewrite (sequence, timestamp, SSRC, PictureID, TL0PICIDX).
+    private func rewrite(_ packet: inout [UInt8], origin: RewrittenPacketOrigin, outputSSRC: UInt32) -> Bool {
+        do {
+            let parsed = try RTPPacket(parsing: packet[...])
+            let (descriptor, _) = try VP8PayloadDescriptor.parse(parsed.payload)
+            let descriptorOffset = parsed.payload.startIndex
+            try RTPHeader.rewrite(in: &packet, sequenceNumber: origin.header.sequenceNumber,
+                                  timestamp: origin.header.timestamp, ssrc: outputSSRC)
+            try VP8PayloadDescriptor.rewrite(
+                in: &packet, at: descriptorOffset,
+                pictureID: descriptor.pictureID == nil ? nil : origin.header.pictureId,
+                tl0PicIdx: descriptor.tl0PicIdx == nil ? nil : origin.header.tl0PicIdx)
+            return true
+        } catch {
+            return false
+        }
+    }
+
+    /// Bits per second sent to `downstream`, over windows of at least a second.
+    private func measureBitrate(_ downstream: Downstream, now: Int64) {
+        guard let start = downstream.rateWindowStartMilliseconds else {
+            downstream.rateWindowStartMilliseconds = now
+            downstream.rateWindowStartBytes = downstream.counters.bytesSent
+            return
+        }
+        let elapsed = now - start
+        guard elapsed >= 1000 || elapsed < 0 else { return }
+        let bytes = downstream.counters.bytesSent - downstream.rateWindowStartBytes
+        downstream.bitsPerSecond = elapsed > 0 ? Int(Int64(bytes) * 8000 / elapsed) : 0
+        downstream.rateWindowStartMilliseconds = now
+        downstream.rateWindowStartBytes = downstream.counters.bytesSent
+    }
+
+    /// A sender report for the subscriber's stream once a second (RFC 3550 §6.4.1), so its
+    /// receiver reports carry LSR/DLSR and we get a round-trip time. The NTP time is our
+    /// monotonic clock: only differences of it matter here.
+    private func sendSenderReportIfDue(_ downstream: Downstream, now: Int64) {
+        guard downstream.counters.packetsSent > 0 else { return }
+        if let last = downstream.lastSenderReportMilliseconds, now - last < 1000, now >= last { return }
+        downstream.lastSenderReportMilliseconds = now
+        let report = SenderReport(
+            ssrc: downstream.configuration.outputSSRC, ntpTimestamp: NTPTime.timestamp(microsecondsSinceEpoch: clock()),
+            rtpTimestamp: downstream.lastRTPTimestamp, packetCount: UInt32(truncatingIfNeeded: downstream.counters.packetsSent),
+            octetCount: UInt32(truncatingIfNeeded: downstream.counters.payloadOctets))
+        rtcpPlain.removeAll(keepingCapacity: true)
+        do {
+            try RTCPCompoundPacket(packets: [.senderReport(report)]).serialize(into: &rtcpPlain)
+            var length = rtcpPlain.count
+            if let outbound = downstream.outbound {
+                length = try outbound.protectRTCP(rtcpPlain, into: &protectBuffer)
+            } else {
+                for (offset, byte) in rtcpPlain.enumerated() { protectBuffer[offset] = byte }
+            }
+            transmit(protectBuffer[0..<length], to: downstream, now: now)
+        } catch {
+            counters.sendFailures += 1
+        }
+    }
+
+    /// Sends a PLI for each layer SSRC (rate-limited per SSRC).
+    private func requestKeyFrames(_ ssrcs: [UInt32]) {
+        guard !ssrcs.isEmpty else { return }
+        let now = nowMilliseconds
+        for ssrc in ssrcs where upstreamThrottle.shouldPass(ssrc: ssrc, nowMilliseconds: now) {
+            if sendToPublisher(.pictureLossIndication(PictureLossIndication(senderSSRC: configuration.localSSRC,
+                                                                            mediaSSRC: ssrc))) {
+                counters.keyFrameRequestsSent += 1
+            }
+        }
+    }
+
+    /// Sends one (S)RTCP compound to the publisher: an empty RR (RFC 3550 §6.1: a compound
+    /// starts with a report) and `feedback`. False when there is nowhere to send it or it failed.
+    @discardableResult
+    private func sendToPublisher(_ feedback: RTCPPacket) -> Bool {
+        guard let destination = publisherEndpoint else { return false }
+        let compound = RTCPCompoundPacket(packets: [.receiverReport(ReceiverReport(ssrc: configuration.localSSRC)), feedback])
+        rtcpPlain.removeAll(keepingCapacity: true)
+        do {
+            try compound.serialize(into: &rtcpPlain)
+            var length = rtcpPlain.count
+            if let feedbackOutbound {
+                length = try feedbackOutbound.protectRTCP(rtcpPlain, into: &protectBuffer)
+            } else {
+                for (offset, byte) in rtcpPlain.enumerated() { protectBuffer[offset] = byte }
+            }
+            send(protectBuffer[0..<length], to: destination)
+            return true
+        } catch {
+            counters.sendFailures += 1
+            return false
+        }
+    }
+
+    private func checkWantedLayers() {
+        let wanted = wantedSpatialLayers
+        guard wanted != lastWanted else { return }
+        lastWanted = wanted
+        onWantedLayersChanged?(wanted)
+    }
+}

@@ -1,0 +1,190 @@
+import RTPWire
+import SRTP
+import SessionCore
+
+/// Sends one RTP stream (one SSRC, RFC 3550 §5.1): writes each packet's header with the
+/// RFC 8285 extensions of SPEC §6 (MID, RID, abs-send-time, transport-wide sequence number,
+/// audio level) into a reused buffer, keeps the plain packet in a `PacketHistory` for NACKs,
+/// protects it through the shared `SendPath` and hands it to the transport. Counts packets and
+/// payload octets for sender reports (RFC 3550 §6.4.1).
+///
+/// Retransmissions (RTX-less, RFC 4585 §6.2.1 answered with the same sequence number) resend the
+/// very bytes first sent: with SRTP that is the stored protected packet, because libsrtp refuses
+/// to protect one index twice and an identical plaintext under the same index gives identical
+/// ciphertext anyway.
+public final class RTPStreamSender {
+    /// Fixed properties of a stream.
+    public struct Configuration: Sendable {
+        public var ssrc: UInt32
+        /// RTP payload type, 0...127.
+        public var payloadType: UInt8
+        /// RTP clock rate (90 000 for video, 48 000 for Opus).
+        public var clockRate: UInt32
+        /// MID header extension value (RFC 8843), if any.
+        public var mid: String?
+        /// RID header extension value (RFC 8852), e.g. `q`/`h`/`f`, if any.
+        public var rid: String?
+        /// Sequence number of the first packet (random per RFC 3550 §5.1; injected).
+        public var initialSequenceNumber: UInt16
+        /// Packets kept for retransmission.
+        public var historyCapacity: Int
+        /// How often and how much NACKs may make the stream resend.
+        public var retransmissionBudget: RetransmissionBudget.Configuration
+
+        public init(ssrc: UInt32, payloadType: UInt8, clockRate: UInt32, mid: String? = nil, rid: String? = nil,
+                    initialSequenceNumber: UInt16, historyCapacity: Int = 512,
+                    retransmissionBudget: RetransmissionBudget.Configuration = .init()) {
+            self.retransmissionBudget = retransmissionBudget
+            self.ssrc = ssrc
+            self.payloadType = payloadType
+            self.clockRate = clockRate
+            self.mid = mid
+            self.rid = rid
+            self.initialSequenceNumber = initialSequenceNumber
+            self.historyCapacity = historyCapacity
+        }
+    }
+
+    public let configuration: Configuration
+    public var ssrc: UInt32 { configuration.ssrc }
+    /// The sequence number the next new packet carries.
+    public private(set) var nextSequenceNumber: UInt16
+    /// New packets sent (not counting retransmissions), for the SR sender's packet count.
+    public private(set) var packetCount: UInt32 = 0
+    /// Payload octets of new packets (RFC 3550 §6.4.1 sender's octet count; wraps).
+    public private(set) var octetCount: UInt32 = 0
+    /// Bytes handed to the transport, retransmissions and SRTP overhead included.
+    public private(set) var wireBytes: UInt64 = 0
+    /// Packets resent in answer to NACKs, NACKed packets no longer in the history, and requests
+    /// the retransmission budget refused.
+    public private(set) var retransmissions = 0
+    public private(set) var retransmissionMisses = 0
+    public var retransmissionRefusals: RetransmissionBudget.Refusals { budget.refusals }
+    /// RTP timestamp and monotonic time of the last packet sent (for SR timestamps).
+    public private(set) var lastRTPTimestamp: UInt32 = 0
+    public private(set) var lastSendMicroseconds: UInt64 = 0
+    /// Plain RTP packets, for retransmission and inspection.
+    public private(set) var history: PacketHistory
+
+    private let path: SendPath
+    private let mid: MediaIdentifier?
+    private let rid: RTPStreamID?
+    private var protectedHistory: PacketHistory?
+    private var budget: RetransmissionBudget
+    private var plain: [UInt8] = []
+
+    /// What `retransmit` did with one request.
+    public enum RetransmissionOutcome: Sendable, Equatable {
+        case resent
+        /// No longer in the history.
+        case missing
+        /// Refused by the retransmission budget.
+        case refused(RetransmissionBudget.Decision)
+    }
+
+    /// - Throws: `.invalidConfiguration` for a payload type above 127 or a MID/RID that is not
+    ///   valid on the wire.
+    public init(configuration: Configuration, path: SendPath) throws(PublisherError) {
+        guard configuration.payloadType <= 127 else {
+            throw .invalidConfiguration("payload type \(configuration.payloadType) outside 0...127")
+        }
+        guard configuration.clockRate > 0 else { throw .invalidConfiguration("clock rate 0") }
+        do {
+            mid = try configuration.mid.map { m throws(WireError) in try MediaIdentifier(m) }
+            rid = try configuration.rid.map { r throws(WireError) in try RTPStreamID(r) }
+        } catch {
+            throw .invalidConfiguration("MID/RID: \(error)")
+        }
+        self.configuration = configuration
+        self.path = path
+        nextSequenceNumber = configuration.initialSequenceNumber
+        history = PacketHistory(capacity: configuration.historyCapacity, maximumPacketSize: SendPath.maximumPacketSize)
+        budget = RetransmissionBudget(configuration: configuration.retransmissionBudget, capacity: configuration.historyCapacity)
+        if path.isSecure {
+            protectedHistory = PacketHistory(capacity: configuration.historyCapacity,
+                                             maximumPacketSize: SendPath.maximumPacketSize + SRTPSession.maxTrailerLength)
+        }
+        plain.reserveCapacity(SendPath.maximumPacketSize)
+    }
+
+    /// Sends one packet carrying `payload`.
+    /// - Parameters:
+    ///   - timestamp: RTP timestamp (RFC 3550 §5.1).
+    ///   - marker: the M bit (last packet of a video frame; first packet of an audio talkspurt).
+    ///   - audioLevel: RFC 6464 level, written when the map negotiates it.
+    public func send(payload: ArraySlice<UInt8>, timestamp: UInt32, marker: Bool,
+                     audioLevel: AudioLevel? = nil) throws(PublisherError) {
+        let now = path.clock.monotonicMicroseconds()
+        let sequenceNumber = nextSequenceNumber
+        let header = RTPHeader(marker: marker, payloadType: configuration.payloadType,
+                               sequenceNumber: sequenceNumber, timestamp: timestamp, ssrc: configuration.ssrc)
+        let map = path.extensionMap
+        let transportSequence = TransportSequenceNumber(path.nextTransportSequenceNumber)
+        plain.removeAll(keepingCapacity: true)
+        do {
+            try header.serialize(into: &plain, extensionForm: .oneByte) { (appender) throws(WireError) in
+                if let mid, map.id(for: .mid) != nil { try appender.append(mid, map: map) }
+                if let rid, map.id(for: .rid) != nil { try appender.append(rid, map: map) }
+                if map.id(for: .absSendTime) != nil { try appender.append(AbsSendTime(microseconds: now), map: map) }
+                if map.id(for: .transportSequenceNumber) != nil { try appender.append(transportSequence, map: map) }
+                if let audioLevel, map.id(for: .audioLevel) != nil { try appender.append(audioLevel, map: map) }
+            }
+        } catch {
+            throw .wire(error)
+        }
+        plain.append(contentsOf: payload)
+        let count = try path.protect(plain, isRTCP: false)
+        history.store(plain, sequenceNumber: sequenceNumber)
+        if protectedHistory != nil {
+            protectedHistory?.store(path.protected[0..<count], sequenceNumber: sequenceNumber)
+        }
+        // Counters advance once the packet is built and protected: a failure above leaves no gap.
+        _ = path.takeTransportSequenceNumber()
+        nextSequenceNumber = sequenceNumber &+ 1  // wraps mod 2^16 by design
+        packetCount &+= 1
+        octetCount &+= UInt32(truncatingIfNeeded: payload.count)
+        lastRTPTimestamp = timestamp
+        lastSendMicroseconds = now
+        wireBytes &+= UInt64(count)
+        budget.mediaSent(sequenceNumber: sequenceNumber, bytes: count, nowMilliseconds: Int64(clamping: now / 1000))
+        try path.transmitProtected(count: count, ssrc: configuration.ssrc)
+    }
+
+    /// Resends the packet with `sequenceNumber` exactly as first sent, if it is still in the
+    /// history and the `RetransmissionBudget` allows it (`roundTripMilliseconds`: the RTT to the
+    /// requester, if known).
+    @discardableResult
+    public func retransmit(sequenceNumber: UInt16, roundTripMilliseconds: Int64? = nil) throws(PublisherError) -> RetransmissionOutcome {
+        let source = protectedHistory ?? history
+        guard let size = source.withPacket(sequenceNumber: sequenceNumber, { $0.count }) else {
+            retransmissionMisses += 1
+            return .missing
+        }
+        let now = Int64(clamping: path.clock.monotonicMicroseconds() / 1000)
+        let decision = budget.admit(sequenceNumber: sequenceNumber, bytes: size,
+                                    roundTripMilliseconds: roundTripMilliseconds, nowMilliseconds: now)
+        guard decision == .resend else { return .refused(decision) }
+        let result: Result<Void, PublisherError>? = source.withPacket(sequenceNumber: sequenceNumber) { packet in
+            packet.withUnsafeBytes { bytes in
+                Result { () throws(PublisherError) in try path.transport.send(bytes, ssrc: configuration.ssrc) }
+            }
+        }
+        try result?.get()
+        retransmissions += 1
+        wireBytes &+= UInt64(size)
+        return .resent
+    }
+
+    /// A sender report for this stream at the current clock (RFC 3550 §6.4.1): NTP from the wall
+    /// clock, RTP timestamp extrapolated from the last packet sent.
+    public func senderReport() -> SenderReport {
+        let now = path.clock.monotonicMicroseconds()
+        let elapsed = now >= lastSendMicroseconds ? now - lastSendMicroseconds : 0
+        // elapsed is clamped to an hour so the product stays far below 2^64.
+        let ticks = min(elapsed, 3_600_000_000) * UInt64(configuration.clockRate) / 1_000_000
+        return SenderReport(ssrc: configuration.ssrc,
+                            ntpTimestamp: PublisherClock.ntpTimestamp(unixMicroseconds: path.clock.wallMicroseconds()),
+                            rtpTimestamp: lastRTPTimestamp &+ UInt32(truncatingIfNeeded: ticks),
+                            packetCount: packetCount, octetCount: octetCount)
+    }
+}

@@ -1,0 +1,297 @@
+import MediaCodecs
+import RTPWire
+import SRTP
+import SessionCore
+
+/// The receiving end of a call (ARCHITECTURE "receive"): datagrams from a UDP socket (or handed
+/// in by the caller) → SRTP unprotect (or plain, if configured insecure) → RTP/RTCP demux
+/// (RFC 5761) → `VideoReceiver` (VP8) / `AudioReceiver` (Opus) by payload type. RTCP out —
+/// RR with a report block per received stream, SDES CNAME, generic NACK, PLI, REMB — goes as one
+/// compound packet (SRTCP-protected unless insecure) to the sender's RTCP address, whenever
+/// feedback is due or every `reportIntervalMilliseconds`. RTCP in: SRs (for LSR/DLSR).
+///
+/// Driving it: call `poll(timeoutMilliseconds:)` (reads and handles what the socket has) and
+/// `service()` (timers: jitter-buffer release, NACK retries, PLI, reports) in a loop, or
+/// `step(timeoutMilliseconds:)` for both. Time comes from the injected clock (microseconds).
+///
+/// Not `Sendable`: it owns decoders and SRTP sessions; confine it to one thread or task.
+public final class Subscriber {
+    public let configuration: SubscriberConfiguration
+    /// The video receive path (set `onFrame` on it, or use `onVideoFrame`).
+    public let video: VideoReceiver
+    /// The audio receive path.
+    public let audio: AudioReceiver
+    /// The socket media arrives on, if the subscriber owns one.
+    public let socket: UDPSocket?
+    /// Where RTCP goes when there is no socket (or to observe it): called with each protected
+    /// compound packet. With a socket and no sink, RTCP is sent on the socket.
+    public var rtcpSink: ((ArraySlice<UInt8>) -> Void)?
+    /// Called with the RFC 6464 audio level of every received audio packet that carries one
+    /// (after SRTP, before the audio receiver; any SSRC). Packets without the extension, or with
+    /// a malformed one, are skipped and counted in `audioLevelsMalformed`.
+    public var onAudioLevel: ((ReceivedAudioLevel) -> Void)?
+    /// Header-extension ids for reading audio levels (RFC 8285 `a=extmap`).
+    public var extensionMap: RTPHeaderExtensionMap = .defaults
+    /// Audio packets whose audio-level extension could not be read.
+    public private(set) var audioLevelsMalformed: Int64 = 0
+
+    private let clock: () -> Int64
+    private let inbound: SRTPSession?
+    private let outbound: SRTPSession?
+    private var receiveBuffer: [UInt8]
+    private var rtcpPlain: [UInt8] = []
+    private var rtcpProtected: [UInt8]
+    private var feedback: [RTCPPacket] = []
+    /// The sender's media address: pinned by its first valid packet, moved only by a run of valid
+    /// packets from one new address; RTCP goes there unless `senderRTCPEndpoint` is configured.
+    private var mediaSource = PeerAddressLatch<NetworkEndpoint>()
+    private var lastReportMicroseconds: Int64?
+    private var counters = SubscriberStatistics(video: VideoReceiverStatistics(), audio: AudioReceiverStatistics())
+
+    /// Largest datagram accepted.
+    public static let maximumDatagramSize = 2048
+
+    /// A subscriber reading from `socket` (nil: datagrams come only through `handle(datagram:from:)`).
+    /// Throws the codec, SRTP or socket error that prevented setting it up.
+    public init(configuration: SubscriberConfiguration, socket: UDPSocket?,
+                clock: @escaping () -> Int64 = monotonicMicroseconds) throws {
+        self.configuration = configuration
+        self.socket = socket
+        self.clock = clock
+        video = try VideoReceiver(configuration: configuration.video)
+        audio = try AudioReceiver(configuration: configuration.audio)
+        switch configuration.security {
+        case let .srtp(receiveKeys, sendKeys):
+            inbound = try SRTPSession(direction: .inbound, keyingMaterial: receiveKeys)
+            outbound = try SRTPSession(direction: .outbound, keyingMaterial: sendKeys)
+        case .insecurePlaintext:
+            inbound = nil
+            outbound = nil
+        }
+        receiveBuffer = Array(repeating: 0, count: Self.maximumDatagramSize)
+        rtcpPlain.reserveCapacity(1500)
+        rtcpProtected = Array(repeating: 0, count: 1500 + SRTPSession.maxTrailerLength)
+    }
+
+    /// The socket's local endpoint (where the sender should send media).
+    public var localEndpoint: NetworkEndpoint? { socket?.localEndpoint }
+
+    /// Decoded pictures (shortcut for `video.onFrame`).
+    public var onVideoFrame: ((DecodedVideoFrame) -> Void)? {
+        get { video.onFrame }
+        set { video.onFrame = newValue }
+    }
+
+    /// Decoded, recovered or concealed audio (shortcut for `audio.onAudio`).
+    public var onAudio: ((AudioFrame, ReceivedAudioKind) -> Void)? {
+        get { audio.onAudio }
+        set { audio.onAudio = newValue }
+    }
+
+    /// Reads every datagram the socket has, waiting at most `timeoutMilliseconds` for the first
+    /// (at most 1024 per call). Returns how many were handled.
+    public func poll(timeoutMilliseconds: Int32) throws(NetworkError) -> Int {
+        guard let socket else { return 0 }
+        return try UDPSocket.drain(timeoutMilliseconds: timeoutMilliseconds) { timeout throws(NetworkError) in
+            guard let received = try socket.receive(into: &receiveBuffer, timeoutMilliseconds: timeout) else { return false }
+            handleReceiveBuffer(length: received.count, from: received.from)
+            return true
+        }
+    }
+
+    /// Polls, then services the timers.
+    @discardableResult
+    public func step(timeoutMilliseconds: Int32) throws(NetworkError) -> Int {
+        let handled = try poll(timeoutMilliseconds: timeoutMilliseconds)
+        service()
+        return handled
+    }
+
+    /// Handles one datagram from an outside source (e.g. an in-memory transport).
+    public func handle(datagram: some Collection<UInt8>, from source: NetworkEndpoint?) {
+        let count = datagram.count
+        guard count <= receiveBuffer.count else {
+            counters.datagramsReceived += 1
+            counters.malformedDatagrams += 1
+            return
+        }
+        receiveBuffer.replaceSubrange(0..<datagram.count, with: datagram)  // same length: in place
+        handleReceiveBuffer(length: count, from: source)
+    }
+
+    private func handleReceiveBuffer(length: Int, from source: NetworkEndpoint?) {
+        counters.datagramsReceived += 1
+        let now = clock()
+        let kind: RTPOrRTCP
+        do {
+            kind = try RTPOrRTCP.classify(receiveBuffer[0..<length])
+        } catch {
+            counters.malformedDatagrams += 1
+            return
+        }
+        var plainLength = length
+        if let inbound {
+            do {
+                plainLength = try inbound.unprotect(inPlace: &receiveBuffer, packetLength: length, rtcp: kind == .rtcp)
+            } catch {
+                counters.srtpFailures += 1
+                return
+            }
+        }
+        guard plainLength >= 0, plainLength <= length else {
+            counters.malformedDatagrams += 1
+            return
+        }
+        // Packets from anyone but the sender are dropped (with SRTP they would not pass anyway;
+        // in plaintext mode this keeps a stranger from resetting the stream or taking our RTCP).
+        switch kind {
+        case .rtp:
+            handleRTP(length: plainLength, from: source, now: now)
+        case .rtcp:
+            if let source, source != mediaSource.peer, source != configuration.senderRTCPEndpoint {
+                counters.foreignSourceDatagrams += 1
+                return
+            }
+            handleRTCP(length: plainLength, now: now)
+        }
+    }
+
+    private func handleRTP(length: Int, from source: NetworkEndpoint?, now: Int64) {
+        // The buffers below keep the payload: one copy per packet (the jitter buffer and the
+        // assembler hold views of it until the frame is complete).
+        let bytes = Array(receiveBuffer[0..<length])
+        let packet: RTPPacket
+        do {
+            packet = try RTPPacket(parsing: bytes)
+        } catch {
+            counters.malformedDatagrams += 1
+            return
+        }
+        let payloadType = packet.header.payloadType
+        guard payloadType == configuration.videoPayloadType || payloadType == configuration.audioPayloadType else {
+            counters.unknownPayloadTypePackets += 1
+            return
+        }
+        // Only a parseable packet of a negotiated payload type may pin or move the sender's address.
+        if let source, !mediaSource.admit(source) {
+            counters.foreignSourceDatagrams += 1
+            return
+        }
+        switch payloadType {
+        case configuration.videoPayloadType:
+            video.receive(packet, wireBytes: length, arrivalMicroseconds: now)
+        case configuration.audioPayloadType:
+            if let onAudioLevel, let extensions = packet.header.extensions {
+                do {
+                    if let level = try extensions.value(AudioLevel.self, map: extensionMap) {
+                        onAudioLevel(ReceivedAudioLevel(ssrc: packet.header.ssrc, sequenceNumber: packet.header.sequenceNumber,
+                                                        level: level, arrivalMicroseconds: now))
+                    }
+                } catch {
+                    audioLevelsMalformed += 1
+                }
+            }
+            audio.receive(packet, arrivalMicroseconds: now)
+        default:
+            counters.unknownPayloadTypePackets += 1
+        }
+    }
+
+    private func handleRTCP(length: Int, now: Int64) {
+        let compound: RTCPCompoundPacket
+        do {
+            compound = try RTCPCompoundPacket(parsing: receiveBuffer[0..<length])
+        } catch {
+            counters.malformedDatagrams += 1
+            return
+        }
+        counters.rtcpPacketsReceived += 1
+        for packet in compound.packets {
+            if case let .senderReport(report) = packet {
+                video.receiveSenderReport(report, arrivalMicroseconds: now)
+                audio.receiveSenderReport(report, arrivalMicroseconds: now)
+            }
+        }
+    }
+
+    /// Runs the timers at the clock's current time: releases jitter-buffer packets whose gap has
+    /// waited long enough, and sends an RTCP compound packet if feedback (NACK, PLI) is due or the
+    /// report interval has passed.
+    public func service() {
+        let now = clock()
+        video.process(nowMicroseconds: now)
+        feedback.removeAll(keepingCapacity: true)
+        video.collectFeedback(nowMicroseconds: now, into: &feedback)
+        let reportDue = lastReportMicroseconds.map { now - $0 >= configuration.reportIntervalMilliseconds * 1000 } ?? true
+        guard !feedback.isEmpty || reportDue else { return }
+        guard video.mediaSSRC != nil || audio.mediaSSRC != nil else { return }
+        var packets: [RTCPPacket] = []
+        var blocks: [ReportBlock] = []
+        if reportDue {
+            lastReportMicroseconds = now
+            if let block = video.makeReportBlock(nowMicroseconds: now) { blocks.append(block) }
+            if let block = audio.makeReportBlock(nowMicroseconds: now) { blocks.append(block) }
+        }
+        // RFC 3550 §6.1: a compound packet starts with a report (an empty RR between reports).
+        packets.append(.receiverReport(ReceiverReport(ssrc: configuration.localSSRC, reportBlocks: blocks)))
+        if let cname = configuration.cname {
+            packets.append(.sourceDescription(SourceDescription(chunks: [.cname(ssrc: configuration.localSSRC, cname)])))
+        }
+        packets.append(contentsOf: feedback)
+        if reportDue, let remb = video.makeREMB(nowMicroseconds: now) {
+            packets.append(.receiverEstimatedMaxBitrate(remb))
+        }
+        send(RTCPCompoundPacket(packets: packets))
+    }
+
+    private func send(_ compound: RTCPCompoundPacket) {
+        rtcpPlain.removeAll(keepingCapacity: true)
+        do {
+            try compound.serialize(into: &rtcpPlain)
+        } catch {
+            counters.rtcpSendFailures += 1
+            return
+        }
+        var length = rtcpPlain.count
+        if let outbound {
+            let needed = rtcpPlain.count + SRTPSession.maxTrailerLength
+            if rtcpProtected.count < needed { rtcpProtected = Array(repeating: 0, count: needed) }
+            do {
+                length = try outbound.protectRTCP(rtcpPlain, into: &rtcpProtected)
+            } catch {
+                counters.rtcpSendFailures += 1
+                return
+            }
+        } else {
+            if rtcpProtected.count < length { rtcpProtected = Array(repeating: 0, count: length) }
+            rtcpProtected.replaceSubrange(0..<length, with: rtcpPlain)
+        }
+        let datagram = rtcpProtected[0..<length]
+        counters.rtcpPacketsSent += 1
+        counters.rtcpBytesSent += Int64(length)
+        if let rtcpSink {
+            rtcpSink(datagram)
+            return
+        }
+        guard let socket, let destination = configuration.senderRTCPEndpoint ?? mediaSource.peer else {
+            counters.rtcpSendFailures += 1
+            return
+        }
+        let attempt = datagram.withUnsafeBytes { buffer in
+            Result { () throws(NetworkError) in try socket.send(buffer, to: destination) }
+        }
+        do {
+            try attempt.get()
+        } catch {
+            counters.rtcpSendFailures += 1
+        }
+    }
+
+    /// A snapshot of every counter.
+    public var statistics: SubscriberStatistics {
+        var snapshot = counters
+        snapshot.video = video.statistics(nowMicroseconds: clock())
+        snapshot.audio = audio.statistics
+        return snapshot
+    }
+}

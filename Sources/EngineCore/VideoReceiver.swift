@@ -1,0 +1,300 @@
+import MediaCodecs
+import RTPWire
+import Simulcast
+import SessionCore
+
+/// A decoded picture with the RTP facts it came from.
+public struct DecodedVideoFrame: Sendable {
+    /// The picture (I420).
+    public var frame: VideoFrame
+    /// RTP timestamp of the frame (90 kHz).
+    public var rtpTimestamp: UInt32
+    /// Whether it was a key frame.
+    public var keyFrame: Bool
+    /// VP8 PictureID, if the stream carries one.
+    public var pictureID: UInt16?
+    /// Temporal layer id, if the stream carries one.
+    public var temporalId: UInt8?
+    /// Picture width in pixels.
+    public var width: Int { frame.width }
+    /// Picture height in pixels.
+    public var height: Int { frame.height }
+}
+
+/// The video half of the receive path for one VP8 RTP stream (ARCHITECTURE "receive"):
+/// parsed RTP packet → per-SSRC `ReceiveStatistics` → `JitterBuffer` → `VP8FrameAssembler` →
+/// `VP8Decoder` → `onFrame`. It also decides the feedback: generic NACK (`NACKGenerator`),
+/// PLI when the decoder cannot continue (rate-limited by `KeyFrameRequestThrottle`), the RR
+/// report block and REMB (`BandwidthEstimator`). Transport and SRTP are the `Subscriber`'s job.
+///
+/// Key frames: until the first key frame, and after a decoder error or a lost TL0 frame (the
+/// assembler reports the next TL0 frame not decodable), complete frames are dropped and a PLI is
+/// requested at every throttle interval until a key frame decodes. A complete but undecodable
+/// TL1/TL2 frame is only dropped: the next TL0 frame does not need it.
+///
+/// Time is a parameter (microseconds on any monotonic clock). Not `Sendable`: it owns the
+/// decoder; confine it to one thread or task.
+public final class VideoReceiver {
+    /// Settings of a video receiver.
+    public struct Configuration: Sendable {
+        /// SSRC this receiver uses as RTCP sender.
+        public var localSSRC: UInt32
+        /// RTP clock rate (90 kHz for video, RFC 7741 §4.1).
+        public var clockRate: Int
+        public var jitterBuffer: JitterBuffer.Configuration
+        public var nack: NACKGenerator.Configuration
+        public var bandwidth: BandwidthEstimator.Configuration
+        /// Least time between two PLIs for the stream.
+        public var keyFrameRequestIntervalMilliseconds: Int64
+        /// Gap between decoded frames that counts as a freeze.
+        public var freezeThresholdMilliseconds: Int64
+
+        /// Settings; the NACK age limit follows the jitter buffer's maximum delay.
+        public init(localSSRC: UInt32, clockRate: Int = 90_000,
+                    jitterBuffer: JitterBuffer.Configuration = .init(),
+                    nack: NACKGenerator.Configuration? = nil,
+                    bandwidth: BandwidthEstimator.Configuration = .init(),
+                    keyFrameRequestIntervalMilliseconds: Int64 = 300,
+                    freezeThresholdMilliseconds: Int64 = 500) {
+            self.localSSRC = localSSRC
+            self.clockRate = clockRate
+            self.jitterBuffer = jitterBuffer
+            self.nack = nack ?? NACKGenerator.Configuration(maxAgeMilliseconds: jitterBuffer.maxDelayMilliseconds)
+            self.bandwidth = bandwidth
+            self.keyFrameRequestIntervalMilliseconds = keyFrameRequestIntervalMilliseconds
+            self.freezeThresholdMilliseconds = freezeThresholdMilliseconds
+        }
+    }
+
+    /// The settings in use.
+    public let configuration: Configuration
+    /// Called with every decoded picture, in decode order.
+    public var onFrame: ((DecodedVideoFrame) -> Void)?
+    /// Called with every assembled frame handed to the decoder (before decoding, in decode
+    /// order), e.g. to write what was received to an IVF file.
+    public var onAssembledFrame: ((VP8AssembledFrame) -> Void)?
+    /// Round-trip time to the sender if known (e.g. from the signalling or transport); sets the
+    /// NACK retry interval.
+    public var roundTripMilliseconds: Int64?
+
+    private let decoder: VP8Decoder
+    private var ssrc: UInt32?
+    private var ssrcGuard = SSRCChangeGuard()
+    private var receiveStatistics: ReceiveStatistics?
+    private var jitterBuffer: JitterBuffer
+    private var assembler = VP8FrameAssembler()
+    private var nack: NACKGenerator
+    private var estimator: BandwidthEstimator
+    private var freeze: FreezeDetector
+    private var throttle: KeyFrameRequestThrottle
+    private var waitingForKeyFrame = true
+    private var keyFrameRequestPending = false
+    private var nackScratch: [Int64] = []
+    private var lossExpectedPrior: Int64 = 0
+    private var lossReceivedPrior: Int64 = 0
+    private var counters = VideoReceiverStatistics()
+
+    /// A receiver with its own VP8 decoder.
+    public init(configuration: Configuration) throws(VPXError) {
+        self.configuration = configuration
+        decoder = try VP8Decoder()
+        jitterBuffer = JitterBuffer(configuration: configuration.jitterBuffer)
+        nack = NACKGenerator(configuration: configuration.nack)
+        estimator = BandwidthEstimator(configuration: configuration.bandwidth)
+        freeze = FreezeDetector(thresholdMilliseconds: configuration.freezeThresholdMilliseconds)
+        throttle = KeyFrameRequestThrottle(minimumIntervalMilliseconds: configuration.keyFrameRequestIntervalMilliseconds)
+    }
+
+    /// The media SSRC being received, nil before the first packet.
+    public var mediaSSRC: UInt32? { ssrc }
+
+    /// The RFC 3550 reception statistics of the stream (loss, jitter, octets), nil before the
+    /// first packet. A copy: reading it does not start a new report interval.
+    public var receptionStatistics: ReceiveStatistics? { receiveStatistics }
+
+    /// Whether complete frames are being dropped until a key frame arrives.
+    public var isWaitingForKeyFrame: Bool { waitingForKeyFrame }
+
+    /// Accepts one RTP packet (already unprotected and parsed; `packet.payload` must stay valid,
+    /// i.e. be backed by an array the caller no longer mutates) that arrived at
+    /// `arrivalMicroseconds`, whose RTP part was `wireBytes` long; then releases whatever the
+    /// jitter buffer has ready.
+    public func receive(_ packet: RTPPacket, wireBytes: Int, arrivalMicroseconds: Int64) {
+        let header = packet.header
+        switch ssrcGuard.admit(ssrc: header.ssrc, sequenceNumber: header.sequenceNumber) {
+        case .current: break
+        case .start: startStream(ssrc: header.ssrc)
+        case .holdBack:
+            counters.otherSSRCPackets += 1
+            return
+        }
+        let nowMilliseconds = arrivalMicroseconds / 1000
+        receiveStatistics?.record(sequenceNumber: header.sequenceNumber, rtpTimestamp: header.timestamp,
+                                  arrivalMicroseconds: arrivalMicroseconds, payloadBytes: packet.payload.count)
+        estimator.packetReceived(bytes: wireBytes, nowMilliseconds: nowMilliseconds)
+        counters.packetsReceived += 1
+        counters.bytesReceived += Int64(wireBytes)
+        let restarts = jitterBuffer.restarts
+        let (result, sequence) = jitterBuffer.insert(packet, arrivalMilliseconds: nowMilliseconds) { [unowned self] released in
+            self.assemble(released, nowMilliseconds: nowMilliseconds)
+        }
+        if jitterBuffer.restarts != restarts {
+            // The sender's sequence numbers jumped backwards: old gaps are meaningless.
+            nack = NACKGenerator(configuration: configuration.nack)
+        }
+        nack.packetReceived(sequence, nowMilliseconds: nowMilliseconds)
+        switch result {
+        case .buffered:
+            if waitingForKeyFrame, let next = jitterBuffer.nextToRelease, sequence > next, Self.startsKeyFrame(packet) {
+                // Key-frame flush: nothing before a key frame matters to a decoder that waits for
+                // one, so stop waiting for (and NACKing) the older gaps.
+                jitterBuffer.skip(to: sequence)
+                nack.flush(before: sequence)
+                counters.keyFrameFlushes += 1
+            }
+        case .beforeStart: assemble(packet, nowMilliseconds: nowMilliseconds)
+        case .duplicate: counters.duplicatePackets += 1
+        case .late: counters.latePackets += 1
+        }
+        process(nowMicroseconds: arrivalMicroseconds)
+    }
+
+    /// Whether `packet` is the first packet of a VP8 key frame (S = 1, PID = 0, P bit clear).
+    static func startsKeyFrame(_ packet: RTPPacket) -> Bool {
+        guard let (descriptor, data) = try? VP8PayloadDescriptor.parse(packet.payload),
+              descriptor.isStartOfFrame else { return false }
+        return VP8PayloadHeader.isKeyFrame(data) ?? false
+    }
+
+    private func startStream(ssrc: UInt32) {
+        self.ssrc = ssrc
+        receiveStatistics = ReceiveStatistics(ssrc: ssrc, clockRate: configuration.clockRate)
+        jitterBuffer.reset()
+        assembler = VP8FrameAssembler()
+        nack = NACKGenerator(configuration: configuration.nack)
+        waitingForKeyFrame = true
+        keyFrameRequestPending = false
+        lossExpectedPrior = 0
+        lossReceivedPrior = 0
+        counters.ssrc = ssrc
+    }
+
+    /// Records a sender report about the stream (for LSR/DLSR).
+    public func receiveSenderReport(_ report: SenderReport, arrivalMicroseconds: Int64) {
+        guard report.ssrc == ssrc else { return }
+        receiveStatistics?.recordSenderReport(ntpTimestamp: report.ntpTimestamp, arrivalMicroseconds: arrivalMicroseconds)
+    }
+
+    /// Releases what the jitter buffer has ready at `nowMicroseconds` (packets whose gaps have
+    /// waited the maximum delay), assembling and decoding the frames they complete. Call it on a
+    /// timer as well as after packets (`receive` does the latter).
+    public func process(nowMicroseconds: Int64) {
+        let nowMilliseconds = nowMicroseconds / 1000
+        jitterBuffer.release(nowMilliseconds: nowMilliseconds) { packet in
+            assemble(packet, nowMilliseconds: nowMilliseconds)
+        }
+        if let next = jitterBuffer.nextToRelease { nack.flush(before: next) }
+    }
+
+    private func assemble(_ packet: RTPPacket, nowMilliseconds: Int64) {
+        // Padding-only packets (RFC 3550 §5.1, e.g. bandwidth probes) carry no VP8 data.
+        guard !packet.payload.isEmpty else { return }
+        let frames: [VP8AssembledFrame]
+        do {
+            frames = try assembler.insert(packet)
+        } catch {
+            counters.malformedPackets += 1
+            return
+        }
+        for frame in frames { decode(frame, nowMilliseconds: nowMilliseconds) }
+    }
+
+    private func decode(_ frame: VP8AssembledFrame, nowMilliseconds: Int64) {
+        counters.framesAssembled += 1
+        let isBaseLayer = (frame.temporalId ?? 0) == 0
+        guard frame.decodable, frame.keyFrame || !waitingForKeyFrame else {
+            counters.framesDropped += 1
+            if isBaseLayer || waitingForKeyFrame {
+                waitingForKeyFrame = true
+                keyFrameRequestPending = true
+            }
+            return
+        }
+        onAssembledFrame?(frame)
+        do {
+            guard let picture = try decoder.decode(frame.data) else { return }
+            counters.framesDecoded += 1
+            if frame.keyFrame {
+                counters.keyFramesDecoded += 1
+                waitingForKeyFrame = false
+                keyFrameRequestPending = false
+            }
+            counters.frameWidth = picture.width
+            counters.frameHeight = picture.height
+            freeze.frameDecoded(atMilliseconds: nowMilliseconds)
+            onFrame?(DecodedVideoFrame(frame: picture, rtpTimestamp: frame.timestamp, keyFrame: frame.keyFrame,
+                                       pictureID: frame.pictureID, temporalId: frame.temporalId))
+        } catch {
+            counters.decoderErrors += 1
+            waitingForKeyFrame = true
+            keyFrameRequestPending = true
+        }
+    }
+
+    /// Appends the feedback due at `nowMicroseconds` to `packets`: a generic NACK for the packets
+    /// to request now, and a PLI if a key frame is needed and the throttle lets one through.
+    public func collectFeedback(nowMicroseconds: Int64, into packets: inout [RTCPPacket]) {
+        guard let ssrc else { return }
+        let nowMilliseconds = nowMicroseconds / 1000
+        process(nowMicroseconds: nowMicroseconds)
+        nackScratch.removeAll(keepingCapacity: true)
+        nack.requestInto(&nackScratch, nowMilliseconds: nowMilliseconds, roundTripMilliseconds: roundTripMilliseconds)
+        if !nackScratch.isEmpty {
+            let lost = nackScratch.map { UInt16(truncatingIfNeeded: $0) }
+            packets.append(.genericNACK(GenericNACK(senderSSRC: configuration.localSSRC, mediaSSRC: ssrc,
+                                                    lostSequenceNumbers: lost)))
+            counters.nackPacketsSent += 1
+        }
+        if keyFrameRequestPending, throttle.shouldPass(ssrc: ssrc, nowMilliseconds: nowMilliseconds) {
+            packets.append(.pictureLossIndication(PictureLossIndication(senderSSRC: configuration.localSSRC,
+                                                                        mediaSSRC: ssrc)))
+            counters.keyFrameRequests += 1
+        }
+    }
+
+    /// The report block for the stream at `nowMicroseconds` (starts a new fraction-lost
+    /// interval), nil before the first packet.
+    public func makeReportBlock(nowMicroseconds: Int64) -> ReportBlock? {
+        receiveStatistics?.makeReportBlock(nowMicroseconds: nowMicroseconds)
+    }
+
+    /// Updates the bandwidth estimate with the loss since the previous call and returns a REMB
+    /// for the stream, nil before the first packet.
+    public func makeREMB(nowMicroseconds: Int64) -> ReceiverEstimatedMaxBitrate? {
+        guard let ssrc, let stats = receiveStatistics else { return nil }
+        let expected = stats.expectedPackets - lossExpectedPrior
+        let received = stats.packetsReceived - lossReceivedPrior
+        lossExpectedPrior = stats.expectedPackets
+        lossReceivedPrior = stats.packetsReceived
+        let loss = expected > 0 ? Double(max(0, expected - received)) / Double(expected) : 0
+        estimator.update(lossFraction: loss, nowMilliseconds: nowMicroseconds / 1000)
+        return estimator.rembPacket(senderSSRC: configuration.localSSRC, mediaSSRCs: [ssrc])
+    }
+
+    /// A snapshot of the counters at `nowMicroseconds`.
+    public func statistics(nowMicroseconds: Int64) -> VideoReceiverStatistics {
+        var snapshot = counters
+        snapshot.packetsLost = receiveStatistics?.cumulativeLost ?? 0
+        snapshot.jitterMilliseconds = receiveStatistics?.jitterMilliseconds ?? 0
+        snapshot.packetsGivenUp = jitterBuffer.packetsGivenUp
+        snapshot.nackRequests = nack.requestsSent
+        snapshot.packetsRecovered = nack.packetsRecovered
+        snapshot.freezeCount = freeze.freezeCount
+        snapshot.totalFrozenMilliseconds = freeze.totalFrozenMilliseconds
+        snapshot.longestFreezeMilliseconds = max(freeze.longestFreezeMilliseconds,
+                                                 freeze.ongoingFreezeMilliseconds(nowMilliseconds: nowMicroseconds / 1000))
+        snapshot.bandwidthEstimateBitsPerSecond = estimator.estimateBitsPerSecond
+        snapshot.incomingBitsPerSecond = estimator.incomingBitsPerSecond(nowMilliseconds: nowMicroseconds / 1000)
+        return snapshot
+    }
+}

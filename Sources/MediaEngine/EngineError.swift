@@ -1,0 +1,35 @@
+/// Why the engine refused a call. Every case reads as a sentence (`description`).
+public enum EngineError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The engine (or the room, participant or track) was closed; nothing more can be done with it.
+    case closed(String)
+    /// No participant with this id is in the room.
+    case unknownParticipant(String)
+    /// A participant with this id already joined.
+    case duplicateParticipant(String)
+    /// The participant has nothing published of that kind.
+    case notPublished(participant: String, track: String)
+    /// The track was already published.
+    case alreadyPublished(String)
+    /// A frame the engine cannot take (size, format, planes).
+    case invalidFrame(String)
+    /// Settings that cannot work together.
+    case invalidConfiguration(String)
+    /// A call that is not allowed in the current state (e.g. a quality cap with the camera off).
+    case notAllowed(String)
+    /// The operating system or a codec library failed (sockets, libvpx, libsrtp).
+    case systemFailure(String)
+
+    public var description: String {
+        switch self {
+        case let .closed(what): return "\(what) is closed"
+        case let .unknownParticipant(id): return "no participant '\(id)' in the room"
+        case let .duplicateParticipant(id): return "a participant '\(id)' already joined the room"
+        case let .notPublished(participant, track): return "participant '\(participant)' publishes no \(track) track"
+        case let .alreadyPublished(track): return "the \(track) track is already published"
+        case let .invalidFrame(why): return "invalid frame: \(why)"
+        case let .invalidConfiguration(why): return "invalid configuration: \(why)"
+        case let .notAllowed(why): return "not allowed: \(why)"
+        case let .systemFailure(why): return "system failure: \(why)"
+        }
+    }
+}

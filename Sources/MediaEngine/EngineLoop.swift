@@ -1,0 +1,92 @@
+import Dispatch
+import Foundation
+
+/// The engine's one thread (the house rule "the engine owns its loop"): every endpoint object
+/// (publishers, nodes, subscribers: none of them `Sendable`) lives on it and is touched only by
+/// jobs run there. Public objects post jobs (`post`, `perform`); between jobs the loop runs
+/// `tick` at least every `tickMilliseconds` (sockets drained, timers and pacing served).
+final class EngineLoop: @unchecked Sendable {
+    /// A job: runs on the loop thread with the loop-confined runtime.
+    typealias Job = (EngineRuntime) -> Void
+
+    private let lock = NSLock()
+    // Guarded by `lock`.
+    private var jobs: [Job] = []
+    private var isRunning = true
+    private var thread: Thread?
+    private let wake = DispatchSemaphore(value: 0)
+    private let stopped = DispatchSemaphore(value: 0)
+    /// Only touched on the loop thread.
+    private let runtime: EngineRuntime
+    let tickMilliseconds: Int
+
+    init(tickMilliseconds: Int = 2) {
+        self.tickMilliseconds = max(1, tickMilliseconds)
+        runtime = EngineRuntime()
+        let thread = Thread { [self] in run() }
+        thread.name = "MediaEngine loop"
+        thread.qualityOfService = .userInteractive
+        self.thread = thread
+        thread.start()
+    }
+
+    /// Whether jobs are still taken.
+    var isOpen: Bool { lock.withLock { isRunning } }
+
+    /// Queues `job`; false once the loop stopped (the job is not run).
+    @discardableResult
+    func post(_ job: @escaping @Sendable Job) -> Bool {
+        let accepted = lock.withLock { () -> Bool in
+            guard isRunning else { return false }
+            jobs.append(job)
+            return true
+        }
+        if accepted { wake.signal() }
+        return accepted
+    }
+
+    /// Runs `body` on the loop and returns its result.
+    func perform<T: Sendable>(_ body: @escaping @Sendable (EngineRuntime) throws(EngineError) -> T) async throws(EngineError) -> T {
+        let result: Result<T, EngineError> = await withCheckedContinuation { continuation in
+            let accepted = post { runtime in
+                continuation.resume(returning: Result { () throws(EngineError) -> T in try body(runtime) })
+            }
+            if !accepted { continuation.resume(returning: .failure(.closed("the engine"))) }
+        }
+        return try result.get()
+    }
+
+    /// Stops the loop after the jobs already queued and a last `shutdown` of the runtime; waits
+    /// for it. Idempotent.
+    func stop() async {
+        let first = lock.withLock { () -> Bool in
+            guard isRunning else { return false }
+            isRunning = false
+            return true
+        }
+        guard first else { return }
+        wake.signal()
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            DispatchQueue.global().async { [stopped] in
+                stopped.wait()
+                stopped.signal()  // later stop() calls find it signalled too
+                continuation.resume()
+            }
+        }
+    }
+
+    private func run() {
+        while true {
+            let (batch, running) = lock.withLock { () -> ([Job], Bool) in
+                defer { jobs.removeAll(keepingCapacity: true) }
+                return (jobs, isRunning)
+            }
+            for job in batch { job(runtime) }
+            runtime.tick()
+            guard running else { break }
+            _ = wake.wait(timeout: .now() + .milliseconds(tickMilliseconds))
+        }
+        runtime.shutdown()
+        stopped.signal()
+    }
+}

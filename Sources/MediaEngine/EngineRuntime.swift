@@ -1,0 +1,50 @@
+internal import EngineCore
+import MediaCodecs
+internal import SessionCore
+import Simulcast
+internal import SRTP
+
+/// Everything the engine runs, confined to the loop thread (`EngineLoop`): its rooms and,
+/// through them, every publisher, forwarding node and subscriber.
+final class EngineRuntime {
+    private(set) var rooms: [String: RoomRuntime] = [:]
+    private var nextRoomNumber = 1
+    private var random = SystemRandomNumberGenerator()
+
+    /// Starts hosting a room on 127.0.0.1.
+    func hostRoom(options: RoomOptions) -> RoomRuntime {
+        let id = "room-\(nextRoomNumber)"
+        nextRoomNumber += 1
+        let room = RoomRuntime(id: id, options: options)
+        rooms[id] = room
+        return room
+    }
+
+    func closeRoom(_ id: String) {
+        rooms.removeValue(forKey: id)?.close()
+    }
+
+    /// Fresh SRTP master key and salt (the default suite), from the system random source.
+    func freshKeys() throws(EngineError) -> SRTPKeyingMaterial {
+        let bytes = (0..<SRTPSuite.default.keyingMaterialLength).map { _ in UInt8.random(in: 0...255, using: &random) }
+        do {
+            return try SRTPKeyingMaterial(keyAndSalt: bytes)
+        } catch {
+            throw .systemFailure("SRTP keys: \(error)")
+        }
+    }
+
+    /// A random SSRC base (RFC 3550 §8.1: SSRCs are chosen at random).
+    func randomSSRC() -> UInt32 { UInt32.random(in: 0x1000_0000...0xEFFF_0000, using: &random) & ~0xF }
+
+    /// One pass: every room's endpoints.
+    func tick() {
+        for room in rooms.values { room.tick(runtime: self) }
+    }
+
+    /// The engine stops: every room says goodbye and closes its participants' streams.
+    func shutdown() {
+        for room in rooms.values { room.close() }
+        rooms.removeAll()
+    }
+}

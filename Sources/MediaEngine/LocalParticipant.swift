@@ -1,0 +1,74 @@
+import Simulcast
+
+/// A participant of this engine in a room: publishes its camera, receives others' (LiveKit's
+/// `LocalParticipant`, VideoSDK's local participant). `Sendable`.
+public final class LocalParticipant: Sendable {
+    public let id: String
+    /// Everything that happens to this participant, in order (the newest 256 are kept when
+    /// nobody reads; nothing grows with the call).
+    public let events: AsyncStream<ParticipantEvent>
+    let roomId: String
+    let options: RoomOptions
+    let loop: EngineLoop
+
+    init(id: String, roomId: String, options: RoomOptions, events: AsyncStream<ParticipantEvent>, loop: EngineLoop) {
+        self.id = id
+        self.roomId = roomId
+        self.options = options
+        self.events = events
+        self.loop = loop
+    }
+
+    /// A camera track (SPEC §1), not yet published. `encoderConfig` nil: the room's
+    /// `maxResolution` (1280x720, or 960x540 for `.sd`). `multiStream` false: one layer.
+    /// `maxLayer .two` drops the middle layer of three.
+    public func createCameraVideoTrack(encoderConfig: CameraEncoderConfig? = nil, multiStream: Bool = true,
+                                       maxLayer: MaxLayer = .three) throws(EngineError) -> LocalVideoTrack {
+        let config = encoderConfig ?? (options.maxResolution == .hd ? .h720p : .h540p)
+        let plan: LayerPlan
+        do {
+            plan = try LayerPlan(width: config.width, height: config.height, multiStream: multiStream, maxLayer: maxLayer)
+        } catch {
+            throw .invalidConfiguration("\(error)")
+        }
+        guard (1...60).contains(config.frameRate) else {
+            throw .invalidConfiguration("frame rate \(config.frameRate) outside 1...60")
+        }
+        return LocalVideoTrack(settings: CameraSettings(config: config, multiStream: multiStream, maxLayer: maxLayer),
+                               layerSizes: plan.layers.map { VideoSize(width: $0.width, height: $0.height) },
+                               participantId: id, roomId: roomId, loop: loop)
+    }
+
+    /// Publishes the camera: from now on pushed frames are encoded and sent.
+    public func publish(_ track: LocalVideoTrack) async throws(EngineError) {
+        guard track.participantId == id else { throw .notAllowed("track of \(track.participantId) published by \(id)") }
+        try track.markPublished()
+        let (roomId, participantId, settings, slot, trackId) = (roomId, id, track.settings, track.slot, track.id)
+        do {
+            try await loop.perform { runtime throws(EngineError) in
+                guard let room = runtime.rooms[roomId] else { throw .closed("room \(roomId)") }
+                try room.publishCamera(participantId, trackId: trackId, settings: settings, slot: slot, runtime: runtime)
+            }
+        } catch {
+            track.markUnpublished()
+            throw error
+        }
+    }
+
+    /// Receives `publisherId`'s camera (on-demand receiving when `autoConsume` is off; with it
+    /// on, returns the subscription the room already made).
+    public func subscribe(to publisherId: String) async throws(EngineError) -> RemoteVideoTrack {
+        let (roomId, subscriberId) = (roomId, id)
+        let frames = try await loop.perform { runtime throws(EngineError) -> AsyncStream<VideoFrame> in
+            guard let room = runtime.rooms[roomId] else { throw .closed("room \(roomId)") }
+            return try room.subscribe(subscriberId, to: publisherId, runtime: runtime).frameStream
+        }
+        return RemoteVideoTrack(publisherId: publisherId, subscriberId: id, roomId: roomId, frames: frames, loop: loop)
+    }
+
+    /// Leaves the room: the camera says goodbye, every stream of this participant finishes.
+    public func leave() async {
+        let (roomId, participantId) = (roomId, id)
+        _ = try? await loop.perform { runtime throws(EngineError) in runtime.rooms[roomId]?.leave(participantId) }
+    }
+}

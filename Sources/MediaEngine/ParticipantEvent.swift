@@ -1,0 +1,53 @@
+/// The state of a participant's connection to the room.
+public enum ConnectionState: Sendable, Hashable {
+    case connecting
+    case connected
+    case disconnected
+}
+
+/// A spatial/temporal layer switch of one received video (SPEC §3).
+public struct LayerSwitch: Sendable, Hashable, CustomStringConvertible {
+    /// Whose video.
+    public var publisherId: String
+    /// Forwarded before (nil: nothing) and from now on (nil: video stopped).
+    public var from: LayerTarget?
+    public var to: LayerTarget?
+    public var reason: LayerChangeReason
+    /// From the decision to the first forwarded frame of the new layer.
+    public var latencyMilliseconds: Int64
+
+    public var description: String {
+        "\(publisherId) \(from.map { "\($0)" } ?? "none") → \(to.map { "\($0)" } ?? "none") (\(reason), \(latencyMilliseconds) ms)"
+    }
+}
+
+/// Everything that happens to one participant, on its `events` stream, in order.
+public enum ParticipantEvent: Sendable, Hashable, CustomStringConvertible {
+    case connectionStateChanged(ConnectionState)
+    /// A received video switched layers.
+    case layerSwitched(LayerSwitch)
+    /// The participant's overall connection quality level changed (SPEC §4), with the MOS.
+    case qualityChanged(previous: ConnectionQualityLevel, current: ConnectionQualityLevel, mos: Double)
+    /// Adaptive subscriptions paused or resumed a received video (SPEC §5).
+    case subscriptionPaused(publisherId: String, reason: AdaptiveSubscriptionPauseReason)
+    case subscriptionResumed(publisherId: String, reason: AdaptiveSubscriptionResumeReason?)
+    /// Someone asked this participant's camera for a key frame (PLI/FIR), and it was made.
+    case keyFrameRequested(trackId: String)
+    /// A received video was subscribed.
+    case trackSubscribed(publisherId: String, trackId: String)
+    /// Something went wrong in the background (e.g. a frame that could not be encoded).
+    case failure(EngineError)
+
+    public var description: String {
+        switch self {
+        case let .connectionStateChanged(state): return "connection \(state)"
+        case let .layerSwitched(change): return "layer switched: \(change)"
+        case let .qualityChanged(previous, current, mos): return "quality \(previous) → \(current) (MOS \((mos * 100).rounded() / 100))"
+        case let .subscriptionPaused(publisherId, reason): return "paused \(publisherId)'s video (\(reason.rawValue))"
+        case let .subscriptionResumed(publisherId, reason): return "resumed \(publisherId)'s video (\(reason?.rawValue ?? "-"))"
+        case let .keyFrameRequested(trackId): return "key frame requested on \(trackId)"
+        case let .trackSubscribed(publisherId, trackId): return "subscribed \(publisherId)'s \(trackId)"
+        case let .failure(error): return "failure: \(error)"
+        }
+    }
+}

@@ -1,0 +1,30 @@
+/// A room hosted by the engine. `Sendable`.
+public final class Room: Sendable {
+    public let id: String
+    public let options: RoomOptions
+    let loop: EngineLoop
+
+    init(id: String, options: RoomOptions, loop: EngineLoop) {
+        self.id = id
+        self.options = options
+        self.loop = loop
+    }
+
+    /// Joins as `participantId`: a participant that can publish and receive. With
+    /// `autoConsume` it receives every published camera without asking (`.trackSubscribed`).
+    public func join(participantId: String) async throws(EngineError) -> LocalParticipant {
+        let (events, continuation) = AsyncStream.makeStream(of: ParticipantEvent.self, bufferingPolicy: .bufferingNewest(256))
+        let roomId = id
+        try await loop.perform { runtime throws(EngineError) in
+            guard let room = runtime.rooms[roomId] else { throw .closed("room \(roomId)") }
+            try room.join(participantId, events: continuation, runtime: runtime)
+        }
+        return LocalParticipant(id: participantId, roomId: id, options: options, events: events, loop: loop)
+    }
+
+    /// Closes the room: every participant leaves.
+    public func close() async {
+        let roomId = id
+        _ = try? await loop.perform { runtime throws(EngineError) in runtime.closeRoom(roomId) }
+    }
+}

@@ -1,0 +1,45 @@
+/// The camera size a room opens by default (SPEC §7).
+public enum MaxResolution: Sendable, Hashable {
+    /// 1280x720 (three layers).
+    case hd
+    /// 960x540 (three layers); `setQuality` also asks one layer lower than it otherwise would.
+    case sd
+}
+
+/// Room options of SPEC §7.
+public struct RoomOptions: Sendable, Hashable {
+    /// Default camera size, and how `setQuality` maps to layers.
+    public var maxResolution: MaxResolution
+    /// Whether a participant receives everyone's tracks without asking (SPEC §5 on-demand
+    /// receiving when false).
+    public var autoConsume: Bool
+    /// Whether layers nobody watches are paused at the publisher (SPEC §2).
+    public var dynaCast: Bool
+
+    public init(maxResolution: MaxResolution = .hd, autoConsume: Bool = true, dynaCast: Bool = false) {
+        self.maxResolution = maxResolution
+        self.autoConsume = autoConsume
+        self.dynaCast = dynaCast
+    }
+}
+
+/// A camera track's encoder settings (SPEC §1): the size captured frames are scaled and
+/// centre-cropped to, and the frame rate the engine paces them at.
+public struct CameraEncoderConfig: Sendable, Hashable {
+    public var width: Int
+    public var height: Int
+    public var frameRate: Int
+
+    public init(width: Int, height: Int, frameRate: Int = 30) {
+        self.width = width
+        self.height = height
+        self.frameRate = frameRate
+    }
+
+    /// 1280x720 at 30 fps (the `.hd` room default).
+    public static let h720p = CameraEncoderConfig(width: 1280, height: 720)
+    /// 960x540 at 30 fps (the `.sd` room default).
+    public static let h540p = CameraEncoderConfig(width: 960, height: 540)
+    /// 640x360 at 30 fps (two layers).
+    public static let h360p = CameraEncoderConfig(width: 640, height: 360)
+}

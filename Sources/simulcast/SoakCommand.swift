@@ -1,0 +1,108 @@
+import CommandLineSupport
+import Foundation
+import MediaCodecs
+import MediaEngine
+
+/// `simulcast soak`: a long loopback call through the public API (one publisher, a hosted room,
+/// N subscribers with different viewports) that samples the process's resident memory, so a
+/// leak or a log that grows with the call shows as a rising curve. Argument parsing and API
+/// calls only: the engine runs the call.
+enum SoakCommand {
+    static let usage = """
+    usage: simulcast soak [--seconds N] [--subscribers N] [--size WxH] [--sample-every S] [--json PATH]
+      --seconds N        call length (default 600)
+      --subscribers N    viewers, 1...16 (default 4; viewports cycle 320x180, 640x360, 1280x720)
+      --size WxH         the camera's encoder size (default 1280x720)
+      --sample-every S   seconds between RSS samples (default 5)
+      --json PATH        the samples as JSON: [{"atSeconds", "rssKiB"}], frames per viewer
+    """
+
+    struct Sample: Codable {
+        var atSeconds: Double
+        var rssKiB: Int
+    }
+
+    struct Report: Codable {
+        var seconds: Double
+        var size: String
+        var subscribers: Int
+        var samples: [Sample]
+        var framesPushed: Int
+        var framesDecoded: [String: Int]
+    }
+
+    static func run(_ arguments: ArraySlice<String>) async throws {
+        let options = try CommandLineArguments(arguments, valueOptions: ["seconds", "subscribers", "size", "sample-every", "json"])
+        let seconds = try options.positiveSeconds("seconds") ?? 600
+        let viewers = try options.int("subscribers", default: 4, range: 1...16)
+        let size = try options.size("size", default: (1280, 720))
+        let sampleEvery = try options.positiveSeconds("sample-every") ?? 5
+        if let path = options.string("json") { try OutputFiles.createParentDirectory(of: path) }
+
+        let engine = MediaEngine()
+        let room = try await engine.hostRoom()
+        let publisher = try await room.join(participantId: "publisher")
+        let camera = try publisher.createCameraVideoTrack(encoderConfig: CameraEncoderConfig(width: size.width, height: size.height))
+        try await publisher.publish(camera)
+        let viewports = [(320, 180), (640, 360), (1280, 720)]
+        let decoded = FrameCounts()
+        var drains: [Task<Void, Never>] = []
+        for index in 0..<viewers {
+            let id = "viewer\(index + 1)"
+            let viewer = try await room.join(participantId: id)
+            let remote = try await viewer.subscribe(to: "publisher")
+            let viewport = viewports[index % viewports.count]
+            try await remote.setViewPort(width: viewport.0, height: viewport.1)
+            drains.append(Task { for await _ in remote.frames { decoded.add(id) } })
+            drains.append(Task { for await _ in viewer.events {} })
+        }
+        drains.append(Task { for await _ in publisher.events {} })
+
+        // The capture: the built-in scene at 30 fps, paced by the wall clock.
+        let source = try VideoSource(testSceneWidth: size.width, height: size.height)
+        var samples: [Sample] = []
+        let start = Date()
+        var nextSample = 0.0, pushed = 0
+        while true {
+            let elapsed = Date().timeIntervalSince(start)
+            if elapsed >= nextSample {
+                samples.append(Sample(atSeconds: (elapsed * 10).rounded() / 10, rssKiB: residentKiB()))
+                print(String(format: "%7.1f s  RSS %6d KiB  frames %@", elapsed, samples.last!.rssKiB, decoded.summary))
+                nextSample += sampleEvery
+            }
+            if elapsed >= seconds { break }
+            guard let frame = try source.nextFrame() else { break }
+            try camera.push(frame)
+            pushed += 1
+            let due = Double(pushed) / 30
+            let wait = due - Date().timeIntervalSince(start)
+            if wait > 0 { try await Task.sleep(nanoseconds: UInt64(wait * 1e9)) }
+        }
+        await engine.close()
+        for drain in drains { await drain.value }
+        let report = Report(seconds: seconds, size: "\(size.width)x\(size.height)", subscribers: viewers, samples: samples,
+                            framesPushed: pushed, framesDecoded: decoded.all)
+        if let path = options.string("json") {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            try OutputFiles.write(String(decoding: try encoder.encode(report), as: UTF8.self), to: path)
+        }
+    }
+
+    /// VmRSS of this process, KiB (0 if /proc is not there).
+    static func residentKiB() -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }) else { return 0 }
+        return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
+    }
+}
+
+/// Frames decoded per viewer, counted from the viewers' frame streams.
+final class FrameCounts: @unchecked Sendable {
+    private let lock = NSLock()
+    private var counts: [String: Int] = [:]
+
+    func add(_ id: String) { lock.withLock { counts[id, default: 0] += 1 } }
+    var all: [String: Int] { lock.withLock { counts } }
+    var summary: String { all.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ") }
+}
