@@ -3,29 +3,18 @@
 a finite positive CPU ns per forwarded packet, packets forwarded to every subscriber, nothing that
 failed to send or to unprotect at the receivers, and, for 8 subscribers, no heap allocation per
 forwarded packet beyond libsrtp's own (the hot-path rule of ARCHITECTURE.md). No timing threshold."""
-import json
 import math
 import sys
+
+from bench_json import finite, load_report
 
 COUNTS = [1, 8, 64]
 ZERO_OVER_BASELINE = [8]
 
 
-def finite(value, minimum_exclusive=None, minimum=None):
-    if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value):
-        return False
-    if minimum_exclusive is not None and value <= minimum_exclusive:
-        return False
-    return minimum is None or value >= minimum
-
-
 def main(path):
     failures = []
-    report = json.load(open(path))
-    if report.get("benchmark") != "forward":
-        failures.append("benchmark is not 'forward'")
-    if not finite(report.get("allocationCounterSelfCheck"), minimum=1):
-        failures.append("allocation counter self-check did not count an allocation")
+    report = load_report(path, "forward", failures)
     baseline = report.get("libsrtpBaseline", {})
     for field in ["allocationsPerProtect", "allocationsPerUnprotect"]:
         if not finite(baseline.get(field), minimum=0):

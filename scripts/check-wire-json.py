@@ -2,29 +2,18 @@
 """Checks a `simulcast-bench wire --json` result is complete: every operation is present with a
 finite positive ns/op (median, min) and a finite non-negative allocations/op, and the allocation
 counter self-check counted. No timing or allocation thresholds (debug builds allocate more)."""
-import json
 import math
 import sys
+
+from bench_json import finite, load_report
 
 OPERATIONS = ["rtp_parse", "rtp_serialize", "vp8_packetize_frame", "vp8_packetize_packet",
               "vp8_assemble_frame", "vp8_assemble_packet"]
 
 
-def finite(value, minimum_exclusive=None, minimum=None):
-    if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value):
-        return False
-    if minimum_exclusive is not None and value <= minimum_exclusive:
-        return False
-    return minimum is None or value >= minimum
-
-
 def main(path):
     failures = []
-    report = json.load(open(path))
-    if report.get("benchmark") != "wire":
-        failures.append("benchmark is not 'wire'")
-    if not finite(report.get("allocationCounterSelfCheck"), minimum=1):
-        failures.append("allocation counter self-check did not count an allocation")
+    report = load_report(path, "wire", failures)
     operations = {op.get("name"): op for op in report.get("operations", [])}
     for name in OPERATIONS:
         op = operations.get(name)
