@@ -3,7 +3,6 @@
 a finite positive CPU ns per forwarded packet, packets forwarded to every subscriber, nothing that
 failed to send or to unprotect at the receivers, and, for 8 subscribers, no heap allocation per
 forwarded packet beyond libsrtp's own (the hot-path rule of ARCHITECTURE.md). No timing threshold."""
-import math
 import sys
 
 from bench_json import finite, load_report

@@ -2,7 +2,6 @@
 """Checks a `simulcast-bench wire --json` result is complete: every operation is present with a
 finite positive ns/op (median, min) and a finite non-negative allocations/op, and the allocation
 counter self-check counted. No timing or allocation thresholds (debug builds allocate more)."""
-import math
 import sys
 
 from bench_json import finite, load_report
