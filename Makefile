@@ -20,6 +20,7 @@ test: deps
 	scripts/wire-smoke.sh
 	$(SWIFT) test --skip-build --skip 'RoomDemoTests|DemoCommandTests'
 	$(SWIFT) test --skip-build --no-parallel --filter 'RoomDemoTests|DemoCommandTests'
+	SWIFT=$(SWIFT) scripts/fuzz-smoke.sh
 	SWIFT=$(SWIFT) scripts/janus-test.sh
 
 # Our publisher -> Janus 1.1.2 (streaming plugin, SRTP simulcast mountpoint) -> aiortc viewer
@@ -36,6 +37,11 @@ bench-instructions: deps
 
 fuzz: deps
 	FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/fuzz.sh
+
+# Every fuzz target for 10 s, after replaying the engine targets' corpora and FailCases.
+.PHONY: fuzz-smoke
+fuzz-smoke: deps
+	SWIFT=$(SWIFT) scripts/fuzz-smoke.sh
 
 clean:
 	rm -rf .build out
