@@ -96,8 +96,9 @@ struct DatagramPreparer {
 
 /// The amplification invariant (ARCHITECTURE: a small input never causes a large output): what an
 /// endpoint sends in answer to the script stays below 64 bytes per input byte, plus 64 KiB, plus
-/// 256 KiB (2 Mbit) per simulated second for anything paced by time (reports, retransmission
-/// budgets). Answering one NACK datagram with every packet it names, without a budget, exceeds it.
+/// 32 KiB (256 kbit) per simulated second for what is paced by time (reports, feedback, a
+/// retransmission budget). Answering a NACK datagram with every packet it names, as often as
+/// its items repeat, exceeds it.
 ///
 /// FUZZ_AMPLIFICATION_CHECK=off turns the check off (scripts/fuzz-engine.sh does so only for
 /// targets listed in Tests/Fuzz/known-findings.txt).
@@ -105,7 +106,7 @@ struct OutputBudget {
     static let isChecked: Bool = getenv("FUZZ_AMPLIFICATION_CHECK").map { String(cString: $0) } != "off"
     static let bytesPerInputByte = 64
     static let constantBytes = 64 * 1024
-    static let bytesPerSimulatedSecond = 256 * 1024
+    static let bytesPerSimulatedSecond = 32 * 1024
 
     let inputBytes: Int
     let startMicroseconds: Int64
