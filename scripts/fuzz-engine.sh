@@ -53,6 +53,10 @@ if [ "${1:-}" = "--seeds" ]; then
 fi
 if [ "$#" -gt 0 ]; then TARGETS=("$@"); else TARGETS=("${ALL_TARGETS[@]}"); fi
 
+# A hang is an input running 10 s; one allocation above 256 MB is a finding too (inputs are a few
+# KB, so that much memory means a declared size was trusted).
+LIMITS="-timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=256"
+
 known_amplification() {
     [ -f "$ROOT/Tests/Fuzz/known-findings.txt" ] &&
         grep -Eq "^$1[[:space:]]+amplification([[:space:]]|$)" "$ROOT/Tests/Fuzz/known-findings.txt"
@@ -75,7 +79,7 @@ for name in "${TARGETS[@]}"; do
     # Replay: every seed and every earlier finding, once each.
     mapfile -t replay < <(find "$ROOT/Tests/Fuzz/Corpus/$name" "$artifacts" -type f ! -name '.*' 2>/dev/null | sort)
     if [ "${#replay[@]}" -gt 0 ]; then
-        if ! FUZZ_TARGET="$name" FUZZ_AMPLIFICATION_CHECK="$amplification" "$BINARY" -timeout=10 -rss_limit_mb=2048 \
+        if ! FUZZ_TARGET="$name" FUZZ_AMPLIFICATION_CHECK="$amplification" "$BINARY" $LIMITS \
                 "${replay[@]}" >"$LOG_DIR/replay-$name.log" 2>&1; then
             echo "== $name: REPLAY FAILED ($LOG_DIR/replay-$name.log)" >&2
             grep -E 'Running:|ERROR|Fatal error|SUMMARY' "$LOG_DIR/replay-$name.log" | tail -n 6 >&2 || true
@@ -93,7 +97,7 @@ for name in "${TARGETS[@]}"; do
     echo "== $name: replayed ${#replay[@]} files; fuzzing for ${FUZZ_SECONDS}s$note"
     set +e
     FUZZ_TARGET="$name" FUZZ_AMPLIFICATION_CHECK="$amplification" "$BINARY" -max_total_time="$FUZZ_SECONDS" \
-        -print_final_stats=1 -timeout=10 -rss_limit_mb=2048 -artifact_prefix="$artifacts/" "${seeds[@]}" >"$log" 2>&1
+        -print_final_stats=1 $LIMITS -artifact_prefix="$artifacts/" "${seeds[@]}" >"$log" 2>&1
     rc=$?
     set -e
     rm -rf "$corpus"
