@@ -25,6 +25,7 @@ test: deps
 	SWIFT=$(SWIFT) scripts/call-app-test.sh
 	$(SWIFT) run simulcast soak --seconds 60 --size 640x360 --json out/soak-smoke.json
 	python3 scripts/check-soak.py out/soak-smoke.json --warmup 15 --max-growth-kib 2048
+	SWIFT=$(SWIFT) scripts/fuzz-smoke.sh
 	SWIFT=$(SWIFT) scripts/janus-test.sh
 
 # Our publisher -> Janus 1.1.2 (streaming plugin, SRTP simulcast mountpoint) -> aiortc viewer
@@ -47,6 +48,11 @@ bench-instructions: deps
 
 fuzz: deps
 	FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/fuzz.sh
+
+# Every fuzz target for 10 s, after replaying the engine targets' corpora and FailCases.
+.PHONY: fuzz-smoke
+fuzz-smoke: deps
+	SWIFT=$(SWIFT) scripts/fuzz-smoke.sh
 
 clean:
 	rm -rf .build out

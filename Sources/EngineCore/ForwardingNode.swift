@@ -528,9 +528,13 @@ public final class ForwardingNode {
         transmit(protectBuffer[0..<length], to: downstream, now: now)
     }
 
-    /// Protects an RTP packet into `protectBuffer`; nil if SRTP refuses (e.g. an index sent before).
+    /// Protects an RTP packet into `protectBuffer`; nil if it does not fit or SRTP refuses (e.g. an
+    /// index sent before).
     private func protect(_ packet: ArraySlice<UInt8>, with session: SRTPSession?) -> Int? {
         guard let session else {
+            // As protectRTP refuses a packet too large for the buffer, so does the plain copy
+            // (audio is forwarded as received: up to receiveBuffer.count bytes).
+            guard packet.count <= protectBuffer.count else { return nil }
             for (offset, byte) in packet.enumerated() { protectBuffer[offset] = byte }
             return packet.count
         }

@@ -158,7 +158,9 @@ public final class SimulcastEncoder {
                                     32) != nil
                 else { throw VPXError(rawValue: VPXError.memoryError.rawValue, call: "vpx_img_alloc", detail: nil) }
             }
-            imagesAllocated = c + 1
+            // c runs from count - 1 down to 0: the first image allocated already has the highest
+            // index deinit must free. (Images not allocated yet are zeroed: vpx_img_free ignores them.)
+            imagesAllocated = max(imagesAllocated, c + 1)
         }
         if count == 1 {
             try VPXError.check(cshim_vpx_codec_enc_init(contexts, configs, 0),

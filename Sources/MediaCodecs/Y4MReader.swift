@@ -12,6 +12,8 @@ import Darwin
 public final class Y4MReader {
     /// The longest header or frame-parameter line accepted.
     static let maximumLineLength = 4096
+    /// Bytes read from a file per `fread` while filling a frame.
+    static let readChunk = 1 << 20
 
     /// The parsed stream header.
     public let header: Y4MHeader
@@ -115,9 +117,18 @@ public final class Y4MReader {
             source = .memory(bytes, offset: end)
             return Array(bytes[offset..<end])
         case .file(let file):
-            var out = [UInt8](repeating: 0, count: count)
-            let got = out.withUnsafeMutableBytes { fread($0.baseAddress, 1, count, file) }
-            out.removeLast(count - got)
+            // Grow with what the file delivers (at most a chunk ahead of it): a short file whose
+            // header declares a huge frame must not cost the declared size up front.
+            var out: [UInt8] = []
+            while out.count < count {
+                let start = out.count, wanted = min(count - start, readChunk)
+                out.append(contentsOf: repeatElement(0, count: wanted))
+                let got = out.withUnsafeMutableBytes { fread($0.baseAddress! + start, 1, wanted, file) }
+                guard got == wanted else {
+                    out.removeLast(wanted - got)
+                    break
+                }
+            }
             return out
         }
     }

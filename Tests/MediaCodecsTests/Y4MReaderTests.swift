@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import MediaCodecs
 
@@ -78,5 +79,20 @@ import MediaCodecs
 
     @Test func missingFileIsATypedError() {
         #expect(throws: Y4MError.self) { _ = try Y4MReader(path: "/nonexistent/clip.y4m") }
+    }
+
+    /// A file is read a chunk at a time (a short file declaring a huge frame must not allocate
+    /// the declared size): frames larger than a chunk, and a truncated last one, read as in memory.
+    @Test func fileFramesLargerThanOneReadMatchTheMemoryReader() throws {
+        let bytes = stream(header: "YUV4MPEG2 W1024 H768", frames: 2, width: 1024, height: 768,
+                           lastFrameBytes: 1024 * 768 * 3 / 2 - 100)
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("y4m-\(UUID().uuidString).y4m").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let fromFile = try Y4MReader(path: path), fromMemory = try Y4MReader(bytes: bytes)
+        #expect(try fromFile.nextFrame() == fromMemory.nextFrame())
+        #expect(throws: Y4MError.truncatedFrame(frameIndex: 1, needed: 1024 * 768 * 3 / 2, available: 1024 * 768 * 3 / 2 - 100)) {
+            _ = try fromFile.nextFrame()
+        }
     }
 }
