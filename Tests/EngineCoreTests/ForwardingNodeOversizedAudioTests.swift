@@ -1,7 +1,7 @@
 import Testing
 import RTPWire
 import Simulcast
-@testable import MediaEngine
+@testable import EngineCore
 
 /// A forwarding node takes the publisher's audio as it comes (up to its 2048-byte receive buffer)
 /// and re-sends it to each subscriber; a datagram larger than its send buffer is a counted send
