@@ -96,8 +96,8 @@ enum PublisherCheck {
             let datagram = preparer.prepare(record, with: sfuOutbound)
             let before = transport.bytes
             if let outcome = try? publisher.handleIncoming(datagram) {
-                guard outcome.retransmitted + outcome.missing == outcome.nacked else {
-                    return "record \(index): \(outcome.nacked) NACKed but \(outcome.retransmitted) resent + \(outcome.missing) missing"
+                guard outcome.retransmitted + outcome.missing + outcome.retransmissionsRefused == outcome.nacked else {
+                    return "record \(index): \(outcome.nacked) NACKed but \(outcome.retransmitted) resent + \(outcome.missing) missing + \(outcome.retransmissionsRefused) refused"
                 }
                 guard outcome.keyFramesRequested <= outcome.keyFrameRequests else {
                     return "record \(index): more key frames requested than asked for"
