@@ -35,13 +35,22 @@ mkdir -p "$LOG_DIR"
 # main; -Xswiftc -sanitize=fuzzer,address is still needed because swiftc keeps only the last of
 # several -sanitize= flags (coverage or ASan would be lost in some modules). --disable-dead-strip:
 # gold's --gc-sections drops the coverage counters' registration (libFuzzer then sees 1 edge).
+build() {
+    "$SWIFT" build -c release --package-path "$PACKAGE" --build-path "$BUILD_DIR" --disable-dead-strip \
+        --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer,address >"$LOG_DIR/engine-build.log" 2>&1
+}
 echo "== building the engine fuzz targets ($PACKAGE)"
 start=$(date +%s)
-if ! "$SWIFT" build -c release --package-path "$PACKAGE" --build-path "$BUILD_DIR" --disable-dead-strip \
-        --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer,address >"$LOG_DIR/engine-build.log" 2>&1; then
-    cat "$LOG_DIR/engine-build.log" >&2
-    echo "fuzz-engine.sh: BUILD FAILED" >&2
-    exit 1
+if ! build; then
+    # SwiftPM does not always recompile this package's modules when a public signature of the
+    # root package changes (seen as undefined symbols at link time): retry once from scratch.
+    echo "== incremental build failed; building from scratch" >&2
+    rm -rf "$BUILD_DIR"
+    if ! build; then
+        cat "$LOG_DIR/engine-build.log" >&2
+        echo "fuzz-engine.sh: BUILD FAILED" >&2
+        exit 1
+    fi
 fi
 echo "== built in $(( $(date +%s) - start ))s"
 BINARY="$BUILD_DIR/release/fuzz-engine"

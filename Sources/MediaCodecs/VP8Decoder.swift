@@ -9,9 +9,24 @@ internal import CShims
 /// Not `Sendable`: it owns mutable C decoder state.
 public final class VP8Decoder {
     private let context: UnsafeMutablePointer<vpx_codec_ctx_t>
+    /// Key frames declaring more pixels than this are refused before libvpx sees them.
+    public let maximumPixels: Int
 
-    /// Creates a decoder (single-threaded, no post-processing).
-    public init() throws(VPXError) {
+    /// The default `maximumPixels`: the engine's largest encoder size, 4096x2304. A VP8 key
+    /// frame header may declare up to 16383x16383 (RFC 6386 §9.1), and libvpx allocates its frame
+    /// buffers for the declared size (about 400 MB) from a frame of a few bytes.
+    public static let defaultMaximumPixels = 4096 * 2304
+
+    /// Creates a decoder (single-threaded, no post-processing) for pictures of at most
+    /// `defaultMaximumPixels`.
+    public convenience init() throws(VPXError) {
+        try self.init(maximumPixels: Self.defaultMaximumPixels)
+    }
+
+    /// Creates a decoder (single-threaded, no post-processing) for pictures of at most
+    /// `maximumPixels`.
+    public init(maximumPixels: Int) throws(VPXError) {
+        self.maximumPixels = maximumPixels
         context = .allocate(capacity: 1)
         context.initialize(to: vpx_codec_ctx_t())
         do {
@@ -29,11 +44,16 @@ public final class VP8Decoder {
 
     /// Decodes one complete VP8 frame (RFC 6386).
     /// - Returns: the decoded picture, or nil if libvpx produced none (e.g. a non-shown frame).
-    /// - Throws: `VPXError` for empty, corrupt or undecodable data.
+    /// - Throws: `VPXError` for empty, corrupt or undecodable data, and `.unsupportedBitstream`
+    ///   for a key frame larger than `maximumPixels`.
     public func decode(_ data: [UInt8]) throws(VPXError) -> VideoFrame? {
         guard !data.isEmpty, data.count <= Int(UInt32.max) else {
             throw VPXError(rawValue: VPXError.invalidParameter.rawValue, call: "vpx_codec_decode",
                            detail: "empty frame")
+        }
+        if let (width, height) = Self.keyFrameSize(data), width * height > maximumPixels {
+            throw VPXError(rawValue: VPXError.unsupportedBitstream.rawValue, call: "vpx_codec_decode",
+                           detail: "key frame of \(width)x\(height) exceeds \(maximumPixels) pixels")
         }
         try data.withUnsafeBufferPointer { (bytes) throws(VPXError) in
             try VPXError.check(vpx_codec_decode(context, bytes.baseAddress, UInt32(bytes.count), nil, 0),
@@ -54,6 +74,14 @@ public final class VP8Decoder {
         try VPXError.check(cshim_vpx_codec_control_ptr(context, Int32(VP8D_GET_FRAME_CORRUPTED.rawValue), &corrupted),
                            call: "vpx_codec_control_(VP8D_GET_FRAME_CORRUPTED)", context: context)
         return corrupted != 0
+    }
+
+    /// The picture size a key frame declares (RFC 6386 §9.1: a 3-byte frame tag whose bit 0 is
+    /// 0 for a key frame, the start code 9d 01 2a, then 14-bit width and height, little-endian,
+    /// each under a 2-bit scale); nil for inter frames and anything shorter.
+    static func keyFrameSize(_ data: [UInt8]) -> (width: Int, height: Int)? {
+        guard data.count >= 10, data[0] & 1 == 0, data[3] == 0x9D, data[4] == 0x01, data[5] == 0x2A else { return nil }
+        return ((Int(data[6]) | Int(data[7]) << 8) & 0x3FFF, (Int(data[8]) | Int(data[9]) << 8) & 0x3FFF)
     }
 
     private static func copy(_ image: UnsafeMutablePointer<vpx_image_t>) throws(VPXError) -> VideoFrame {

@@ -42,4 +42,16 @@ import Simulcast
         // The decoder still works on good data afterwards.
         #expect(try VP8Decoder().decode(key.data)?.width == 320)
     }
+
+    /// A key frame header may declare up to 16383x16383, for which libvpx would allocate about
+    /// 400 MB; the decoder refuses key frames above its limit before libvpx sees them.
+    @Test func keyFrameLargerThanTheLimitIsRefusedBeforeLibvpx() throws {
+        let renderer = try TestScene().renderer(width: 320, height: 180)
+        let key = try #require(try SimulcastEncoder(plan: try LayerPlan(width: 320, height: 180)).encode(renderer.frame(0)).first)
+        var huge = key.data
+        huge[6] = 0xFF; huge[7] = 0x3F; huge[8] = 0xFF; huge[9] = 0x3F  // 16383x16383
+        #expect(throws: VPXError.unsupportedBitstream) { _ = try VP8Decoder().decode(huge) }
+        #expect(throws: VPXError.unsupportedBitstream) { _ = try VP8Decoder(maximumPixels: 320 * 179).decode(key.data) }
+        #expect(try VP8Decoder(maximumPixels: 320 * 180).decode(key.data)?.width == 320)
+    }
 }
