@@ -24,7 +24,8 @@ enum FileReaderChecks {
                 _ = try Y4MReader(path: ScratchFiles.input)
                 return "file reader accepts a header the memory reader rejects (\(error))"
             } catch let fileError {
-                return fileError == error ? nil : "header errors differ: memory \(error), file \(fileError)"
+                // An empty file is refused as a file (InputFile) before any header is parsed.
+                return fileError == error || bytes.isEmpty ? nil : "header errors differ: memory \(error), file \(fileError)"
             }
         }
         do {
