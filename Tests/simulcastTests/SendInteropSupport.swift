@@ -90,6 +90,19 @@ enum GStreamer {
         }
 
         var logText: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
+
+        /// Waits until gst-launch says the pipeline is PLAYING (its udpsrc bound its port in the
+        /// state changes before), at most `seconds`: a fixed sleep raced a slow start on a loaded
+        /// machine (gst-launch took over a second to load its plugins and every frame went to a
+        /// port nobody had bound yet).
+        func waitUntilPlaying(seconds: Double = 20) throws {
+            let deadline = Date().addingTimeInterval(seconds)
+            while Date() < deadline {
+                if logText.contains("Setting pipeline to PLAYING") { return }
+                usleep(20_000)
+            }
+            throw SendTestError("gst-launch-1.0 not PLAYING after \(seconds) s; log:\n\(logText)")
+        }
     }
 
     static func srtpCaps(media: String, clockRate: Int, encoding: String, payload: Int, ssrc: UInt32, keyHex: String) -> String {

@@ -26,7 +26,7 @@ import SRTP
                 "!", "filesink", "location=\(directory.appendingPathComponent("layer\(index).yuv").path)",
             ], log: directory.appendingPathComponent("gst\(index).log")))
         }
-        usleep(1_000_000)  // let udpsrc bind
+        for pipeline in pipelines { try pipeline.waitUntilPlaying() }
         let summary = try SendCommand.run(["--to", "127.0.0.1:" + ports.map(String.init).joined(separator: ","),
                                            "--ssrc", "\(ssrc)", "--key", interopKeyBase64, "--frames", "\(Self.frames)",
                                            "--fast", "--rtcp-interval", "200"], output: { _ in })
@@ -63,7 +63,7 @@ import SRTP
                 "!", "filesink", "location=\(video.path)",
             ], log: directory.appendingPathComponent("gst-video.log")),
         ]
-        usleep(1_000_000)
+        for pipeline in pipelines { try pipeline.waitUntilPlaying() }
         let summary = try SendCommand.run(["--audio-to", "127.0.0.1:\(audioPort)", "--audio-ssrc", "4242",
                                            "--to", "127.0.0.1:\(videoPort)", "--ssrc", "5000", "--size", "320x180",
                                            "--key", interopKeyBase64, "--frames", "\(Self.frames)", "--fast"], output: { _ in })
@@ -89,7 +89,7 @@ import SRTP
                 "!", "filesink", "location=\(directory.appendingPathComponent("layer\(index).yuv").path)",
             ], log: directory.appendingPathComponent("gst\(index).log")))
         }
-        usleep(1_000_000)
+        for pipeline in pipelines { try pipeline.waitUntilPlaying() }
         let summary = try SendCommand.run(["--to", "127.0.0.1:" + ports.map(String.init).joined(separator: ","),
                                            "--size", "640x360", "--insecure", "--frames", "\(Self.frames)", "--fast"],
                                           output: { _ in })
