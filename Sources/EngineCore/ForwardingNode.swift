@@ -45,8 +45,8 @@ public final class ForwardingNode {
 
     private final class Downstream {
         let configuration: ForwardedSubscriberConfiguration
-        let outbound: SRTPSession?
-        let inbound: SRTPSession?
+        /// Protects what we send it, unprotects its SRTCP.
+        let security: SRTPSecurity
         var protectedHistory: PacketHistory
         var link: (any ForwardingLink)?
         var counters = ForwardedSubscriberCounters()
@@ -72,16 +72,14 @@ public final class ForwardingNode {
             self.configuration = configuration
             lossCeiling = LossBasedRateControl(configuration: lossControl)
             retransmissionBudget = RetransmissionBudget(configuration: budget, capacity: historyCapacity)
-            outbound = try configuration.sendKeys.map { k throws(SRTPError) in try SRTPSession(direction: .outbound, keyingMaterial: k) }
-            inbound = try configuration.receiveKeys.map { k throws(SRTPError) in try SRTPSession(direction: .inbound, keyingMaterial: k) }
-            protectedHistory = PacketHistory(capacity: historyCapacity,
-                                             maximumPacketSize: 1500 + SRTPSession.maxTrailerLength)
+            security = try SRTPSecurity(sendKeys: configuration.sendKeys, receiveKeys: configuration.receiveKeys)
+            protectedHistory = PacketHistory(capacity: historyCapacity, maximumPacketSize: security.maximumProtectedSize)
         }
     }
 
     private let clock: () -> Int64
-    private let publisherInbound: SRTPSession?
-    private let feedbackOutbound: SRTPSession?
+    /// Unprotects the publisher's media and RTCP, protects the feedback we send it.
+    private let publisherSecurity: SRTPSecurity
     private var layerHistories: [PacketHistory]
     private var upstreamUnwrappers: [SequenceNumberUnwrapper]
     private var upstreamNACK: [NACKGenerator]
@@ -97,9 +95,7 @@ public final class ForwardingNode {
     /// Layers the publisher ended with an RTCP BYE (until their next packet).
     private var endedLayers: Set<Int> = []
     private var receiveBuffer = [UInt8](repeating: 0, count: 2048)
-    private var protectBuffer = [UInt8](repeating: 0, count: 1500 + SRTPSession.maxTrailerLength)
     private var rebuildBuffer: [UInt8] = []
-    private var rtcpPlain: [UInt8] = []
 
     /// - Parameters:
     ///   - socket: where the publisher sends media and subscribers send RTCP (default: a new
@@ -114,8 +110,7 @@ public final class ForwardingNode {
         forwarder = TrackForwarder(plan: configuration.plan, layerSSRCs: configuration.layerSSRCs,
                                    keyFrameRequestIntervalMilliseconds: configuration.keyFrameRequestIntervalMilliseconds,
                                    selectorConfiguration: configuration.selector)
-        publisherInbound = try configuration.publisherKeys.map { try SRTPSession(direction: .inbound, keyingMaterial: $0) }
-        feedbackOutbound = try configuration.feedbackKeys.map { try SRTPSession(direction: .outbound, keyingMaterial: $0) }
+        publisherSecurity = try SRTPSecurity(sendKeys: configuration.feedbackKeys, receiveKeys: configuration.publisherKeys)
         layerHistories = configuration.layerSSRCs.map { _ in
             PacketHistory(capacity: configuration.historyCapacity, maximumPacketSize: 1500)
         }
@@ -123,7 +118,6 @@ public final class ForwardingNode {
         upstreamNACK = configuration.layerSSRCs.map { _ in NACKGenerator(configuration: configuration.upstreamNACK) }
         upstreamThrottle = KeyFrameRequestThrottle(minimumIntervalMilliseconds: configuration.keyFrameRequestIntervalMilliseconds)
         rebuildBuffer.reserveCapacity(1500)
-        rtcpPlain.reserveCapacity(1500)
     }
 
     /// Where the publisher should send its media.
@@ -313,14 +307,14 @@ public final class ForwardingNode {
                 downstream.counters.rtcpErrors += 1
                 return
             }
-            guard let plain = unprotect(length: length, rtcp: true, with: downstream.inbound) else {
+            guard let plain = try? downstream.security.unprotect(&receiveBuffer, length: length, kind: .rtcp) else {
                 downstream.counters.rtcpErrors += 1
                 return
             }
             handleSubscriberRTCP(length: plain, from: id, downstream)
             return
         }
-        guard let plain = unprotect(length: length, rtcp: kind == .rtcp, with: publisherInbound) else {
+        guard let plain = try? publisherSecurity.unprotect(&receiveBuffer, length: length, kind: kind) else {
             counters.srtpFailures += 1
             return
         }
@@ -384,14 +378,6 @@ public final class ForwardingNode {
         layerIndex(of: ssrc, in: configuration.layerSSRCs) != nil || configuration.audioSSRC == ssrc
     }
 
-    /// Unprotects `receiveBuffer[0..<length]` in place; nil when SRTP rejects it.
-    private func unprotect(length: Int, rtcp: Bool, with session: SRTPSession?) -> Int? {
-        guard let session else { return length }
-        guard let plain = try? session.unprotect(inPlace: &receiveBuffer, packetLength: length, rtcp: rtcp),
-              plain >= 0, plain <= length else { return nil }
-        return plain
-    }
-
     private func handlePublisherRTP(length: Int) {
         guard length >= RTPHeader.fixedLength else {
             counters.malformed += 1
@@ -436,13 +422,13 @@ public final class ForwardingNode {
         for index in orderedDownstreams.indices {  // not for-in: see TrackForwarder.forward
             let downstream = orderedDownstreams[index]
             guard downstream.audioOpen else { continue }
-            guard let protected = protect(receiveBuffer[0..<length], with: downstream.outbound) else {
+            guard let protected = try? downstream.security.protect(receiveBuffer[0..<length], kind: .rtp) else {
                 counters.sendFailures += 1
                 continue
             }
             downstream.counters.audioPacketsSent += 1
             downstream.counters.audioBytesSent += protected
-            transmit(protectBuffer[0..<protected], to: downstream, now: now)
+            transmit(downstream.security.output[0..<protected], to: downstream, now: now)
         }
     }
 
@@ -513,11 +499,11 @@ public final class ForwardingNode {
     private func sendMedia(_ packet: ArraySlice<UInt8>, to downstream: Downstream, now: Int64) {
         guard packet.count >= RTPHeader.fixedLength, packet.count <= 1500 else { return }
         let sequenceNumber = UInt16(packet[packet.startIndex + 2]) << 8 | UInt16(packet[packet.startIndex + 3])
-        guard let length = protect(packet, with: downstream.outbound) else {
+        guard let length = try? downstream.security.protect(packet, kind: .rtp) else {
             counters.sendFailures += 1
             return
         }
-        downstream.protectedHistory.store(protectBuffer[0..<length], sequenceNumber: sequenceNumber)
+        downstream.protectedHistory.store(downstream.security.output[0..<length], sequenceNumber: sequenceNumber)
         downstream.retransmissionBudget.mediaSent(sequenceNumber: sequenceNumber, bytes: length, nowMilliseconds: now)
         let base = packet.startIndex
         downstream.lastRTPTimestamp = UInt32(packet[base + 4]) << 24 | UInt32(packet[base + 5]) << 16
@@ -525,25 +511,7 @@ public final class ForwardingNode {
         downstream.counters.packetsSent += 1
         downstream.counters.payloadOctets += packet.count - RTPHeader.fixedLength
         downstream.counters.bytesSent += length
-        transmit(protectBuffer[0..<length], to: downstream, now: now)
-    }
-
-    /// Protects an RTP packet into `protectBuffer`; nil if it does not fit or SRTP refuses (e.g. an
-    /// index sent before).
-    private func protect(_ packet: ArraySlice<UInt8>, with session: SRTPSession?) -> Int? {
-        guard let session else {
-            // As protectRTP refuses a packet too large for the buffer, so does the plain copy
-            // (audio is forwarded as received: up to receiveBuffer.count bytes).
-            guard packet.count <= protectBuffer.count else { return nil }
-            for (offset, byte) in packet.enumerated() { protectBuffer[offset] = byte }
-            return packet.count
-        }
-        let attempt = packet.withUnsafeBytes { source in
-            protectBuffer.withUnsafeMutableBytes { output in
-                Result { () throws(SRTPError) -> Int in try session.protectRTP(source, into: output) }
-            }
-        }
-        return try? attempt.get()
+        transmit(downstream.security.output[0..<length], to: downstream, now: now)
     }
 
     private func transmit(_ datagram: ArraySlice<UInt8>, to downstream: Downstream, now: Int64) {
@@ -589,15 +557,15 @@ public final class ForwardingNode {
               let layer = configuration.layerSSRCs.firstIndex(of: origin.sourceId),
               copyFromLayerHistory(layer, sequenceNumber: origin.originalSequenceNumber),
               rewrite(&rebuildBuffer, origin: origin, outputSSRC: downstream.configuration.outputSSRC),
-              admitted(rebuildBuffer.count + SRTPSession.maxTrailerLength),
-              let length = protect(rebuildBuffer[...], with: downstream.outbound)
+              admitted(rebuildBuffer.count + SRTPSession.maximumOverhead),
+              let length = try? downstream.security.protect(rebuildBuffer[...], kind: .rtp)
         else {
             if !refused { downstream.counters.missing += 1 }
             return
         }
-        downstream.protectedHistory.store(protectBuffer[0..<length], sequenceNumber: sequenceNumber)
+        downstream.protectedHistory.store(downstream.security.output[0..<length], sequenceNumber: sequenceNumber)
         downstream.counters.rebuilt += 1
-        transmit(protectBuffer[0..<length], to: downstream, now: now)
+        transmit(downstream.security.output[0..<length], to: downstream, now: now)
     }
 
     /// Copies a stored plain packet of `layer` into `rebuildBuffer`; false if it is gone.
@@ -654,16 +622,9 @@ public final class ForwardingNode {
             ssrc: downstream.configuration.outputSSRC, ntpTimestamp: NTPTime.timestamp(microsecondsSinceEpoch: clock()),
             rtpTimestamp: downstream.lastRTPTimestamp, packetCount: UInt32(truncatingIfNeeded: downstream.counters.packetsSent),
             octetCount: UInt32(truncatingIfNeeded: downstream.counters.payloadOctets))
-        rtcpPlain.removeAll(keepingCapacity: true)
         do {
-            try RTCPCompoundPacket(packets: [.senderReport(report)]).serialize(into: &rtcpPlain)
-            var length = rtcpPlain.count
-            if let outbound = downstream.outbound {
-                length = try outbound.protectRTCP(rtcpPlain, into: &protectBuffer)
-            } else {
-                for (offset, byte) in rtcpPlain.enumerated() { protectBuffer[offset] = byte }
-            }
-            transmit(protectBuffer[0..<length], to: downstream, now: now)
+            let length = try downstream.security.protect(RTCPCompoundPacket(packets: [.senderReport(report)]))
+            transmit(downstream.security.output[0..<length], to: downstream, now: now)
         } catch {
             counters.sendFailures += 1
         }
@@ -687,16 +648,9 @@ public final class ForwardingNode {
     private func sendToPublisher(_ feedback: RTCPPacket) -> Bool {
         guard let destination = publisherEndpoint else { return false }
         let compound = RTCPCompoundPacket(packets: [.receiverReport(ReceiverReport(ssrc: configuration.localSSRC)), feedback])
-        rtcpPlain.removeAll(keepingCapacity: true)
         do {
-            try compound.serialize(into: &rtcpPlain)
-            var length = rtcpPlain.count
-            if let feedbackOutbound {
-                length = try feedbackOutbound.protectRTCP(rtcpPlain, into: &protectBuffer)
-            } else {
-                for (offset, byte) in rtcpPlain.enumerated() { protectBuffer[offset] = byte }
-            }
-            send(protectBuffer[0..<length], to: destination)
+            let length = try publisherSecurity.protect(compound)
+            send(publisherSecurity.output[0..<length], to: destination)
             return true
         } catch {
             counters.sendFailures += 1

@@ -345,10 +345,7 @@ public final class Publisher {
             .sourceDescription(SourceDescription(chunks: [.cname(ssrc: sender.ssrc, configuration.cname)])),
         ]
         if let goodbye { packets.append(.goodbye(goodbye)) }
-        let compound = RTCPCompoundPacket(packets: packets)
-        let bytes: [UInt8]
-        do { bytes = try compound.serialized() } catch { throw .wire(error) }
-        try path.sendRTCP(bytes, ssrc: sender.ssrc)
+        try path.sendRTCP(RTCPCompoundPacket(packets: packets), ssrc: sender.ssrc)
         lastReport[sender.ssrc] = now
         reportsSent += 1
     }

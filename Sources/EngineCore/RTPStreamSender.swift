@@ -102,7 +102,7 @@ public final class RTPStreamSender {
         budget = RetransmissionBudget(configuration: configuration.retransmissionBudget, capacity: configuration.historyCapacity)
         if path.isSecure {
             protectedHistory = PacketHistory(capacity: configuration.historyCapacity,
-                                             maximumPacketSize: SendPath.maximumPacketSize + SRTPSession.maxTrailerLength)
+                                             maximumPacketSize: path.security.maximumProtectedSize)
         }
         plain.reserveCapacity(SendPath.maximumPacketSize)
     }
@@ -133,10 +133,10 @@ public final class RTPStreamSender {
             throw .wire(error)
         }
         plain.append(contentsOf: payload)
-        let count = try path.protect(plain, isRTCP: false)
+        let count = try path.protect(plain)
         history.store(plain, sequenceNumber: sequenceNumber)
         if protectedHistory != nil {
-            protectedHistory?.store(path.protected[0..<count], sequenceNumber: sequenceNumber)
+            protectedHistory?.store(path.security.output[0..<count], sequenceNumber: sequenceNumber)
         }
         // Counters advance once the packet is built and protected: a failure above leaves no gap.
         _ = path.takeTransportSequenceNumber()

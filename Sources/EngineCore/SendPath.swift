@@ -1,8 +1,9 @@
 import RTPWire
 import SRTP
+import SessionCore
 
-/// What all streams of one publisher share on the way out: the transport, the outbound SRTP
-/// session, the header-extension map, the clock and the transport-wide sequence number
+/// What all streams of one publisher share on the way out: the transport, the security stage
+/// (SRTP), the header-extension map, the clock and the transport-wide sequence number
 /// (draft-holmer-rmcat-transport-wide-cc-extensions-01 §2: one counter across every stream of a
 /// transport). Owns the reused output buffers, so sending allocates nothing per packet.
 ///
@@ -15,16 +16,14 @@ public final class SendPath {
     public let extensionMap: RTPHeaderExtensionMap
     public let clock: PublisherClock
     /// Whether RTP leaves SRTP-protected (false only with `.insecure`).
-    public var isSecure: Bool { outbound != nil }
+    public var isSecure: Bool { security.protectsMedia }
     /// Whether RTCP leaves and arrives plain (`.insecure` and `.srtpPlainRTCP`).
-    public let rtcpIsPlain: Bool
+    public var rtcpIsPlain: Bool { security.rtcpIsPlain }
     /// The transport-wide sequence number the next RTP packet carries.
     public private(set) var nextTransportSequenceNumber: UInt16
 
-    private let outbound: SRTPSession?
-    let inbound: SRTPSession?
-    /// Reused output of SRTP/SRTCP protection.
-    private(set) var protected: [UInt8]
+    /// Protects what leaves and unprotects the feedback that arrives.
+    let security: SRTPSecurity
 
     /// - Throws: `.srtp` for keys the installed libsrtp cannot use.
     public init(transport: any PacketTransport, security: PublisherSecurity,
@@ -34,29 +33,21 @@ public final class SendPath {
         self.extensionMap = extensionMap
         self.clock = clock
         nextTransportSequenceNumber = initialTransportSequenceNumber
-        switch security {
-        case let .srtp(local, remote):
-            do {
-                outbound = try SRTPSession(direction: .outbound, keyingMaterial: local)
-                inbound = try SRTPSession(direction: .inbound, keyingMaterial: remote ?? local)
-            } catch {
-                throw .srtp(error)
+        do {
+            switch security {
+            case let .srtp(local, remote):
+                self.security = try SRTPSecurity(sendKeys: local, receiveKeys: remote ?? local,
+                                                 maximumPacketSize: Self.maximumPacketSize)
+            case let .srtpPlainRTCP(local):
+                self.security = try SRTPSecurity(sendKeys: local, receiveKeys: nil, rtcpIsPlain: true,
+                                                 maximumPacketSize: Self.maximumPacketSize)
+            case .insecure:
+                self.security = SRTPSecurity(outbound: nil, inbound: nil, rtcpIsPlain: true,
+                                             maximumPacketSize: Self.maximumPacketSize)
             }
-            rtcpIsPlain = false
-        case let .srtpPlainRTCP(local):
-            do {
-                outbound = try SRTPSession(direction: .outbound, keyingMaterial: local)
-            } catch {
-                throw .srtp(error)
-            }
-            inbound = nil
-            rtcpIsPlain = true
-        case .insecure:
-            outbound = nil
-            inbound = nil
-            rtcpIsPlain = true
+        } catch {
+            throw .srtp(error)
         }
-        protected = [UInt8](repeating: 0, count: Self.maximumPacketSize + SRTPSession.maxTrailerLength)
     }
 
     /// Takes the next transport-wide sequence number (wraps mod 2^16 by design).
@@ -65,33 +56,18 @@ public final class SendPath {
         return nextTransportSequenceNumber
     }
 
-    /// Protects `packet` (RTP or RTCP) into the reused buffer and returns how many bytes of
-    /// `protected` to send; plain packets are copied as they are.
-    func protect(_ packet: [UInt8], isRTCP: Bool) throws(PublisherError) -> Int {
-        guard packet.count <= Self.maximumPacketSize else {
-            throw .packetTooLarge(size: packet.count, limit: Self.maximumPacketSize)
-        }
-        guard let outbound, !(isRTCP && rtcpIsPlain) else {
-            packet.withUnsafeBytes { source in
-                protected.withUnsafeMutableBytes { output in
-                    if let from = source.baseAddress, let to = output.baseAddress {
-                        to.copyMemory(from: from, byteCount: source.count)
-                    }
-                }
-            }
-            return packet.count
-        }
+    /// Protects an RTP packet into `security.output`; returns how many bytes of it to send.
+    func protect(_ packet: [UInt8]) throws(PublisherError) -> Int {
         do {
-            return isRTCP ? try outbound.protectRTCP(packet, into: &protected)
-                : try outbound.protectRTP(packet, into: &protected)
+            return try security.protect(packet[...], kind: .rtp)
         } catch {
-            throw .srtp(error)
+            throw PublisherError(error)
         }
     }
 
-    /// Hands `protected[0..<count]` to the transport.
+    /// Hands `security.output[0..<count]` to the transport.
     func transmitProtected(count: Int, ssrc: UInt32) throws(PublisherError) {
-        let result: Result<Void, PublisherError> = protected.withUnsafeBytes { bytes in
+        let result: Result<Void, PublisherError> = security.output.withUnsafeBytes { bytes in
             Result { () throws(PublisherError) in
                 try transport.send(UnsafeRawBufferPointer(rebasing: bytes[0..<count]), ssrc: ssrc)
             }
@@ -99,19 +75,36 @@ public final class SendPath {
         try result.get()
     }
 
-    /// Protects and sends an already-built RTCP compound packet for stream `ssrc`.
-    func sendRTCP(_ packet: [UInt8], ssrc: UInt32) throws(PublisherError) {
-        let count = try protect(packet, isRTCP: true)
+    /// Serializes, protects and sends an RTCP compound packet for stream `ssrc`.
+    func sendRTCP(_ compound: RTCPCompoundPacket, ssrc: UInt32) throws(PublisherError) {
+        let count: Int
+        do {
+            count = try security.protect(compound)
+        } catch {
+            throw PublisherError(error)
+        }
         try transmitProtected(count: count, ssrc: ssrc)
     }
 
     /// Unprotects a received SRTCP packet in place (plain RTCP passes through when insecure);
     /// returns the RTCP length.
     func unprotectRTCP(_ buffer: inout [UInt8], length: Int) throws(PublisherError) -> Int {
-        guard let inbound, !rtcpIsPlain else { return length }
-        let result: Result<Int, SRTPError> = buffer.withUnsafeMutableBytes { bytes in
-            Result { () throws(SRTPError) -> Int in try inbound.unprotectRTCP(inPlace: bytes, packetLength: length) }
+        do {
+            return try security.unprotect(&buffer, length: length, kind: .rtcp)
+        } catch {
+            throw PublisherError(error)
         }
-        do { return try result.get() } catch { throw .srtp(error) }
+    }
+}
+
+extension PublisherError {
+    /// The publisher's reading of a security-stage failure.
+    init(_ error: PacketSecurityError<SRTPError>) {
+        switch error {
+        case let .packetTooLarge(size, limit): self = .packetTooLarge(size: size, limit: limit)
+        case let .refused(failure): self = .srtp(failure)
+        case let .invalidLength(length): self = .invalidConfiguration("SRTP returned \(length) bytes")
+        case let .unserializable(wire): self = .wire(wire)
+        }
     }
 }

@@ -36,11 +36,8 @@ public final class Subscriber {
     public private(set) var audioLevelsMalformed: Int64 = 0
 
     private let clock: () -> Int64
-    private let inbound: SRTPSession?
-    private let outbound: SRTPSession?
+    private let security: SRTPSecurity
     private var receiveBuffer: [UInt8]
-    private var rtcpPlain: [UInt8] = []
-    private var rtcpProtected: [UInt8]
     private var feedback: [RTCPPacket] = []
     /// The sender's media address: pinned by its first valid packet, moved only by a run of valid
     /// packets from one new address; RTCP goes there unless `senderRTCPEndpoint` is configured.
@@ -62,15 +59,11 @@ public final class Subscriber {
         audio = try AudioReceiver(configuration: configuration.audio)
         switch configuration.security {
         case let .srtp(receiveKeys, sendKeys):
-            inbound = try SRTPSession(direction: .inbound, keyingMaterial: receiveKeys)
-            outbound = try SRTPSession(direction: .outbound, keyingMaterial: sendKeys)
+            security = try SRTPSecurity(sendKeys: sendKeys, receiveKeys: receiveKeys)
         case .insecurePlaintext:
-            inbound = nil
-            outbound = nil
+            security = SRTPSecurity(outbound: nil, inbound: nil)
         }
         receiveBuffer = Array(repeating: 0, count: Self.maximumDatagramSize)
-        rtcpPlain.reserveCapacity(1500)
-        rtcpProtected = Array(repeating: 0, count: 1500 + SRTPSession.maxTrailerLength)
     }
 
     /// The socket's local endpoint (where the sender should send media).
@@ -129,17 +122,11 @@ public final class Subscriber {
             counters.malformedDatagrams += 1
             return
         }
-        var plainLength = length
-        if let inbound {
-            do {
-                plainLength = try inbound.unprotect(inPlace: &receiveBuffer, packetLength: length, rtcp: kind == .rtcp)
-            } catch {
-                counters.srtpFailures += 1
-                return
-            }
-        }
-        guard plainLength >= 0, plainLength <= length else {
-            counters.malformedDatagrams += 1
+        let plainLength: Int
+        do {
+            plainLength = try security.unprotect(&receiveBuffer, length: length, kind: kind)
+        } catch {
+            counters.srtpFailures += 1
             return
         }
         // Packets from anyone but the sender are dropped (with SRTP they would not pass anyway;
@@ -245,28 +232,14 @@ public final class Subscriber {
     }
 
     private func send(_ compound: RTCPCompoundPacket) {
-        rtcpPlain.removeAll(keepingCapacity: true)
+        let length: Int
         do {
-            try compound.serialize(into: &rtcpPlain)
+            length = try security.protect(compound)
         } catch {
             counters.rtcpSendFailures += 1
             return
         }
-        var length = rtcpPlain.count
-        if let outbound {
-            let needed = rtcpPlain.count + SRTPSession.maxTrailerLength
-            if rtcpProtected.count < needed { rtcpProtected = Array(repeating: 0, count: needed) }
-            do {
-                length = try outbound.protectRTCP(rtcpPlain, into: &rtcpProtected)
-            } catch {
-                counters.rtcpSendFailures += 1
-                return
-            }
-        } else {
-            if rtcpProtected.count < length { rtcpProtected = Array(repeating: 0, count: length) }
-            rtcpProtected.replaceSubrange(0..<length, with: rtcpPlain)
-        }
-        let datagram = rtcpProtected[0..<length]
+        let datagram = security.output[0..<length]
         counters.rtcpPacketsSent += 1
         counters.rtcpBytesSent += Int64(length)
         if let rtcpSink {
