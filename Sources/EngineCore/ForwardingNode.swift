@@ -330,7 +330,7 @@ public final class ForwardingNode {
             handlePublisherRTCP(length: plain)
         case .rtp:
             // Only a packet of one of the track's SSRCs may pin or move the publisher's address.
-            guard plain >= RTPHeader.fixedLength, isPublishedSSRC(readSSRC()) else {
+            guard let fields = try? RTPFixedFields(reading: receiveBuffer[0..<plain]), isPublishedSSRC(fields.ssrc) else {
                 counters.malformed += 1
                 return
             }
@@ -338,7 +338,7 @@ public final class ForwardingNode {
                 counters.foreignSourcePackets += 1
                 return
             }
-            handlePublisherRTP(length: plain)
+            handlePublisherRTP(length: plain, fields: fields)
         }
     }
 
@@ -369,22 +369,13 @@ public final class ForwardingNode {
         checkWantedLayers()
     }
 
-    /// The SSRC of the RTP packet in `receiveBuffer` (at least 12 bytes long).
-    private func readSSRC() -> UInt32 {
-        UInt32(receiveBuffer[8]) << 24 | UInt32(receiveBuffer[9]) << 16 | UInt32(receiveBuffer[10]) << 8 | UInt32(receiveBuffer[11])
-    }
-
     private func isPublishedSSRC(_ ssrc: UInt32) -> Bool {
         layerIndex(of: ssrc, in: configuration.layerSSRCs) != nil || configuration.audioSSRC == ssrc
     }
 
-    private func handlePublisherRTP(length: Int) {
-        guard length >= RTPHeader.fixedLength else {
-            counters.malformed += 1
-            return
-        }
-        let ssrc = readSSRC()
-        let sequenceNumber = UInt16(receiveBuffer[2]) << 8 | UInt16(receiveBuffer[3])
+    private func handlePublisherRTP(length: Int, fields: RTPFixedFields) {
+        let ssrc = fields.ssrc
+        let sequenceNumber = fields.sequenceNumber
         if let audioSSRC = configuration.audioSSRC, ssrc == audioSSRC {
             forwardAudio(length: length)
             return
@@ -497,17 +488,15 @@ public final class ForwardingNode {
     // MARK: - Sending
 
     private func sendMedia(_ packet: ArraySlice<UInt8>, to downstream: Downstream, now: Int64) {
-        guard packet.count >= RTPHeader.fixedLength, packet.count <= 1500 else { return }
-        let sequenceNumber = UInt16(packet[packet.startIndex + 2]) << 8 | UInt16(packet[packet.startIndex + 3])
+        guard let fields = try? RTPFixedFields(reading: packet) else { return }
+        let sequenceNumber = fields.sequenceNumber
         guard let length = try? downstream.security.protect(packet, kind: .rtp) else {
             counters.sendFailures += 1
             return
         }
         downstream.protectedHistory.store(downstream.security.output[0..<length], sequenceNumber: sequenceNumber)
         downstream.retransmissionBudget.mediaSent(sequenceNumber: sequenceNumber, bytes: length, nowMilliseconds: now)
-        let base = packet.startIndex
-        downstream.lastRTPTimestamp = UInt32(packet[base + 4]) << 24 | UInt32(packet[base + 5]) << 16
-            | UInt32(packet[base + 6]) << 8 | UInt32(packet[base + 7])
+        downstream.lastRTPTimestamp = fields.timestamp
         downstream.counters.packetsSent += 1
         downstream.counters.payloadOctets += packet.count - RTPHeader.fixedLength
         downstream.counters.bytesSent += length

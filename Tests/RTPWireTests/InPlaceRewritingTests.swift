@@ -18,6 +18,21 @@ import Testing
                                     timestamp: 0xAABB_CCDD, ssrc: 0x0102_0304, csrcs: [4]))
     }
 
+    @Test func fixedFieldsReadInPlaceMatchTheParsedHeaderAtAnySliceOffset() throws {
+        let wire = try vp8Packet()
+        let header = try RTPPacket(parsing: wire).header
+        let framed = [0xEE, 0xEE] + wire
+        for packet in [wire[...], framed[2...]] {
+            let fields = try RTPFixedFields(reading: packet)
+            #expect(fields == RTPFixedFields(payloadType: header.payloadType, sequenceNumber: header.sequenceNumber,
+                                             timestamp: header.timestamp, ssrc: header.ssrc))
+        }
+        #expect(wireError { () throws(WireError) in _ = try RTPFixedFields(reading: wire[0..<11]) }?.name == "truncated")
+        var versionOne = wire
+        versionOne[0] = 0x40
+        #expect(wireError { () throws(WireError) in _ = try RTPFixedFields(reading: versionOne[...]) }?.name == "invalidValue")
+    }
+
     @Test func rtpRewriteOfATruncatedPacketThrowsAndChangesNothing() {
         var wire: [UInt8] = [0x80, 0x60, 0, 1]
         #expect(wireError { () throws(WireError) in try RTPHeader.rewrite(in: &wire, sequenceNumber: 9) }?.name == "truncated")
