@@ -47,7 +47,8 @@ public final class ForwardingNode {
         let configuration: ForwardedSubscriberConfiguration
         /// Protects what we send it, unprotects its SRTCP.
         let security: SRTPSecurity
-        var protectedHistory: PacketHistory
+        /// What we sent it, as sent, for its NACKs (bounded by its retransmission budget).
+        var retransmissions: RetransmissionStore
         var link: (any ForwardingLink)?
         var counters = ForwardedSubscriberCounters()
         /// For sender reports (RFC 3550 §6.4.1) and the bitrate.
@@ -64,16 +65,14 @@ public final class ForwardingNode {
         var delivery = ReportedDeliveryMeter()
         var lossCeiling: LossBasedRateControl
         var lossCeilingMeasured = false
-        /// Bounds what its NACKs can make us resend.
-        var retransmissionBudget: RetransmissionBudget
 
         init(_ configuration: ForwardedSubscriberConfiguration, historyCapacity: Int,
              lossControl: LossBasedRateControl.Configuration, budget: RetransmissionBudget.Configuration) throws(SRTPError) {
             self.configuration = configuration
             lossCeiling = LossBasedRateControl(configuration: lossControl)
-            retransmissionBudget = RetransmissionBudget(configuration: budget, capacity: historyCapacity)
             security = try SRTPSecurity(sendKeys: configuration.sendKeys, receiveKeys: configuration.receiveKeys)
-            protectedHistory = PacketHistory(capacity: historyCapacity, maximumPacketSize: security.maximumProtectedSize)
+            retransmissions = RetransmissionStore(capacity: historyCapacity, maximumPacketSize: security.maximumProtectedSize,
+                                                  budget: budget)
         }
     }
 
@@ -494,8 +493,8 @@ public final class ForwardingNode {
             counters.sendFailures += 1
             return
         }
-        downstream.protectedHistory.store(downstream.security.output[0..<length], sequenceNumber: sequenceNumber)
-        downstream.retransmissionBudget.mediaSent(sequenceNumber: sequenceNumber, bytes: length, nowMilliseconds: now)
+        downstream.retransmissions.mediaSent(downstream.security.output[0..<length], sequenceNumber: sequenceNumber,
+                                             nowMilliseconds: now)
         downstream.lastRTPTimestamp = fields.timestamp
         downstream.counters.packetsSent += 1
         downstream.counters.payloadOctets += packet.count - RTPHeader.fixedLength
@@ -522,37 +521,38 @@ public final class ForwardingNode {
     private func retransmit(_ sequenceNumber: UInt16, to id: String, _ downstream: Downstream, now: Int64) {
         downstream.counters.nacked += 1
         let roundTrip = downstream.roundTripMicroseconds.map { $0 / 1000 }
-        var refused = false
-        func admitted(_ bytes: Int) -> Bool {
-            let decision = downstream.retransmissionBudget.admit(sequenceNumber: sequenceNumber, bytes: bytes,
-                                                                 roundTripMilliseconds: roundTrip, nowMilliseconds: now)
-            refused = decision != .resend
-            if refused { downstream.counters.retransmissionsRefused += 1 }
-            return !refused
-        }
         // The bytes we sent, as they were (the common case).
-        let resent: Bool? = downstream.protectedHistory.withPacket(sequenceNumber: sequenceNumber) { stored in
-            guard admitted(stored.count) else { return false }
-            transmit(stored, to: downstream, now: now)
-            return true
-        }
-        if let resent {
-            if resent { downstream.counters.retransmitted += 1 }
+        switch downstream.retransmissions.answer(sequenceNumber: sequenceNumber, roundTripMilliseconds: roundTrip,
+                                                 nowMilliseconds: now, resend: { transmit($0, to: downstream, now: now) }) {
+        case .resent:
+            downstream.counters.retransmitted += 1
             return
+        case .refused:
+            downstream.counters.retransmissionsRefused += 1
+            return
+        case .missing:
+            break
         }
         // Never sent to this subscriber (or its copy is gone): rebuild it from the layer history
         // with the same rewrite the forwarder applied.
         guard let origin = try? forwarder.retransmissionSource(for: id, sequenceNumber: sequenceNumber),
               let layer = configuration.layerSSRCs.firstIndex(of: origin.sourceId),
               copyFromLayerHistory(layer, sequenceNumber: origin.originalSequenceNumber),
-              rewrite(&rebuildBuffer, origin: origin, outputSSRC: downstream.configuration.outputSSRC),
-              admitted(rebuildBuffer.count + SRTPSession.maximumOverhead),
-              let length = try? downstream.security.protect(rebuildBuffer[...], kind: .rtp)
+              rewrite(&rebuildBuffer, origin: origin, outputSSRC: downstream.configuration.outputSSRC)
         else {
-            if !refused { downstream.counters.missing += 1 }
+            downstream.counters.missing += 1
             return
         }
-        downstream.protectedHistory.store(downstream.security.output[0..<length], sequenceNumber: sequenceNumber)
+        guard downstream.retransmissions.admit(sequenceNumber: sequenceNumber, bytes: rebuildBuffer.count + SRTPSession.maximumOverhead,
+                                               roundTripMilliseconds: roundTrip, nowMilliseconds: now) == .resend else {
+            downstream.counters.retransmissionsRefused += 1
+            return
+        }
+        guard let length = try? downstream.security.protect(rebuildBuffer[...], kind: .rtp) else {
+            downstream.counters.missing += 1
+            return
+        }
+        downstream.retransmissions.keepRepair(downstream.security.output[0..<length], sequenceNumber: sequenceNumber)
         downstream.counters.rebuilt += 1
         transmit(downstream.security.output[0..<length], to: downstream, now: now)
     }

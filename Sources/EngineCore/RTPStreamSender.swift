@@ -59,28 +59,19 @@ public final class RTPStreamSender {
     /// the retransmission budget refused.
     public private(set) var retransmissions = 0
     public private(set) var retransmissionMisses = 0
-    public var retransmissionRefusals: RetransmissionBudget.Refusals { budget.refusals }
+    public var retransmissionRefusals: RetransmissionBudget.Refusals { retransmissionStore.refusals }
     /// RTP timestamp and monotonic time of the last packet sent (for SR timestamps).
     public private(set) var lastRTPTimestamp: UInt32 = 0
     public private(set) var lastSendMicroseconds: UInt64 = 0
-    /// Plain RTP packets, for retransmission and inspection.
-    public private(set) var history: PacketHistory
-
     private let path: SendPath
     private let mid: MediaIdentifier?
     private let rid: RTPStreamID?
-    private var protectedHistory: PacketHistory?
-    private var budget: RetransmissionBudget
+    /// Every packet as it went on the wire (protected, or plain when insecure), for NACKs.
+    private var retransmissionStore: RetransmissionStore
     private var plain: [UInt8] = []
 
     /// What `retransmit` did with one request.
-    public enum RetransmissionOutcome: Sendable, Equatable {
-        case resent
-        /// No longer in the history.
-        case missing
-        /// Refused by the retransmission budget.
-        case refused(RetransmissionBudget.Decision)
-    }
+    public typealias RetransmissionOutcome = RetransmissionStore.Outcome
 
     /// - Throws: `.invalidConfiguration` for a payload type above 127 or a MID/RID that is not
     ///   valid on the wire.
@@ -98,12 +89,9 @@ public final class RTPStreamSender {
         self.configuration = configuration
         self.path = path
         nextSequenceNumber = configuration.initialSequenceNumber
-        history = PacketHistory(capacity: configuration.historyCapacity, maximumPacketSize: SendPath.maximumPacketSize)
-        budget = RetransmissionBudget(configuration: configuration.retransmissionBudget, capacity: configuration.historyCapacity)
-        if path.isSecure {
-            protectedHistory = PacketHistory(capacity: configuration.historyCapacity,
-                                             maximumPacketSize: path.security.maximumProtectedSize)
-        }
+        retransmissionStore = RetransmissionStore(capacity: configuration.historyCapacity,
+                                                  maximumPacketSize: path.security.maximumProtectedSize,
+                                                  budget: configuration.retransmissionBudget)
         plain.reserveCapacity(SendPath.maximumPacketSize)
     }
 
@@ -134,10 +122,8 @@ public final class RTPStreamSender {
         }
         plain.append(contentsOf: payload)
         let count = try path.protect(plain)
-        history.store(plain, sequenceNumber: sequenceNumber)
-        if protectedHistory != nil {
-            protectedHistory?.store(path.security.output[0..<count], sequenceNumber: sequenceNumber)
-        }
+        retransmissionStore.mediaSent(path.security.output[0..<count], sequenceNumber: sequenceNumber,
+                                      nowMilliseconds: Int64(clamping: now / 1000))
         // Counters advance once the packet is built and protected: a failure above leaves no gap.
         _ = path.takeTransportSequenceNumber()
         nextSequenceNumber = sequenceNumber &+ 1  // wraps mod 2^16 by design
@@ -146,7 +132,6 @@ public final class RTPStreamSender {
         lastRTPTimestamp = timestamp
         lastSendMicroseconds = now
         wireBytes &+= UInt64(count)
-        budget.mediaSent(sequenceNumber: sequenceNumber, bytes: count, nowMilliseconds: Int64(clamping: now / 1000))
         try path.transmitProtected(count: count, ssrc: configuration.ssrc)
     }
 
@@ -155,24 +140,21 @@ public final class RTPStreamSender {
     /// requester, if known).
     @discardableResult
     public func retransmit(sequenceNumber: UInt16, roundTripMilliseconds: Int64? = nil) throws(PublisherError) -> RetransmissionOutcome {
-        let source = protectedHistory ?? history
-        guard let size = source.withPacket(sequenceNumber: sequenceNumber, { $0.count }) else {
-            retransmissionMisses += 1
-            return .missing
-        }
         let now = Int64(clamping: path.clock.monotonicMicroseconds() / 1000)
-        let decision = budget.admit(sequenceNumber: sequenceNumber, bytes: size,
-                                    roundTripMilliseconds: roundTripMilliseconds, nowMilliseconds: now)
-        guard decision == .resend else { return .refused(decision) }
-        let result: Result<Void, PublisherError>? = source.withPacket(sequenceNumber: sequenceNumber) { packet in
-            packet.withUnsafeBytes { bytes in
+        let outcome = try retransmissionStore.answer(sequenceNumber: sequenceNumber, roundTripMilliseconds: roundTripMilliseconds,
+                                                     nowMilliseconds: now) { (packet) throws(PublisherError) in
+            let sent: Result<Void, PublisherError> = packet.withUnsafeBytes { bytes in
                 Result { () throws(PublisherError) in try path.transport.send(bytes, ssrc: configuration.ssrc) }
             }
+            try sent.get()
+            wireBytes &+= UInt64(packet.count)
         }
-        try result?.get()
-        retransmissions += 1
-        wireBytes &+= UInt64(size)
-        return .resent
+        switch outcome {
+        case .resent: retransmissions += 1
+        case .missing: retransmissionMisses += 1
+        case .refused: break
+        }
+        return outcome
     }
 
     /// A sender report for this stream at the current clock (RFC 3550 §6.4.1): NTP from the wall
