@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Glibc
 
 /// The engine's one thread (the house rule "the engine owns its loop"): every endpoint object
 /// (publishers, nodes, subscribers: none of them `Sendable`) lives on it and is touched only by
@@ -13,6 +14,7 @@ final class EngineLoop: @unchecked Sendable {
     // Guarded by `lock`.
     private var jobs: [Job] = []
     private var isRunning = true
+    // Guarded by `lock`: the running thread, nil once it ended.
     private var thread: Thread?
     private let wake = DispatchSemaphore(value: 0)
     private let stopped = DispatchSemaphore(value: 0)
@@ -56,16 +58,22 @@ final class EngineLoop: @unchecked Sendable {
         return try result.get()
     }
 
-    /// Stops the loop after the jobs already queued and a last `shutdown` of the runtime; waits
-    /// for it. Idempotent.
-    func stop() async {
+    /// Tells the loop to stop after the jobs already queued and a last `shutdown` of the
+    /// runtime, without waiting; false if it was already told.
+    @discardableResult
+    func requestStop() -> Bool {
         let first = lock.withLock { () -> Bool in
             guard isRunning else { return false }
             isRunning = false
             return true
         }
-        guard first else { return }
-        wake.signal()
+        if first { wake.signal() }
+        return first
+    }
+
+    /// Stops the loop as `requestStop` does and waits for it. Idempotent.
+    func stop() async {
+        guard requestStop() else { return }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             DispatchQueue.global().async { [stopped] in
                 stopped.wait()
@@ -75,7 +83,15 @@ final class EngineLoop: @unchecked Sendable {
         }
     }
 
+    /// The loop thread's name as the system shows it (`/proc/<pid>/task/<tid>/comm`, at most 15 bytes).
+    static let threadName = "MediaEngine"
+
     private func run() {
+        // pthread_setname_np is not visible to Swift here; the kernel takes the same write (PR_SET_NAME).
+        if let comm = fopen("/proc/thread-self/comm", "w") {
+            fputs(Self.threadName, comm)
+            fclose(comm)
+        }
         while true {
             let (batch, running) = lock.withLock { () -> ([Job], Bool) in
                 defer { jobs.removeAll(keepingCapacity: true) }
@@ -87,6 +103,8 @@ final class EngineLoop: @unchecked Sendable {
             _ = wake.wait(timeout: .now() + .milliseconds(tickMilliseconds))
         }
         runtime.shutdown()
+        // The thread's block holds the loop: let go of the thread so both can be freed.
+        lock.withLock { thread = nil }
         stopped.signal()
     }
 }

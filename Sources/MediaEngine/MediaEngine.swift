@@ -31,4 +31,10 @@ public final class MediaEngine: Sendable {
     public func close() async {
         await loop.stop()
     }
+
+    /// An engine let go of without `close()` stops the same way, without waiting: its thread
+    /// ends and the rooms, tracks and participants still held answer `EngineError.closed`.
+    deinit {
+        loop.requestStop()
+    }
 }

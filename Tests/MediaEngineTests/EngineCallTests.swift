@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 import MediaEngine
 import Testing
@@ -46,6 +47,22 @@ import Testing
         #expect(bobEvents.all.last == .connectionStateChanged(.disconnected))
     }
 
+    @Test func anEngineLetGoOfWithoutCloseEndsItsThreadAndItsRoomAnswersClosed() async throws {
+        let before = engineLoopThreads()
+        var engine: MediaEngine? = MediaEngine()
+        let room = try await engine!.hostRoom()
+        let alice = try await room.join(participantId: "alice")
+        #expect(engineLoopThreads() == before + 1)
+        engine = nil
+        let deadline = ContinuousClock.now + .seconds(5)
+        while engineLoopThreads() > before, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        try #require(engineLoopThreads() == before)
+        var ended = false
+        for await event in alice.events where event == .connectionStateChanged(.disconnected) { ended = true }
+        #expect(ended)  // the stream said so, then finished
+        await #expect(throws: EngineError.self) { try await room.join(participantId: "bob") }
+    }
+
     @Test func badInputIsATypedErrorNeverATrap() async throws {
         let engine = MediaEngine()
         let room = try await engine.hostRoom()
@@ -86,4 +103,13 @@ final class SizeLog: @unchecked Sendable {
 
     var last: VideoSize? { lock.run { sizes.last } }
     var count: Int { lock.run { sizes.count } }
+}
+
+/// Threads of this process named as the engine names its loop thread.
+func engineLoopThreads() -> Int {
+    let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+    return tasks.filter { task in
+        let name = try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8)
+        return name == "MediaEngine\n"
+    }.count
 }
