@@ -2,6 +2,7 @@ import EngineCore
 import RTPWire
 import SRTP
 import Simulcast
+import SessionCore
 
 /// The node under test in `simulcast-bench forward`: a `ForwardingNode` on its own loopback
 /// socket taking the recorded publisher's SRTP (video layers and Opus audio), forwarding to
@@ -37,7 +38,7 @@ final class ForwardScene {
                 plan: recording.plan, layerSSRCs: recording.videoSSRCs, publisherKeys: publisherKeys,
                 feedbackKeys: try Self.keys(seed: 200), publisherRTCPEndpoint: publisherRTCP.localEndpoint,
                 audioSSRC: recording.audioSSRC),
-            clock: { clock.microseconds })
+            clock: MediaClock { clock.microseconds })
         var ids: [String] = []
         var receivers: [UDPSocket] = []
         var sessions: [SRTPSession] = []

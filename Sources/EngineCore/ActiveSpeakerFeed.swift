@@ -1,4 +1,5 @@
 import RTPWire
+import SessionCore
 import Simulcast
 
 /// Active speakers from received audio (SPEC §4), wired into the engine: the RFC 6464 level of
@@ -33,14 +34,14 @@ public final class ActiveSpeakerFeed {
 
     private var detector: ActiveSpeakerDetector
     private var tracks: [UInt32: SpeakerTrackKey] = [:]
-    private let clock: () -> Int64
+    private let clock: MediaClock
     private var nextEvaluation: Int64?
 
     /// - Parameter clock: monotonic microseconds, the same clock the subscribers stamp arrivals
     ///   with.
     public init(configuration: ActiveSpeakerDetector.Configuration = .init(),
                 evaluationIntervalMicroseconds: Int64 = 100_000, historyLimit: Int = 10_000,
-                clock: @escaping () -> Int64 = monotonicMicroseconds) {
+                clock: MediaClock = .system) {
         detector = ActiveSpeakerDetector(configuration: configuration)
         self.evaluationIntervalMicroseconds = max(1_000, evaluationIntervalMicroseconds)
         self.historyLimit = max(1, historyLimit)
@@ -89,12 +90,12 @@ public final class ActiveSpeakerFeed {
     public var dominantSpeaker: String? { detector.dominantSpeaker }
 
     /// Participants from most to least dominant now (for adaptive subscriptions).
-    public func dominanceRanking() -> [String] { detector.dominanceRanking(atMilliseconds: clock() / 1_000) }
+    public func dominanceRanking() -> [String] { detector.dominanceRanking(atMilliseconds: clock.monotonicMicroseconds() / 1_000) }
 
     /// Evaluates if the interval has passed. Returns the update when one was made.
     @discardableResult
     public func serviceIfDue() -> ActiveSpeakerUpdate? {
-        let now = clock()
+        let now = clock.monotonicMicroseconds()
         if let due = nextEvaluation, now < due { return nil }
         nextEvaluation = now + evaluationIntervalMicroseconds
         return evaluate()
@@ -103,7 +104,7 @@ public final class ActiveSpeakerFeed {
     /// Evaluates now.
     @discardableResult
     public func evaluate() -> ActiveSpeakerUpdate {
-        let update = detector.evaluate(atMilliseconds: clock() / 1_000)
+        let update = detector.evaluate(atMilliseconds: clock.monotonicMicroseconds() / 1_000)
         if let snapshot = update.snapshot {
             append(snapshot, to: &snapshots)
             onSnapshot?(snapshot)

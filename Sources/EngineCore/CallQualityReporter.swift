@@ -65,7 +65,7 @@ public final class CallQualityReporter {
     /// Intervals with nothing new in either direction.
     public private(set) var missedIntervals = 0
 
-    private let clock: () -> Int64
+    private let clock: MediaClock
     private var monitor: ConnectionQualityMonitor
     private var uplinkMeter: CallQualityMeter
     private var downlinkMeter: CallQualityMeter
@@ -75,7 +75,7 @@ public final class CallQualityReporter {
 
     /// - Parameter clock: monotonic microseconds (inject the test's clock).
     public init(configuration: Configuration = .init(), publisher: Publisher?, subscribers: [Subscriber],
-                clock: @escaping () -> Int64 = monotonicMicroseconds) {
+                clock: MediaClock = .system) {
         self.configuration = configuration
         self.publisher = publisher
         self.subscribers = subscribers
@@ -115,7 +115,7 @@ public final class CallQualityReporter {
     /// timer and takes the baseline readings). Returns the update when one was made.
     @discardableResult
     public func serviceIfDue() -> ConnectionQualityUpdate? {
-        let now = clock()
+        let now = clock.monotonicMicroseconds()
         guard let due = nextReportMicroseconds else {
             nextReportMicroseconds = now + configuration.intervalMicroseconds
             takeSamples(now: now)  // baseline: the first interval's deltas start here
@@ -132,7 +132,7 @@ public final class CallQualityReporter {
     /// and the monitor has nothing to repeat (before the first report).
     @discardableResult
     public func report() -> ConnectionQualityUpdate? {
-        let now = clock()
+        let now = clock.monotonicMicroseconds()
         if nextReportMicroseconds == nil { nextReportMicroseconds = now + configuration.intervalMicroseconds }
         let (uplink, downlink) = takeSamples(now: now)
         if let uplink { lastUplink = uplink }
@@ -165,7 +165,7 @@ public final class CallQualityReporter {
                 octets[sender.ssrc] = UInt64(sender.octetCount)
                 rates[sender.ssrc] = Int(sender.configuration.clockRate)
             }
-            var newestRTT: (time: UInt64, rtt: Int64)?
+            var newestRTT: (time: Int64, rtt: Int64)?
             for (ssrc, received) in publisher.latestReportBlocks.sorted(by: { $0.key < $1.key }) {
                 uplinkStreams.append(CallQualityStreamCounters(reportBlock: received.block, clockRate: rates[ssrc] ?? 0,
                                                                octetsSent: octets[ssrc] ?? 0))

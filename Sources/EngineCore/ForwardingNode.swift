@@ -76,7 +76,7 @@ public final class ForwardingNode {
         }
     }
 
-    private let clock: () -> Int64
+    private let clock: MediaClock
     /// Unprotects the publisher's media and RTCP, protects the feedback we send it.
     private let publisherSecurity: SRTPSecurity
     private var layerHistories: [PacketHistory]
@@ -102,7 +102,7 @@ public final class ForwardingNode {
     ///   - clock: monotonic microseconds.
     /// - Throws: `NetworkError` for the socket, `SRTPError` for keys libsrtp cannot use.
     public init(configuration: ForwardingNodeConfiguration, socket: UDPSocket? = nil,
-                clock: @escaping () -> Int64 = monotonicMicroseconds) throws {
+                clock: MediaClock = .system) throws {
         self.configuration = configuration
         self.socket = try socket ?? UDPSocket(bindingTo: .loopback(port: 0))
         self.clock = clock
@@ -122,7 +122,7 @@ public final class ForwardingNode {
     /// Where the publisher should send its media.
     public var localEndpoint: NetworkEndpoint { socket.localEndpoint }
 
-    private var nowMilliseconds: Int64 { clock() / 1000 }
+    private var nowMilliseconds: Int64 { clock.monotonicMicroseconds() / 1000 }
 
     // MARK: - Subscribers
 
@@ -461,7 +461,7 @@ public final class ForwardingNode {
                         downstream.lossCeilingMeasured = true
                         updateSelectorBandwidth(for: id, downstream, now: now)
                     }
-                    let arrival = NTPTime.compact(NTPTime.timestamp(microsecondsSinceEpoch: clock()))
+                    let arrival = NTPTime.compact(clock.ntpTimestamp())
                     if let rtt = ReceiveStatistics.roundTripMicroseconds(reportBlock: block, arrivalCompactNTP: arrival) {
                         downstream.roundTripMicroseconds = rtt
                     }
@@ -608,7 +608,7 @@ public final class ForwardingNode {
         if let last = downstream.lastSenderReportMilliseconds, now - last < 1000, now >= last { return }
         downstream.lastSenderReportMilliseconds = now
         let report = SenderReport(
-            ssrc: downstream.configuration.outputSSRC, ntpTimestamp: NTPTime.timestamp(microsecondsSinceEpoch: clock()),
+            ssrc: downstream.configuration.outputSSRC, ntpTimestamp: clock.ntpTimestamp(),
             rtpTimestamp: downstream.lastRTPTimestamp, packetCount: UInt32(truncatingIfNeeded: downstream.counters.packetsSent),
             octetCount: UInt32(truncatingIfNeeded: downstream.counters.payloadOctets))
         do {

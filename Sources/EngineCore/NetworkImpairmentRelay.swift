@@ -1,3 +1,4 @@
+import SessionCore
 /// A loopback UDP relay that puts a `NetworkImpairment` on each direction of a path between a
 /// sender (e.g. a `Publisher`'s `UDPTransport`) and a receiver (e.g. a `Subscriber`'s socket):
 ///
@@ -30,13 +31,13 @@ public final class NetworkImpairmentRelay {
     public private(set) var sendFailures = 0
     public private(set) var undeliverable = 0
 
-    private let clock: () -> Int64
+    private let clock: MediaClock
     private var buffer = [UInt8](repeating: 0, count: 2048)
 
     /// Binds two sockets on 127.0.0.1. `clock` is microseconds on the monotonic clock the
     /// impairment delays are measured with (inject the test's clock).
     public init(receiver: NetworkEndpoint, forward: NetworkImpairment.Configuration,
-                backward: NetworkImpairment.Configuration, clock: @escaping () -> Int64 = monotonicMicroseconds)
+                backward: NetworkImpairment.Configuration, clock: MediaClock = .system)
         throws(NetworkError)
     {
         senderFacing = try UDPSocket()
@@ -52,7 +53,7 @@ public final class NetworkImpairmentRelay {
     /// The same impairment both ways (the backward one with a derived seed, so the two
     /// directions do not drop in lockstep).
     public convenience init(receiver: NetworkEndpoint, symmetric configuration: NetworkImpairment.Configuration,
-                            clock: @escaping () -> Int64 = monotonicMicroseconds) throws(NetworkError) {
+                            clock: MediaClock = .system) throws(NetworkError) {
         var backward = configuration
         backward.seed = configuration.seed ^ 0x5851_F42D_4C95_7F2D
         try self.init(receiver: receiver, forward: configuration, backward: backward, clock: clock)
@@ -67,7 +68,7 @@ public final class NetworkImpairmentRelay {
     /// everything due. Returns how many datagrams were sent on.
     @discardableResult
     public func service() throws(NetworkError) -> Int {
-        let now = clock()
+        let now = clock.monotonicMicroseconds()
         for _ in 0..<1024 {
             guard let received = try receive(on: senderFacing) else { break }
             if senderEndpoint == nil { senderEndpoint = received.from }
@@ -82,7 +83,7 @@ public final class NetworkImpairmentRelay {
 
     /// Sends what is due at the clock's current time without reading.
     @discardableResult
-    public func releaseDue() -> Int { releaseDue(now: clock()) }
+    public func releaseDue() -> Int { releaseDue(now: clock.monotonicMicroseconds()) }
 
     /// The earliest time something queued is due, either way.
     public var nextDueMicroseconds: Int64? {

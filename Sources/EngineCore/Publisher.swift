@@ -50,7 +50,7 @@ public final class Publisher {
         /// The block as received.
         public var block: ReportBlock
         /// When it was handled, on the publisher's monotonic clock (microseconds).
-        public var arrivalMonotonicMicroseconds: UInt64
+        public var arrivalMonotonicMicroseconds: Int64
         /// A − LSR − DLSR with A from the publisher's wall clock; nil without an LSR (no SR seen
         /// by the far end yet) or for a negative result.
         public var roundTripMicroseconds: Int64?
@@ -83,7 +83,7 @@ public final class Publisher {
     private var opusBuffer = [UInt8](repeating: 0, count: OpusEncoder.maxPacketSize)
     private var audioWasSilent = true
     private var throttle: KeyFrameRequestThrottle
-    private var lastReport: [UInt32: UInt64] = [:]
+    private var lastReport: [UInt32: Int64] = [:]
     private var receiveBuffer = [UInt8](repeating: 0, count: 2048)
     private var nackScratch: [UInt16] = []
     private let sendersBySSRC: [UInt32: RTPStreamSender]
@@ -128,7 +128,7 @@ public final class Publisher {
     /// Builds the pipeline. Throws typed errors for impossible configurations: no track, a
     /// wrong number of or duplicate SSRCs, payload types above 127, keys libsrtp cannot use.
     public init<Generator: RandomNumberGenerator>(configuration: PublisherConfiguration, transport: any PacketTransport,
-                                                  clock: PublisherClock = .system,
+                                                  clock: MediaClock = .system,
                                                   using random: inout Generator) throws(PublisherError) {
         guard configuration.video != nil || configuration.audio != nil else {
             throw .invalidConfiguration("a publisher needs a video or an audio track")
@@ -227,7 +227,7 @@ public final class Publisher {
         if var allocator = rembAllocator,
            encoder.plan.layers.indices.contains(where: { encoder.isPaused(layer: $0, reason: .bandwidth) }) {
             // A REMB limit lapses when REMBs stop coming.
-            let active = allocator.expire(nowMilliseconds: Int64(clamping: path.clock.monotonicMicroseconds() / 1000))
+            let active = allocator.expire(nowMilliseconds: path.clock.monotonicMilliseconds())
             rembAllocator = allocator
             _ = try applyREMBLayerCount(active, encoder: encoder)
         }
@@ -339,7 +339,7 @@ public final class Publisher {
         }
     }
 
-    private func sendReport(for sender: RTPStreamSender, now: UInt64, goodbye: Goodbye? = nil) throws(PublisherError) {
+    private func sendReport(for sender: RTPStreamSender, now: Int64, goodbye: Goodbye? = nil) throws(PublisherError) {
         var packets: [RTCPPacket] = [
             .senderReport(sender.senderReport()),
             .sourceDescription(SourceDescription(chunks: [.cname(ssrc: sender.ssrc, configuration.cname)])),
@@ -421,7 +421,7 @@ public final class Publisher {
     /// Keeps the blocks about our SSRCs (others are not ours to grade) with their RTT.
     private func receivedReportBlocks(_ blocks: [ReportBlock], _ outcome: inout FeedbackOutcome) {
         guard !blocks.isEmpty else { return }
-        let arrival = NTPTime.compact(PublisherClock.ntpTimestamp(unixMicroseconds: path.clock.wallMicroseconds()))
+        let arrival = NTPTime.compact(path.clock.ntpTimestamp())
         let now = path.clock.monotonicMicroseconds()
         for block in blocks where sendersBySSRC[block.ssrc] != nil {
             let received = ReceivedReportBlock(
@@ -439,7 +439,7 @@ public final class Publisher {
             return
         }
         outcome.keyFrameRequests += 1
-        let nowMilliseconds = Int64(clamping: path.clock.monotonicMicroseconds() / 1000)
+        let nowMilliseconds = path.clock.monotonicMilliseconds()
         // Every layer: one throttle for the whole track (keyed by its lowest layer's SSRC).
         let throttleKey = configuration.keyFrameRequestScope == .everyLayer ? videoSenders[0].ssrc : ssrc
         if throttle.shouldPass(ssrc: throttleKey, nowMilliseconds: nowMilliseconds) {
@@ -465,7 +465,7 @@ public final class Publisher {
         rembsReceived += 1
         lastREMBBitrate = remb.bitrate
         guard var allocator = rembAllocator, let encoder else { return }
-        let nowMilliseconds = Int64(clamping: path.clock.monotonicMicroseconds() / 1000)
+        let nowMilliseconds = path.clock.monotonicMilliseconds()
         let active = allocator.update(bitrate: remb.bitrate, nowMilliseconds: nowMilliseconds)
         rembAllocator = allocator
         let (paused, resumed) = try applyREMBLayerCount(active, encoder: encoder)

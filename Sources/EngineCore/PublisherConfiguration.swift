@@ -93,7 +93,7 @@ public struct PublisherConfiguration: Sendable {
     /// SDES CNAME sent with every SR (RFC 3550 §6.5.1).
     public var cname: String
     /// Interval between sender reports per SSRC, in microseconds (0 disables reports).
-    public var reportIntervalMicroseconds: UInt64
+    public var reportIntervalMicroseconds: Int64
     /// Key-frame requests (PLI/FIR) for one SSRC pass at most once per this many milliseconds
     /// (default 500: a flood of requests costs at most two key frames per second per layer;
     /// the rest are counted in `Publisher.keyFrameRequestsThrottled`).
@@ -108,7 +108,7 @@ public struct PublisherConfiguration: Sendable {
 
     public init(video: VideoTrackConfiguration? = nil, audio: AudioTrackConfiguration? = nil,
                 security: PublisherSecurity, cname: String = "simulcast-engine",
-                reportIntervalMicroseconds: UInt64 = 1_000_000, keyFrameRequestIntervalMilliseconds: Int64 = 500,
+                reportIntervalMicroseconds: Int64 = 1_000_000, keyFrameRequestIntervalMilliseconds: Int64 = 500,
                 keyFrameRequestScope: KeyFrameRequestScope = .everyLayer,
                 rembPolicy: REMBPolicy = .limitLayers(),
                 historyCapacity: Int = 512, extensionMap: RTPHeaderExtensionMap = .defaults) {

@@ -62,7 +62,7 @@ public final class RTPStreamSender {
     public var retransmissionRefusals: RetransmissionBudget.Refusals { retransmissionStore.refusals }
     /// RTP timestamp and monotonic time of the last packet sent (for SR timestamps).
     public private(set) var lastRTPTimestamp: UInt32 = 0
-    public private(set) var lastSendMicroseconds: UInt64 = 0
+    public private(set) var lastSendMicroseconds: Int64 = 0
     private let path: SendPath
     private let mid: MediaIdentifier?
     private let rid: RTPStreamID?
@@ -113,7 +113,7 @@ public final class RTPStreamSender {
             try header.serialize(into: &plain, extensionForm: .oneByte) { (appender) throws(WireError) in
                 if let mid, map.id(for: .mid) != nil { try appender.append(mid, map: map) }
                 if let rid, map.id(for: .rid) != nil { try appender.append(rid, map: map) }
-                if map.id(for: .absSendTime) != nil { try appender.append(AbsSendTime(microseconds: now), map: map) }
+                if map.id(for: .absSendTime) != nil { try appender.append(AbsSendTime(microseconds: UInt64(clamping: now)), map: map) }
                 if map.id(for: .transportSequenceNumber) != nil { try appender.append(transportSequence, map: map) }
                 if let audioLevel, map.id(for: .audioLevel) != nil { try appender.append(audioLevel, map: map) }
             }
@@ -140,7 +140,7 @@ public final class RTPStreamSender {
     /// requester, if known).
     @discardableResult
     public func retransmit(sequenceNumber: UInt16, roundTripMilliseconds: Int64? = nil) throws(PublisherError) -> RetransmissionOutcome {
-        let now = Int64(clamping: path.clock.monotonicMicroseconds() / 1000)
+        let now = path.clock.monotonicMilliseconds()
         let outcome = try retransmissionStore.answer(sequenceNumber: sequenceNumber, roundTripMilliseconds: roundTripMilliseconds,
                                                      nowMilliseconds: now) { (packet) throws(PublisherError) in
             let sent: Result<Void, PublisherError> = packet.withUnsafeBytes { bytes in
@@ -163,9 +163,9 @@ public final class RTPStreamSender {
         let now = path.clock.monotonicMicroseconds()
         let elapsed = now >= lastSendMicroseconds ? now - lastSendMicroseconds : 0
         // elapsed is clamped to an hour so the product stays far below 2^64.
-        let ticks = min(elapsed, 3_600_000_000) * UInt64(configuration.clockRate) / 1_000_000
+        let ticks = UInt64(min(elapsed, 3_600_000_000)) * UInt64(configuration.clockRate) / 1_000_000
         return SenderReport(ssrc: configuration.ssrc,
-                            ntpTimestamp: PublisherClock.ntpTimestamp(unixMicroseconds: path.clock.wallMicroseconds()),
+                            ntpTimestamp: path.clock.ntpTimestamp(),
                             rtpTimestamp: lastRTPTimestamp &+ UInt32(truncatingIfNeeded: ticks),
                             packetCount: packetCount, octetCount: octetCount)
     }

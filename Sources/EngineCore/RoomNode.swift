@@ -76,7 +76,7 @@ public final class RoomNode {
         var lastEvaluation: Int64?
     }
 
-    private let clock: () -> Int64
+    private let clock: MediaClock
     private let adaptiveConfiguration: AdaptiveSubscriptionPolicy.Configuration
     private var consumption = ConsumptionRegistry()
     private var participants: [String: Participant] = [:]
@@ -90,13 +90,13 @@ public final class RoomNode {
     ///   - adaptive: the resume hysteresis of every subscriber's policy.
     ///   - clock: monotonic microseconds, shared with the nodes.
     public init(audioBitsPerSecond: Int = 40_000, adaptive: AdaptiveSubscriptionPolicy.Configuration = .init(),
-                clock: @escaping () -> Int64 = monotonicMicroseconds) {
+                clock: MediaClock = .system) {
         self.audioBitsPerSecond = max(0, audioBitsPerSecond)
         adaptiveConfiguration = adaptive
         self.clock = clock
     }
 
-    private var nowMilliseconds: Int64 { clock() / 1000 }
+    private var nowMilliseconds: Int64 { clock.monotonicMicroseconds() / 1000 }
 
     // MARK: - Publishers
 

@@ -14,7 +14,7 @@ public final class SendPath {
 
     public let transport: any PacketTransport
     public let extensionMap: RTPHeaderExtensionMap
-    public let clock: PublisherClock
+    public let clock: MediaClock
     /// Whether RTP leaves SRTP-protected (false only with `.insecure`).
     public var isSecure: Bool { security.protectsMedia }
     /// Whether RTCP leaves and arrives plain (`.insecure` and `.srtpPlainRTCP`).
@@ -27,7 +27,7 @@ public final class SendPath {
 
     /// - Throws: `.srtp` for keys the installed libsrtp cannot use.
     public init(transport: any PacketTransport, security: PublisherSecurity,
-                extensionMap: RTPHeaderExtensionMap = .defaults, clock: PublisherClock = .system,
+                extensionMap: RTPHeaderExtensionMap = .defaults, clock: MediaClock = .system,
                 initialTransportSequenceNumber: UInt16 = 0) throws(PublisherError) {
         self.transport = transport
         self.extensionMap = extensionMap

@@ -35,7 +35,7 @@ public final class Subscriber {
     /// Audio packets whose audio-level extension could not be read.
     public private(set) var audioLevelsMalformed: Int64 = 0
 
-    private let clock: () -> Int64
+    private let clock: MediaClock
     private let security: SRTPSecurity
     private var receiveBuffer: [UInt8]
     private var feedback: [RTCPPacket] = []
@@ -51,7 +51,7 @@ public final class Subscriber {
     /// A subscriber reading from `socket` (nil: datagrams come only through `handle(datagram:from:)`).
     /// Throws the codec, SRTP or socket error that prevented setting it up.
     public init(configuration: SubscriberConfiguration, socket: UDPSocket?,
-                clock: @escaping () -> Int64 = monotonicMicroseconds) throws {
+                clock: MediaClock = .system) throws {
         self.configuration = configuration
         self.socket = socket
         self.clock = clock
@@ -114,7 +114,7 @@ public final class Subscriber {
 
     private func handleReceiveBuffer(length: Int, from source: NetworkEndpoint?) {
         counters.datagramsReceived += 1
-        let now = clock()
+        let now = clock.monotonicMicroseconds()
         let kind: RTPOrRTCP
         do {
             kind = try RTPOrRTCP.classify(receiveBuffer[0..<length])
@@ -205,7 +205,7 @@ public final class Subscriber {
     /// waited long enough, and sends an RTCP compound packet if feedback (NACK, PLI) is due or the
     /// report interval has passed.
     public func service() {
-        let now = clock()
+        let now = clock.monotonicMicroseconds()
         video.process(nowMicroseconds: now)
         feedback.removeAll(keepingCapacity: true)
         video.collectFeedback(nowMicroseconds: now, into: &feedback)
@@ -263,7 +263,7 @@ public final class Subscriber {
     /// A snapshot of every counter.
     public var statistics: SubscriberStatistics {
         var snapshot = counters
-        snapshot.video = video.statistics(nowMicroseconds: clock())
+        snapshot.video = video.statistics(nowMicroseconds: clock.monotonicMicroseconds())
         snapshot.audio = audio.statistics
         return snapshot
     }

@@ -1,3 +1,4 @@
+import SessionCore
 /// Sends a publisher's datagrams over one UDP socket: every stream to `defaultDestination`
 /// (all layers on one port, told apart by SSRC/RID) unless a per-SSRC route says otherwise (one
 /// port per layer, as Janus's streaming plugin expects). Optionally records every sent datagram
@@ -28,7 +29,7 @@ public final class UDPTransport: PacketTransport {
     public private(set) var datagramsFromUnknownSources = 0
     private var peers: Set<NetworkEndpoint> = []
     private var pcap: PcapFile?
-    private let wallMicroseconds: () -> UInt64
+    private let clock: MediaClock
     /// Datagrams and bytes sent.
     public private(set) var datagramsSent = 0
     public private(set) var bytesSent = 0
@@ -37,13 +38,13 @@ public final class UDPTransport: PacketTransport {
     ///   - socket: the socket to send from (default: a free port on the local address that routes
     ///     to `destination`: 127.0.0.1 for a loopback destination).
     ///   - destination: where unrouted streams go.
-    ///   - wallMicroseconds: timestamps for pcap records (injectable).
+    ///   - clock: its wall time stamps pcap records (injectable).
     ///   - rtcpMux: RTCP on the RTP port (true) or on RTP port + 1 (false; then no destination
     ///     port may be 65535).
     ///   - rtcpDestination: one address for every stream's RTCP (nil: per stream, as above).
     public init(socket: UDPSocket? = nil, destination: NetworkEndpoint, rtcpMux: Bool = true,
                 rtcpDestination: NetworkEndpoint? = nil,
-                wallMicroseconds: @escaping () -> UInt64 = PublisherClock.system.wallMicroseconds) throws(PublisherError) {
+                clock: MediaClock = .system) throws(PublisherError) {
         if let socket {
             self.socket = socket
         } else {
@@ -59,7 +60,7 @@ public final class UDPTransport: PacketTransport {
         defaultDestination = destination
         self.rtcpMux = rtcpMux
         self.rtcpDestination = rtcpDestination
-        self.wallMicroseconds = wallMicroseconds
+        self.clock = clock
         updatePeers()
     }
 
@@ -119,7 +120,7 @@ public final class UDPTransport: PacketTransport {
         if let pcap {
             var source = socket.localEndpoint
             if source.address == 0 { source.address = destination.address >> 24 == 127 ? 0x7F00_0001 : 0 }
-            try pcap.record(datagram, from: source, to: destination, unixMicroseconds: wallMicroseconds())
+            try pcap.record(datagram, from: source, to: destination, unixMicroseconds: UInt64(clamping: clock.wallMicroseconds()))
         }
     }
 

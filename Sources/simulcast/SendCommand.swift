@@ -5,6 +5,7 @@ import EngineCore
 import RTPWire
 import Simulcast
 import SRTP
+import SessionCore
 import Synchronization
 
 /// Set by SIGTERM/SIGINT during `simulcast send`: stop sending, say goodbye, print the summary.
@@ -180,7 +181,7 @@ enum SendCommand {
 
         let configuration = PublisherConfiguration(
             video: video, audio: audio, security: security, cname: options.string("cname") ?? "simulcast-send",
-            reportIntervalMicroseconds: UInt64(intervalMilliseconds) * 1000,
+            reportIntervalMicroseconds: Int64(intervalMilliseconds) * 1000,
             keyFrameRequestScope: keyFrameScope, rembPolicy: rembPolicy)
         let publisher = try Publisher(configuration: configuration, transport: transport, clock: .system, using: &random)
 
@@ -189,7 +190,7 @@ enum SendCommand {
         let videoFrameCount = video == nil ? 0 : frameCount
         let testSignal = TestSignal(frequencyHz: 440, amplitude: 0.3, talkFrames: 50, pauseFrames: 25,
                                     channels: audio?.opus.channels ?? .mono)
-        let clock = PublisherClock.system
+        let clock = MediaClock.system
         let start = clock.monotonicMicroseconds()
         sendStopRequested.store(false, ordering: .relaxed)
         let previousTerm = signal(SIGTERM) { _ in sendStopRequested.store(true, ordering: .relaxed) }
@@ -221,8 +222,8 @@ enum SendCommand {
                 stopped = true
                 break
             }
-            let videoTime = UInt64(videoSent) * 1_000_000 / 30
-            let audioTime = UInt64(audioSent) * 20_000
+            let videoTime = Int64(videoSent) * 1_000_000 / 30
+            let audioTime = Int64(audioSent) * 20_000
             let sendVideo = !videoDone && (audioDone || videoTime <= audioTime)
             if !fast {
                 let due = start + (sendVideo ? videoTime : audioTime)

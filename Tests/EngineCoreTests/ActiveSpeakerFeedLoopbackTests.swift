@@ -29,16 +29,16 @@ import Testing
             let socket = try UDPSocket()
             relay = try NetworkImpairmentRelay(receiver: socket.localEndpoint,
                                                symmetric: .init(oneWayDelayMicroseconds: 20_000, seed: seed),
-                                               clock: { clock.now })
+                                               clock: clock.mediaClock)
             transport = try UDPTransport(socket: try UDPSocket(), destination: relay.senderFacingEndpoint,
-                                         wallMicroseconds: { clock.wall })
+                                         clock: clock.mediaClock)
             var random = SplitMix64(seed: seed)
             publisher = try Publisher(configuration: PublisherConfiguration(audio: AudioTrackConfiguration(ssrc: ssrc),
                                                                             security: .insecure, cname: id),
-                                      transport: transport, clock: clock.publisherClock, using: &random)
+                                      transport: transport, clock: clock.mediaClock, using: &random)
             subscriber = try Subscriber(configuration: SubscriberConfiguration(localSSRC: ssrc &+ 0x1000,
                                                                                security: .insecurePlaintext),
-                                        socket: socket, clock: { clock.now })
+                                        socket: socket, clock: clock.mediaClock)
         }
     }
 
@@ -64,7 +64,7 @@ import Testing
         let participants = try [("alice", UInt32(0xA11CE)), ("bob", 0xB0B), ("carol", 0xCA201)].enumerated().map {
             try Participant(id: $0.element.0, ssrc: $0.element.1, clock: clock, seed: UInt64($0.offset + 1))
         }
-        let feed = ActiveSpeakerFeed(clock: { clock.now })
+        let feed = ActiveSpeakerFeed(clock: clock.mediaClock)
         for participant in participants {
             feed.attach(participant.subscriber)
             feed.map(ssrc: participant.publisher.audioSender?.ssrc ?? 0, participantId: participant.id, trackId: "mic")

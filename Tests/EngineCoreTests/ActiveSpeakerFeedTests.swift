@@ -2,6 +2,7 @@ import RTPWire
 import Simulcast
 import Testing
 @testable import EngineCore
+import SessionCore
 
 @Suite struct ActiveSpeakerFeedTests {
     private func level(_ ssrc: UInt32, _ dBov: UInt8, voice: Bool = true, at milliseconds: Int64) -> ReceivedAudioLevel {
@@ -11,7 +12,7 @@ import Testing
 
     @Test func mappedLevelsReachTheDetectorAndUnmappedOnesAreCounted() {
         var now: Int64 = 0
-        let feed = ActiveSpeakerFeed(clock: { now })
+        let feed = ActiveSpeakerFeed(clock: MediaClock { now })
         feed.map(ssrc: 1, participantId: "p1", trackId: "mic")
         feed.map(ssrc: 2, participantId: "p2", trackId: "mic")
         var snapshots: [[ActiveSpeaker]] = []
@@ -34,7 +35,7 @@ import Testing
 
     @Test func evaluationFollowsTheIntervalOnTheInjectedClock() {
         var now: Int64 = 0
-        let feed = ActiveSpeakerFeed(evaluationIntervalMicroseconds: 100_000, clock: { now })
+        let feed = ActiveSpeakerFeed(evaluationIntervalMicroseconds: 100_000, clock: MediaClock { now })
         #expect(feed.serviceIfDue() != nil)
         now = 99_999
         #expect(feed.serviceIfDue() == nil)
@@ -44,7 +45,7 @@ import Testing
 
     @Test func unmappingAndLeavingEmptyTheSnapshot() {
         var now: Int64 = 0
-        let feed = ActiveSpeakerFeed(clock: { now })
+        let feed = ActiveSpeakerFeed(clock: MediaClock { now })
         feed.map(ssrc: 1, participantId: "p1", trackId: "mic")
         feed.map(ssrc: 2, participantId: "p2", trackId: "mic")
         for frame in 0..<20 {
@@ -72,7 +73,7 @@ import Testing
 
     @Test func subscriberReportsAudioLevelsAndSkipsMalformedOnes() throws {
         let subscriber = try Subscriber(configuration: SubscriberConfiguration(localSSRC: 1, security: .insecurePlaintext),
-                                        socket: nil, clock: { 42_000 })
+                                        socket: nil, clock: MediaClock { 42_000 })
         var levels: [ReceivedAudioLevel] = []
         subscriber.onAudioLevel = { levels.append($0) }
         func packet(_ extensionData: [UInt8]?, payloadType: UInt8 = 111, sequence: UInt16) throws -> [UInt8] {

@@ -39,23 +39,23 @@ final class CallQualityLoopback {
         try subscriberSocket.setReceiveBufferSize(1 << 20)
         let clock = self.clock
         relay = try NetworkImpairmentRelay(receiver: subscriberSocket.localEndpoint, symmetric: impairment,
-                                           clock: { clock.now })
+                                           clock: clock.mediaClock)
         let publisherSocket = try UDPSocket()
         try publisherSocket.setReceiveBufferSize(1 << 20)
         transport = try UDPTransport(socket: publisherSocket, destination: relay.senderFacingEndpoint,
-                                     wallMicroseconds: { clock.wall })
+                                     clock: clock.mediaClock)
         var random = SplitMix64(seed: seed)
         publisher = try Publisher(
             configuration: PublisherConfiguration(audio: AudioTrackConfiguration(ssrc: Self.audioSSRC),
                                                   security: .srtp(local: publisherKeys, remote: subscriberKeys),
                                                   cname: "publisher@quality"),
-            transport: transport, clock: clock.publisherClock, using: &random)
+            transport: transport, clock: clock.mediaClock, using: &random)
         subscriber = try Subscriber(
             configuration: SubscriberConfiguration(localSSRC: 0x5B5C_0001, cname: "subscriber@quality",
                                                    security: .srtp(receiveKeys: publisherKeys, sendKeys: subscriberKeys)),
-            socket: subscriberSocket, clock: { clock.now })
+            socket: subscriberSocket, clock: clock.mediaClock)
         reporter = CallQualityReporter(configuration: reporterConfiguration, publisher: publisher,
-                                       subscribers: [subscriber], clock: { clock.now })
+                                       subscribers: [subscriber], clock: clock.mediaClock)
     }
 
     /// Runs the call for `milliseconds` more (a 20 ms audio frame every 20 ms).

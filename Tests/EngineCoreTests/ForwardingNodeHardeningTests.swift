@@ -42,7 +42,7 @@ import SessionCore
         let publisher = try TestPublisher(plan: plan)
         let clock = ManualClock()
         let node = try ForwardingNode(configuration: ForwardingNodeConfiguration(
-            plan: plan, layerSSRCs: publisher.ssrcs, publisherKeys: nil, feedbackKeys: nil), clock: { clock.now })
+            plan: plan, layerSSRCs: publisher.ssrcs, publisherKeys: nil, feedbackKeys: nil), clock: clock.mediaClock)
         let first = NetworkEndpoint.loopback(port: 41_000), stranger = NetworkEndpoint.loopback(port: 41_001)
         let packets = try publisher.nextFramePackets()
         node.handle(datagram: packets[0], from: first)

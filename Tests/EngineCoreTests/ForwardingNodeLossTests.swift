@@ -93,7 +93,7 @@ final class LossyTransport: PacketTransport {
         let node = try ForwardingNode(
             configuration: ForwardingNodeConfiguration(plan: plan, layerSSRCs: [1000, 1001], publisherKeys: publisherKeys,
                                                        feedbackKeys: feedbackKeys),
-            clock: { clock.now })
+            clock: clock.mediaClock)
         try node.socket.setReceiveBufferSize(1 << 20)
         let video = VideoTrackConfiguration(plan: plan, ssrcs: [1000, 1001], payloadBudget: 400)
         var random = SplitMix64(seed: 7)
@@ -101,7 +101,7 @@ final class LossyTransport: PacketTransport {
                                        seed: 0xB0B, loss: upstreamLoss)
         let publisher = try Publisher(
             configuration: PublisherConfiguration(video: video, security: .srtp(local: publisherKeys, remote: feedbackKeys)),
-            transport: transport, clock: clock.publisherClock, using: &random)
+            transport: transport, clock: clock.mediaClock, using: &random)
         let source = try VideoSource(testSceneWidth: 640, height: 360)
 
         struct Viewer {
@@ -123,7 +123,7 @@ final class LossyTransport: PacketTransport {
                     senderRTCPEndpoint: node.localEndpoint,
                     video: VideoReceiver.Configuration(localSSRC: localSSRC,
                                                        bandwidth: .init(initialBitsPerSecond: 5_000_000))),
-                socket: socket, clock: { clock.now })
+                socket: socket, clock: clock.mediaClock)
             subscriber.onVideoFrame = { _ in decodedCounts[id, default: 0] += 1 }
             let link = ImpairedLink(seed: 0x105E + UInt64(index), loss: 0.05, reorder: 0.05)
             try node.addSubscriber(ForwardedSubscriberConfiguration(

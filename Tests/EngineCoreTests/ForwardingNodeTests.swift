@@ -25,7 +25,7 @@ import SRTP
             publisherRTCP = try UDPSocket()
             node = try ForwardingNode(configuration: ForwardingNodeConfiguration(
                 plan: plan, layerSSRCs: publisher.ssrcs, publisherKeys: nil, feedbackKeys: nil,
-                publisherRTCPEndpoint: publisherRTCP.localEndpoint), clock: { [clock] in clock.now })
+                publisherRTCPEndpoint: publisherRTCP.localEndpoint), clock: clock.mediaClock)
             viewer = try UDPSocket()
             try viewer.setReceiveBufferSize(1 << 20)
             try node.addSubscriber(ForwardedSubscriberConfiguration(

@@ -1,6 +1,7 @@
 import RTPWire
 import Testing
 @testable import EngineCore
+import SessionCore
 
 @Suite struct NetworkImpairmentTests {
     private func released(_ impairment: inout NetworkImpairment, at now: Int64) -> [[UInt8]] {
@@ -80,7 +81,7 @@ import Testing
         var now: Int64 = 0
         let receiver = try UDPSocket(), sender = try UDPSocket()
         let relay = try NetworkImpairmentRelay(receiver: receiver.localEndpoint,
-                                               symmetric: .init(oneWayDelayMicroseconds: 10_000), clock: { now })
+                                               symmetric: .init(oneWayDelayMicroseconds: 10_000), clock: MediaClock { now })
         var buffer = [UInt8](repeating: 0, count: 64)
         func read(_ socket: UDPSocket) throws -> (bytes: [UInt8], from: NetworkEndpoint)? {
             try buffer.withUnsafeMutableBytes { try socket.receive(into: $0, timeoutMilliseconds: 0) }

@@ -108,7 +108,7 @@ import SRTP
         let publisher = try Publisher(
             configuration: PublisherConfiguration(video: VideoTrackConfiguration(plan: plan, firstSSRC: 1000),
                                                   security: .srtpPlainRTCP(local: try testMaterial()), cname: "c"),
-            transport: transport, clock: clock.publisherClock, using: &random)
+            transport: transport, clock: clock.mediaClock, using: &random)
         let remb = try RTCPCompoundPacket(packets: [
             .receiverReport(ReceiverReport(ssrc: 9)),
             .receiverEstimatedMaxBitrate(ReceiverEstimatedMaxBitrate(senderSSRC: 9, bitrate: 0, ssrcs: [1000, 1001])),

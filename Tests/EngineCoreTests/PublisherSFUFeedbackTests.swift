@@ -187,7 +187,7 @@ private func keyFrameStarts(_ rig: PublisherRig, receiver: TestReceiver, from st
         let publisher = try Publisher(
             configuration: PublisherConfiguration(video: VideoTrackConfiguration(plan: plan, firstSSRC: 500),
                                                   security: .srtpPlainRTCP(local: try testMaterial())),
-            transport: transport, clock: clock.publisherClock, using: &random)
+            transport: transport, clock: clock.mediaClock, using: &random)
         let source = try VideoSource(testSceneWidth: 640, height: 360)
         try publisher.send(video: try #require(try source.nextFrame()))
         var buffer = [UInt8](repeating: 0, count: 2048)

@@ -2,16 +2,17 @@ import MediaCodecs
 import RTPWire
 import Simulcast
 import SRTP
+import SessionCore
 @testable import EngineCore
 
 /// A clock the test moves by hand.
 final class ManualClock {
     var monotonic: UInt64 = 5_000_000
-    var wall: UInt64 = 1_700_000_000_000_000
+    /// The wall clock moves with the monotonic one (whichever way the test moves time).
+    var wall: UInt64 { 1_700_000_000_000_000 - 5_000_000 + monotonic }
 
     func advance(milliseconds: UInt64) {
         monotonic += milliseconds * 1000
-        wall += milliseconds * 1000
     }
 
     /// The monotonic clock as signed microseconds (the subscriber's clock type).
@@ -20,8 +21,8 @@ final class ManualClock {
         set { monotonic = UInt64(max(0, newValue)) }
     }
 
-    var publisherClock: PublisherClock {
-        PublisherClock(monotonicMicroseconds: { self.monotonic }, wallMicroseconds: { self.wall })
+    var mediaClock: MediaClock {
+        MediaClock(monotonicMicroseconds: { Int64(self.monotonic) }, wallMicroseconds: { Int64(self.wall) })
     }
 }
 
@@ -49,7 +50,7 @@ struct PublisherRig {
             security: security ?? (insecure ? .insecure : .srtp(local: try testMaterial())),
             cname: "test-cname", keyFrameRequestScope: keyFrameScope, rembPolicy: rembPolicy)
         var random = SplitMix64(seed: 42)
-        publisher = try Publisher(configuration: configuration, transport: transport, clock: clock.publisherClock,
+        publisher = try Publisher(configuration: configuration, transport: transport, clock: clock.mediaClock,
                                   using: &random)
         source = try VideoSource(testSceneWidth: plan.top.width, height: plan.top.height)
     }

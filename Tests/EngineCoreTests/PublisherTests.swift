@@ -5,6 +5,7 @@ import RTPWire
 import Simulcast
 import SRTP
 @testable import EngineCore
+import SessionCore
 
 @Suite struct PublisherWireTests {
     @Test func protectedPacketsUnprotectAndCarryTheSpecExtensions() throws {
@@ -61,7 +62,7 @@ import SRTP
         let publisher = try Publisher(
             configuration: PublisherConfiguration(video: VideoTrackConfiguration(plan: plan, firstSSRC: 5),
                                                   security: .srtp(local: try testMaterial())),
-            transport: transport, clock: ManualClock().publisherClock, using: &random)
+            transport: transport, clock: ManualClock().mediaClock, using: &random)
         let source = try VideoSource(testSceneWidth: 320, height: 180)
         for _ in 0..<3 { try publisher.send(video: try #require(try source.nextFrame())) }
         try transport.finishPcap()
@@ -169,7 +170,7 @@ import SRTP
             let sender = try #require(rig.publisher.videoSenders.first { $0.ssrc == sr.ssrc })
             #expect(sr.packetCount == sender.packetCount)
             #expect(sr.octetCount == sender.octetCount)
-            #expect(sr.ntpTimestamp == PublisherClock.ntpTimestamp(unixMicroseconds: wall))
+            #expect(sr.ntpTimestamp == NTPTime.timestamp(microsecondsSinceEpoch: Int64(wall) + MediaClock.ntpUnixOffsetMicroseconds))
             #expect(sr.rtpTimestamp == sender.lastRTPTimestamp)
             seen.insert(sr.ssrc)
         }
@@ -267,7 +268,7 @@ import SRTP
         var random = SplitMix64(seed: 1)
         let publisher = try Publisher(
             configuration: PublisherConfiguration(audio: AudioTrackConfiguration(ssrc: 1), security: .srtp(local: try testMaterial())),
-            transport: transport, clock: ManualClock().publisherClock, using: &random)
+            transport: transport, clock: ManualClock().mediaClock, using: &random)
         #expect {
             try publisher.send(audio: TestSignal().frame(0))
         } throws: { error in
@@ -325,7 +326,7 @@ import SRTP
             configuration: PublisherConfiguration(video: VideoTrackConfiguration(plan: try LayerPlan(width: 320, height: 180),
                                                                                  firstSSRC: 77),
                                                   security: .srtp(local: try testMaterial())),
-            transport: transport, clock: clock.publisherClock, using: &random)
+            transport: transport, clock: clock.mediaClock, using: &random)
         let source = try VideoSource(testSceneWidth: 320, height: 180)
         try publisher.send(video: try #require(try source.nextFrame()))
         #expect(try publisher.pollIncoming(timeoutMilliseconds: 0) == nil)

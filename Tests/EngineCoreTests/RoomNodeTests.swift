@@ -45,7 +45,7 @@ import Simulcast
         var feeds: [String: [String: UDPSocket]] = [:]  // subscriber → publisher → socket
 
         init(publishers: [String], subscribers: [(id: String, autoConsume: Bool)], resumeHold: Int64 = 500) throws {
-            room = RoomNode(adaptive: .init(resumeHoldMilliseconds: resumeHold), clock: { [clock] in clock.now })
+            room = RoomNode(adaptive: .init(resumeHoldMilliseconds: resumeHold), clock: clock.mediaClock)
             let plan = try LayerPlan(width: 640, height: 360)
             for (index, id) in publishers.enumerated() {
                 let member = try Member(id: id, index: index, plan: plan)

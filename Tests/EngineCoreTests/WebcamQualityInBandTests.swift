@@ -20,7 +20,7 @@ import SessionCore
         let video = VideoTrackConfiguration(plan: plan, firstSSRC: 0x4000)
         let node = try ForwardingNode(configuration: ForwardingNodeConfiguration(
             plan: plan, layerSSRCs: video.ssrcs, publisherKeys: publisherKeys, feedbackKeys: feedbackKeys),
-            clock: { clock.now })
+            clock: clock.mediaClock)
         var random = SplitMix64(seed: 12)
         let publisherSocket = try UDPSocket()
         try publisherSocket.setReceiveBufferSize(1 << 20)
@@ -28,12 +28,12 @@ import SessionCore
             configuration: PublisherConfiguration(video: video, security: .srtp(local: publisherKeys, remote: feedbackKeys),
                                                   cname: "cap"),
             transport: try UDPTransport(socket: publisherSocket, destination: node.localEndpoint),
-            clock: clock.publisherClock, using: &random)
+            clock: clock.mediaClock, using: &random)
         let subscriberSocket = try UDPSocket()
         try subscriberSocket.setReceiveBufferSize(1 << 20)
         let subscriber = try Subscriber(configuration: SubscriberConfiguration(
             localSSRC: 0x77, security: .srtp(receiveKeys: downKeys, sendKeys: upKeys), senderRTCPEndpoint: node.localEndpoint),
-            socket: subscriberSocket, clock: { clock.now })
+            socket: subscriberSocket, clock: clock.mediaClock)
         try node.addSubscriber(ForwardedSubscriberConfiguration(
             id: "viewer", outputSSRC: 0x99, destination: subscriberSocket.localEndpoint, sendKeys: downKeys,
             receiveKeys: upKeys, preference: .viewPort(VideoSize(width: 640, height: 360))))

@@ -65,8 +65,8 @@ final class SimulatedClock: @unchecked Sendable {
     var wallMicroseconds: UInt64 { 1_700_000_000_000_000 &+ UInt64(now) }
     func advance(_ microseconds: Int64) { now += microseconds }
 
-    var publisherClock: PublisherClock {
-        PublisherClock(monotonicMicroseconds: { [self] in UInt64(now) }, wallMicroseconds: { [self] in wallMicroseconds })
+    var mediaClock: MediaClock {
+        MediaClock(monotonicMicroseconds: { [self] in now }, wallMicroseconds: { [self] in Int64(wallMicroseconds) })
     }
 }
 

@@ -34,7 +34,7 @@ enum SubscriberCheck {
         let subscriber: Subscriber
         do {
             subscriber = try Subscriber(configuration: configuration(variant: script.variant), socket: nil,
-                                        clock: { [clock] in clock.now })
+                                        clock: clock.mediaClock)
         } catch {
             return "subscriber setup failed: \(error)"
         }
