@@ -3,10 +3,10 @@ import SRTP
 import Simulcast
 import SessionCore
 
-/// The in-process SFU around a `TrackForwarder` (ARCHITECTURE "forward"): one UDP socket that
+/// The in-process SFU around a `TrackForwarder` (ARCHITECTURE "forward"): one transport that
 /// receives the publisher's SRTP and the subscribers' SRTCP (told apart by source address).
 ///
-///     publisher SRTP ─► unprotect ─► layer history ─► TrackForwarder ─► per-subscriber SRTP ─► link ─► socket
+///     publisher SRTP ─► unprotect ─► layer history ─► TrackForwarder ─► per-subscriber SRTP ─► link ─► transport
 ///     subscriber SRTCP ─► NACK: resend the protected packet we sent (or rebuild it from the layer history)
 ///                       ─► PLI/FIR: key-frame request upstream for the layer it gets
 ///                       ─► REMB: TrackForwarder.updateBandwidth
@@ -29,7 +29,8 @@ import SessionCore
 /// (`poll` + `service` in a loop). Nothing here traps on received bytes.
 public final class ForwardingNode {
     public let configuration: ForwardingNodeConfiguration
-    public let socket: UDPSocket
+    /// The one address the publisher and the subscribers talk to.
+    public let transport: any DatagramTransport
     /// The forwarding policy (selectors, switch controllers, rewriters).
     public let forwarder: TrackForwarder
     /// Called when the set of wanted spatial layers changes.
@@ -97,14 +98,14 @@ public final class ForwardingNode {
     private var rebuildBuffer: [UInt8] = []
 
     /// - Parameters:
-    ///   - socket: where the publisher sends media and subscribers send RTCP (default: a new
-    ///     socket on 127.0.0.1, any port).
+    ///   - transport: where the publisher sends media and subscribers send RTCP (default: a new
+    ///     UDP socket on 127.0.0.1, any port).
     ///   - clock: monotonic microseconds.
     /// - Throws: `NetworkError` for the socket, `SRTPError` for keys libsrtp cannot use.
-    public init(configuration: ForwardingNodeConfiguration, socket: UDPSocket? = nil,
+    public init(configuration: ForwardingNodeConfiguration, transport: (any DatagramTransport)? = nil,
                 clock: MediaClock = .system) throws {
         self.configuration = configuration
-        self.socket = try socket ?? UDPSocket(bindingTo: .loopback(port: 0))
+        self.transport = try transport ?? UDPSocket(bindingTo: .loopback(port: 0))
         self.clock = clock
         forwarder = TrackForwarder(plan: configuration.plan, layerSSRCs: configuration.layerSSRCs,
                                    keyFrameRequestIntervalMilliseconds: configuration.keyFrameRequestIntervalMilliseconds,
@@ -120,13 +121,13 @@ public final class ForwardingNode {
     }
 
     /// Where the publisher should send its media.
-    public var localEndpoint: NetworkEndpoint { socket.localEndpoint }
+    public var localEndpoint: NetworkEndpoint { transport.localEndpoint }
 
     private var nowMilliseconds: Int64 { clock.monotonicMicroseconds() / 1000 }
 
     // MARK: - Subscribers
 
-    /// Adds a subscriber; `link` (nil: straight to the socket) shapes what it receives.
+    /// Adds a subscriber; `link` (nil: straight to the transport) shapes what it receives.
     public func addSubscriber(_ subscriber: ForwardedSubscriberConfiguration,
                               link: (any ForwardingLink)? = nil) throws {
         let downstream = try Downstream(subscriber, historyCapacity: configuration.historyCapacity,
@@ -250,12 +251,12 @@ public final class ForwardingNode {
 
     // MARK: - Driving
 
-    /// Reads every datagram the socket has, waiting at most `timeoutMilliseconds` for the first
+    /// Reads every datagram the transport has, waiting at most `timeoutMilliseconds` for the first
     /// (at most 1024 per call), and handles each. Returns how many were read.
     @discardableResult
     public func poll(timeoutMilliseconds: Int32) throws(NetworkError) -> Int {
         try UDPSocket.drain(timeoutMilliseconds: timeoutMilliseconds) { timeout throws(NetworkError) in
-            guard let received = try socket.receive(into: &receiveBuffer, timeoutMilliseconds: timeout) else { return false }
+            guard let received = try transport.receive(into: &receiveBuffer, timeoutMilliseconds: timeout) else { return false }
             handleReceiveBuffer(length: received.count, from: received.from)
             return true
         }
@@ -513,7 +514,7 @@ public final class ForwardingNode {
 
     private func send(_ datagram: ArraySlice<UInt8>, to destination: NetworkEndpoint) {
         let attempt = datagram.withUnsafeBytes { bytes in
-            Result { () throws(NetworkError) in try socket.send(bytes, to: destination) }
+            Result { () throws(NetworkError) in try transport.send(bytes, to: destination) }
         }
         if case .failure = attempt { counters.sendFailures += 1 }
     }

@@ -14,7 +14,7 @@ public enum RoomError: Error, Equatable, Sendable {
 ///     publisher A ─► ForwardingNode A (TrackForwarder for A's video, A's audio as is) ─► feeds of A
 ///     publisher B ─► ForwardingNode B ...                                             ─► feeds of B
 ///
-/// Each published participant has its own `ForwardingNode` (its own socket, one `TrackForwarder`
+/// Each published participant has its own `ForwardingNode` (its own transport, one `TrackForwarder`
 /// for its video track, its mic audio forwarded as is with the RFC 6464 level). A subscriber
 /// receives each participant it gets on a *feed*: a downstream of that participant's node under
 /// the subscriber's id (one subscription per published participant, as Janus does it), with its
@@ -101,11 +101,11 @@ public final class RoomNode {
     // MARK: - Publishers
 
     /// Adds a published participant: a node for its video track (and its audio if
-    /// `configuration.audioSSRC` is set) on `socket` (nil: a new loopback socket).
+    /// `configuration.audioSSRC` is set) on `transport` (nil: a new loopback UDP socket).
     @discardableResult
     public func addPublisher(_ participantId: String, configuration: ForwardingNodeConfiguration,
-                             socket: UDPSocket? = nil) throws -> ForwardingNode {
-        let node = try ForwardingNode(configuration: configuration, socket: socket, clock: clock)
+                             transport: (any DatagramTransport)? = nil) throws -> ForwardingNode {
+        let node = try ForwardingNode(configuration: configuration, transport: transport, clock: clock)
         if nodes[participantId] == nil { publisherIds.append(participantId) }
         nodes[participantId] = node
         let selector = LayerSelector(plan: configuration.plan, configuration: configuration.selector)
@@ -210,7 +210,7 @@ public final class RoomNode {
 
     // MARK: - Driving
 
-    /// Polls every node's socket once (the first waits up to `timeoutMilliseconds`).
+    /// Polls every node's transport once (the first waits up to `timeoutMilliseconds`).
     @discardableResult
     public func poll(timeoutMilliseconds: Int32) throws(NetworkError) -> Int {
         var handled = 0

@@ -3,14 +3,14 @@ import RTPWire
 import SRTP
 import SessionCore
 
-/// The receiving end of a call (ARCHITECTURE "receive"): datagrams from a UDP socket (or handed
+/// The receiving end of a call (ARCHITECTURE "receive"): datagrams from a transport (or handed
 /// in by the caller) → SRTP unprotect (or plain, if configured insecure) → RTP/RTCP demux
 /// (RFC 5761) → `VideoReceiver` (VP8) / `AudioReceiver` (Opus) by payload type. RTCP out —
 /// RR with a report block per received stream, SDES CNAME, generic NACK, PLI, REMB — goes as one
 /// compound packet (SRTCP-protected unless insecure) to the sender's RTCP address, whenever
 /// feedback is due or every `reportIntervalMilliseconds`. RTCP in: SRs (for LSR/DLSR).
 ///
-/// Driving it: call `poll(timeoutMilliseconds:)` (reads and handles what the socket has) and
+/// Driving it: call `poll(timeoutMilliseconds:)` (reads and handles what the transport has) and
 /// `service()` (timers: jitter-buffer release, NACK retries, PLI, reports) in a loop, or
 /// `step(timeoutMilliseconds:)` for both. Time comes from the injected clock (microseconds).
 ///
@@ -21,10 +21,10 @@ public final class Subscriber {
     public let video: VideoReceiver
     /// The audio receive path.
     public let audio: AudioReceiver
-    /// The socket media arrives on, if the subscriber owns one.
-    public let socket: UDPSocket?
-    /// Where RTCP goes when there is no socket (or to observe it): called with each protected
-    /// compound packet. With a socket and no sink, RTCP is sent on the socket.
+    /// The transport media arrives on, if the subscriber has one.
+    public let transport: (any DatagramTransport)?
+    /// Where RTCP goes when there is no transport (or to observe it): called with each protected
+    /// compound packet. With a transport and no sink, RTCP is sent on the transport.
     public var rtcpSink: ((ArraySlice<UInt8>) -> Void)?
     /// Called with the RFC 6464 audio level of every received audio packet that carries one
     /// (after SRTP, before the audio receiver; any SSRC). Packets without the extension, or with
@@ -48,12 +48,12 @@ public final class Subscriber {
     /// Largest datagram accepted.
     public static let maximumDatagramSize = 2048
 
-    /// A subscriber reading from `socket` (nil: datagrams come only through `handle(datagram:from:)`).
+    /// A subscriber reading from `transport` (nil: datagrams come only through `handle(datagram:from:)`).
     /// Throws the codec, SRTP or socket error that prevented setting it up.
-    public init(configuration: SubscriberConfiguration, socket: UDPSocket?,
+    public init(configuration: SubscriberConfiguration, transport: (any DatagramTransport)?,
                 clock: MediaClock = .system) throws {
         self.configuration = configuration
-        self.socket = socket
+        self.transport = transport
         self.clock = clock
         video = try VideoReceiver(configuration: configuration.video)
         audio = try AudioReceiver(configuration: configuration.audio)
@@ -66,8 +66,8 @@ public final class Subscriber {
         receiveBuffer = Array(repeating: 0, count: Self.maximumDatagramSize)
     }
 
-    /// The socket's local endpoint (where the sender should send media).
-    public var localEndpoint: NetworkEndpoint? { socket?.localEndpoint }
+    /// The transport's local endpoint (where the sender should send media).
+    public var localEndpoint: NetworkEndpoint? { transport?.localEndpoint }
 
     /// Decoded pictures (shortcut for `video.onFrame`).
     public var onVideoFrame: ((DecodedVideoFrame) -> Void)? {
@@ -81,12 +81,12 @@ public final class Subscriber {
         set { audio.onAudio = newValue }
     }
 
-    /// Reads every datagram the socket has, waiting at most `timeoutMilliseconds` for the first
+    /// Reads every datagram the transport has, waiting at most `timeoutMilliseconds` for the first
     /// (at most 1024 per call). Returns how many were handled.
     public func poll(timeoutMilliseconds: Int32) throws(NetworkError) -> Int {
-        guard let socket else { return 0 }
+        guard let transport else { return 0 }
         return try UDPSocket.drain(timeoutMilliseconds: timeoutMilliseconds) { timeout throws(NetworkError) in
-            guard let received = try socket.receive(into: &receiveBuffer, timeoutMilliseconds: timeout) else { return false }
+            guard let received = try transport.receive(into: &receiveBuffer, timeoutMilliseconds: timeout) else { return false }
             handleReceiveBuffer(length: received.count, from: received.from)
             return true
         }
@@ -246,12 +246,12 @@ public final class Subscriber {
             rtcpSink(datagram)
             return
         }
-        guard let socket, let destination = configuration.senderRTCPEndpoint ?? mediaSource.peer else {
+        guard let transport, let destination = configuration.senderRTCPEndpoint ?? mediaSource.peer else {
             counters.rtcpSendFailures += 1
             return
         }
         let attempt = datagram.withUnsafeBytes { buffer in
-            Result { () throws(NetworkError) in try socket.send(buffer, to: destination) }
+            Result { () throws(NetworkError) in try transport.send(buffer, to: destination) }
         }
         do {
             try attempt.get()

@@ -3,7 +3,7 @@ import Glibc
 /// A blocking IPv4 UDP socket (`socket(AF_INET, SOCK_DGRAM)`), closed in deinit.
 /// Sends and receives use caller-provided buffers: no allocation per packet.
 /// Confined to one thread at a time (its counters are plain integers).
-public final class UDPSocket {
+public final class UDPSocket: DatagramTransport {
     private let descriptor: Int32
     /// The local endpoint the socket is bound to.
     public let localEndpoint: NetworkEndpoint
@@ -54,14 +54,6 @@ public final class UDPSocket {
             }
         }
         guard sent == bytes.count else { throw .unreachable(destination: destination.description, errno: errno) }
-    }
-
-    public func send(_ bytes: [UInt8], to destination: NetworkEndpoint) throws(NetworkError) {
-        var failure: NetworkError?
-        bytes.withUnsafeBytes { buffer in
-            do throws(NetworkError) { try send(buffer, to: destination) } catch { failure = error }
-        }
-        if let failure { throw failure }
     }
 
     /// Receives one datagram into `buffer` (`recvfrom`), waiting at most `timeoutMilliseconds`
@@ -131,16 +123,6 @@ extension UDPSocket {
         }
         guard named == 0 else { throw .socketFailed(operation: "getsockname", errno: errno) }
         return NetworkEndpoint(local).address
-    }
-
-    /// `receive(into:timeoutMilliseconds:)` into a reused array (its whole count is the room).
-    public func receive(into buffer: inout [UInt8], timeoutMilliseconds: Int32)
-        throws(NetworkError) -> (count: Int, from: NetworkEndpoint)?
-    {
-        let result = buffer.withUnsafeMutableBytes { bytes in
-            Result { () throws(NetworkError) in try receive(into: bytes, timeoutMilliseconds: timeoutMilliseconds) }
-        }
-        return try result.get()
     }
 
     /// Drains a socket: calls `receiveOne(timeout)` — waiting at most `timeoutMilliseconds` the

@@ -1,5 +1,5 @@
 import SessionCore
-/// Sends a publisher's datagrams over one UDP socket: every stream to `defaultDestination`
+/// Sends a publisher's datagrams over one `DatagramTransport` (a UDP socket by default): every stream to `defaultDestination`
 /// (all layers on one port, told apart by SSRC/RID) unless a per-SSRC route says otherwise (one
 /// port per layer, as Janus's streaming plugin expects). Optionally records every sent datagram
 /// in a pcap file (`PcapFile`). Receives feedback on the sending socket.
@@ -17,7 +17,7 @@ import SessionCore
 /// and counted in `datagramsFromUnknownSources`, plain RTCP or not, so nobody else who can reach
 /// the port can pause layers with a REMB or force key frames.
 public final class UDPTransport: PacketTransport {
-    public let socket: UDPSocket
+    public let socket: any DatagramTransport
     /// Where streams without a route go.
     public var defaultDestination: NetworkEndpoint { didSet { updatePeers() } }
     private var routes: [UInt32: NetworkEndpoint] = [:] { didSet { updatePeers() } }
@@ -42,7 +42,7 @@ public final class UDPTransport: PacketTransport {
     ///   - rtcpMux: RTCP on the RTP port (true) or on RTP port + 1 (false; then no destination
     ///     port may be 65535).
     ///   - rtcpDestination: one address for every stream's RTCP (nil: per stream, as above).
-    public init(socket: UDPSocket? = nil, destination: NetworkEndpoint, rtcpMux: Bool = true,
+    public init(socket: (any DatagramTransport)? = nil, destination: NetworkEndpoint, rtcpMux: Bool = true,
                 rtcpDestination: NetworkEndpoint? = nil,
                 clock: MediaClock = .system) throws(PublisherError) {
         if let socket {

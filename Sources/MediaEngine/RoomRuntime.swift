@@ -134,7 +134,7 @@ final class RoomRuntime {
             try socket.setReceiveBufferSize(4 << 20)
             let node = try room.addPublisher(participantId, configuration: ForwardingNodeConfiguration(
                 plan: plan, layerSSRCs: video.ssrcs, publisherKeys: publisherKeys, feedbackKeys: feedbackKeys,
-                localSSRC: runtime.randomSSRC()), socket: socket)
+                localSSRC: runtime.randomSSRC()), transport: socket)
             let publisher = try Publisher(
                 configuration: PublisherConfiguration(video: video, security: .srtp(local: publisherKeys, remote: feedbackKeys),
                                                       cname: participantId),
@@ -185,7 +185,7 @@ final class RoomRuntime {
             let endpoint = try Subscriber(configuration: SubscriberConfiguration(
                 localSSRC: localSSRC, cname: "\(subscriberId)<-\(publisherId)",
                 security: .srtp(receiveKeys: downKeys, sendKeys: upKeys), senderRTCPEndpoint: camera.node.localEndpoint,
-                video: VideoReceiver.Configuration(localSSRC: localSSRC, bandwidth: Self.receiveEstimate)), socket: socket)
+                video: VideoReceiver.Configuration(localSSRC: localSSRC, bandwidth: Self.receiveEstimate)), transport: socket)
             endpoint.onVideoFrame = { continuation.yield($0.frame) }
             try room.addFeed(publisher: publisherId, ForwardedSubscriberConfiguration(
                 id: subscriberId, outputSSRC: runtime.randomSSRC(), destination: socket.localEndpoint, sendKeys: downKeys,

@@ -38,7 +38,7 @@ import Testing
                                       transport: transport, clock: clock.mediaClock, using: &random)
             subscriber = try Subscriber(configuration: SubscriberConfiguration(localSSRC: ssrc &+ 0x1000,
                                                                                security: .insecurePlaintext),
-                                        socket: socket, clock: clock.mediaClock)
+                                        transport: socket, clock: clock.mediaClock)
         }
     }
 

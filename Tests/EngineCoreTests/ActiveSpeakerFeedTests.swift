@@ -73,7 +73,7 @@ import SessionCore
 
     @Test func subscriberReportsAudioLevelsAndSkipsMalformedOnes() throws {
         let subscriber = try Subscriber(configuration: SubscriberConfiguration(localSSRC: 1, security: .insecurePlaintext),
-                                        socket: nil, clock: MediaClock { 42_000 })
+                                        transport: nil, clock: MediaClock { 42_000 })
         var levels: [ReceivedAudioLevel] = []
         subscriber.onAudioLevel = { levels.append($0) }
         func packet(_ extensionData: [UInt8]?, payloadType: UInt8 = 111, sequence: UInt16) throws -> [UInt8] {

@@ -53,7 +53,7 @@ final class CallQualityLoopback {
         subscriber = try Subscriber(
             configuration: SubscriberConfiguration(localSSRC: 0x5B5C_0001, cname: "subscriber@quality",
                                                    security: .srtp(receiveKeys: publisherKeys, sendKeys: subscriberKeys)),
-            socket: subscriberSocket, clock: clock.mediaClock)
+            transport: subscriberSocket, clock: clock.mediaClock)
         reporter = CallQualityReporter(configuration: reporterConfiguration, publisher: publisher,
                                        subscribers: [subscriber], clock: clock.mediaClock)
     }

@@ -90,11 +90,12 @@ final class LossyTransport: PacketTransport {
         let plan = try LayerPlan(width: 640, height: 360)
         let clock = ManualClock()
         let publisherKeys = try TestKeys.material(0x21), feedbackKeys = try TestKeys.material(0x31)
+        let nodeSocket = try UDPSocket(bindingTo: .loopback(port: 0))
+        try nodeSocket.setReceiveBufferSize(1 << 20)
         let node = try ForwardingNode(
             configuration: ForwardingNodeConfiguration(plan: plan, layerSSRCs: [1000, 1001], publisherKeys: publisherKeys,
                                                        feedbackKeys: feedbackKeys),
-            clock: clock.mediaClock)
-        try node.socket.setReceiveBufferSize(1 << 20)
+            transport: nodeSocket, clock: clock.mediaClock)
         let video = VideoTrackConfiguration(plan: plan, ssrcs: [1000, 1001], payloadBudget: 400)
         var random = SplitMix64(seed: 7)
         let transport = LossyTransport(try UDPTransport(socket: try UDPSocket(), destination: node.localEndpoint),
@@ -123,7 +124,7 @@ final class LossyTransport: PacketTransport {
                     senderRTCPEndpoint: node.localEndpoint,
                     video: VideoReceiver.Configuration(localSSRC: localSSRC,
                                                        bandwidth: .init(initialBitsPerSecond: 5_000_000))),
-                socket: socket, clock: clock.mediaClock)
+                transport: socket, clock: clock.mediaClock)
             subscriber.onVideoFrame = { _ in decodedCounts[id, default: 0] += 1 }
             let link = ImpairedLink(seed: 0x105E + UInt64(index), loss: 0.05, reorder: 0.05)
             try node.addSubscriber(ForwardedSubscriberConfiguration(

@@ -27,7 +27,7 @@ import Testing
             encoder = try SimulcastEncoder(plan: plan, frameRate: 30)
             source = try VideoSource(testSceneWidth: 320, height: 180)
             subscriber = try Subscriber(configuration: SubscriberConfiguration(localSSRC: 77, security: .insecurePlaintext),
-                                        socket: nil, clock: clock.mediaClock)
+                                        transport: nil, clock: clock.mediaClock)
             subscriber.rtcpSink = { [unowned self] datagram in
                 guard let compound = try? RTCPCompoundPacket(parsing: datagram) else { return }
                 for packet in compound.packets {

@@ -40,7 +40,7 @@ import SessionCore
             localSSRC: 0xAAAA_0001, cname: "subscriber@test",
             security: .srtp(receiveKeys: senderKeys, sendKeys: subscriberKeys),
             senderRTCPEndpoint: sender.socket.localEndpoint)
-        let subscriber = try Subscriber(configuration: configuration, socket: socket, clock: clock.mediaClock)
+        let subscriber = try Subscriber(configuration: configuration, transport: socket, clock: clock.mediaClock)
         var decoded = 0
         var sizes: Set<String> = []
         subscriber.onVideoFrame = { frame in
@@ -139,7 +139,7 @@ import SessionCore
         let configuration = SubscriberConfiguration(
             localSSRC: 0xAAAA_0002, security: .srtp(receiveKeys: senderKeys, sendKeys: subscriberKeys),
             senderRTCPEndpoint: sender.socket.localEndpoint)
-        let subscriber = try Subscriber(configuration: configuration, socket: socket, clock: clock.mediaClock)
+        let subscriber = try Subscriber(configuration: configuration, transport: socket, clock: clock.mediaClock)
         var samplesOut = 0
         subscriber.onAudio = { frame, _ in samplesOut += frame.samples.count }
 

@@ -21,7 +21,7 @@ import Testing
             configuration: SubscriberConfiguration(localSSRC: 3, security: .srtp(receiveKeys: senderKeys, sendKeys: subscriberKeys),
                                                    senderRTCPEndpoint: sender.socket.localEndpoint,
                                                    video: VideoReceiver.Configuration(localSSRC: 3, jitterBuffer: .init(maxDelayMilliseconds: 400))),
-            socket: socket)
+            transport: socket)
         var decoded = 0
         subscriber.onVideoFrame = { _ in decoded += 1 }
         let start = monotonicMicroseconds()

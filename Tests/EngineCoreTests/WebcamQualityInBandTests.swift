@@ -33,7 +33,7 @@ import SessionCore
         try subscriberSocket.setReceiveBufferSize(1 << 20)
         let subscriber = try Subscriber(configuration: SubscriberConfiguration(
             localSSRC: 0x77, security: .srtp(receiveKeys: downKeys, sendKeys: upKeys), senderRTCPEndpoint: node.localEndpoint),
-            socket: subscriberSocket, clock: clock.mediaClock)
+            transport: subscriberSocket, clock: clock.mediaClock)
         try node.addSubscriber(ForwardedSubscriberConfiguration(
             id: "viewer", outputSSRC: 0x99, destination: subscriberSocket.localEndpoint, sendKeys: downKeys,
             receiveKeys: upKeys, preference: .viewPort(VideoSize(width: 640, height: 360))))

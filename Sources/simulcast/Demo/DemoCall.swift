@@ -89,6 +89,8 @@ final class DemoCall {
     let plan: LayerPlan
     let publisher: Publisher
     let node: ForwardingNode
+    /// The node's socket (its truncated-datagram count goes in the report).
+    let nodeSocket: UDPSocket
     let viewers: [Viewer]
     private let source: () throws -> VideoFrame?
     private(set) var publisherEvents: [DemoPublisherEvent] = []
@@ -126,7 +128,7 @@ final class DemoCall {
         }
         let publisherKeys = try freshKeys(), feedbackKeys = try freshKeys()
 
-        let nodeSocket = try UDPSocket(bindingTo: .loopback(port: 0))
+        nodeSocket = try UDPSocket(bindingTo: .loopback(port: 0))
         try nodeSocket.setReceiveBufferSize(4 << 20)
         let video = VideoTrackConfiguration(plan: plan, firstSSRC: Self.firstSSRC)
         node = try ForwardingNode(
@@ -134,7 +136,7 @@ final class DemoCall {
                 plan: plan, layerSSRCs: video.ssrcs, publisherKeys: publisherKeys, feedbackKeys: feedbackKeys,
                 selector: LayerSelector.Configuration(upSwitchHoldMilliseconds: options.upSwitchHoldMilliseconds),
                 subscriberLossControl: .init(initialBitsPerSecond: .max, increasePerSecond: options.estimateGrowthPerSecond)),
-            socket: nodeSocket)
+            transport: nodeSocket)
         let publisherSocket = try UDPSocket(bindingTo: .loopback(port: 0))
         try publisherSocket.setReceiveBufferSize(1 << 20)
         let transport = try UDPTransport(socket: publisherSocket, destination: node.localEndpoint)
@@ -167,7 +169,7 @@ final class DemoCall {
                 localSSRC: localSSRC, cname: "demo-\(id)", security: .srtp(receiveKeys: downKeys, sendKeys: upKeys),
                 senderRTCPEndpoint: node.localEndpoint,
                 video: VideoReceiver.Configuration(localSSRC: localSSRC, bandwidth: estimator))
-            let subscriber = try Subscriber(configuration: configuration, socket: socket)
+            let subscriber = try Subscriber(configuration: configuration, transport: socket)
             let layer = LayerSelector.preferredSpatialLayer(for: .viewPort(viewport), layers: plan.layers.map {
                 VideoSize(width: $0.width, height: $0.height)
             }, publishedAtSD540: false) ?? 0

@@ -87,7 +87,7 @@ struct DemoReport {
         publisherSending = call.publisher.sendingLayers
         publisherEvents = call.publisherEvents
         nodeKeyFrameRequests = call.node.counters.keyFrameRequestsSent
-        nodeTruncatedDatagrams = call.node.socket.truncatedDatagrams
+        nodeTruncatedDatagrams = call.nodeSocket.truncatedDatagrams
     }
 
     static func reasonName(_ reason: LayerChangeReason) -> String {

@@ -115,7 +115,7 @@ final class RoomCall {
                 plan: plan, layerSSRCs: video.ssrcs, publisherKeys: publisherKeys, feedbackKeys: feedbackKeys,
                 selector: LayerSelector.Configuration(upSwitchHoldMilliseconds: 1000), audioSSRC: audioSSRC,
                 subscriberLossControl: .init(initialBitsPerSecond: .max, increasePerSecond: options.estimateGrowthPerSecond)),
-                socket: socket)
+                transport: socket)
             let publisherSocket = try UDPSocket(bindingTo: .loopback(port: 0))
             try publisherSocket.setReceiveBufferSize(1 << 20)
             let publisher = try Publisher(
@@ -150,7 +150,7 @@ final class RoomCall {
                 let subscriber = try Subscriber(configuration: SubscriberConfiguration(
                     localSSRC: localSSRC, cname: "\(id)-\(speaker.id)", security: .srtp(receiveKeys: downKeys, sendKeys: upKeys),
                     senderRTCPEndpoint: node.localEndpoint,
-                    video: VideoReceiver.Configuration(localSSRC: localSSRC, bandwidth: estimator)), socket: socket)
+                    video: VideoReceiver.Configuration(localSSRC: localSSRC, bandwidth: estimator)), transport: socket)
                 let publisherId = speaker.id
                 subscriber.onVideoFrame = { [unowned viewer] _ in
                     viewer.framesDecoded[publisherId, default: 0] += 1

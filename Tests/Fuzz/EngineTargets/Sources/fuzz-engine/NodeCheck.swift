@@ -76,7 +76,7 @@ enum NodeCheck {
             historyCapacity: historyCapacity, audioSSRC: variant & 0x20 != 0 ? audioSSRC : nil)
         let links = [CountingLink(), CountingLink()]
         do {
-            let node = try ForwardingNode(configuration: configuration, socket: sockets.node, clock: clock.mediaClock)
+            let node = try ForwardingNode(configuration: configuration, transport: sockets.node, clock: clock.mediaClock)
             try node.addSubscriber(subscriber(0, variant: variant), link: links[0])
             if variant & 4 != 0 { try node.addSubscriber(subscriber(1, variant: variant), link: links[1]) }
             return (node, links)

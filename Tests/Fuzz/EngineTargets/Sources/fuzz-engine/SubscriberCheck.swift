@@ -33,7 +33,7 @@ enum SubscriberCheck {
         let clock = SimulatedClock()
         let subscriber: Subscriber
         do {
-            subscriber = try Subscriber(configuration: configuration(variant: script.variant), socket: nil,
+            subscriber = try Subscriber(configuration: configuration(variant: script.variant), transport: nil,
                                         clock: clock.mediaClock)
         } catch {
             return "subscriber setup failed: \(error)"
