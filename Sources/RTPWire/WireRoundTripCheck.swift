@@ -14,6 +14,8 @@ public enum WireRoundTripCheck: String, CaseIterable, Sendable {
     case rtcp
     /// Classic pcap files, with `PcapWriter` as the oracle.
     case pcap
+    /// STUN messages (RFC 8489) with MESSAGE-INTEGRITY and FINGERPRINT checks.
+    case stun
 
     /// Runs the check on `bytes`; returns the violated invariant, or nil when all hold.
     public func violation(in bytes: [UInt8]) -> String? {
@@ -23,6 +25,7 @@ public enum WireRoundTripCheck: String, CaseIterable, Sendable {
         case .opus: return Self.checkOpus(bytes)
         case .rtcp: return Self.checkRTCP(bytes)
         case .pcap: return Self.checkPcap(bytes)
+        case .stun: return Self.checkSTUN(bytes)
         }
     }
 
@@ -126,6 +129,25 @@ public enum WireRoundTripCheck: String, CaseIterable, Sendable {
             let repacked = GenericNACK(senderSSRC: 0, mediaSSRC: 0, lostSequenceNumbers: lost)
             guard Set(repacked.lostSequenceNumbers) == Set(lost) else { return "NACK repack differs" }
         }
+        return nil
+    }
+
+    private static func checkSTUN(_ bytes: [UInt8]) -> String? {
+        let looksLikeSTUN = STUNMessage.isSTUN(bytes[...])
+        _ = STUNMessage.checkIntegrity(bytes[...], key: Array("fuzz-password".utf8))
+        _ = STUNMessage.checkFingerprint(bytes[...])
+        guard let message = try? STUNMessage(parsing: bytes) else { return nil }
+        // RFC 7983 demultiplexing claims only first bytes 0–3 (methods below 0x080) for STUN; a
+        // message of a higher method parses by RFC 8489 yet belongs to DTLS's range on a shared port.
+        guard looksLikeSTUN || bytes[0] > 3 else { return "a parsed STUN message is not recognised as STUN" }
+        let serialized: [UInt8]
+        do { serialized = try message.serialized(integrityKey: [1, 2, 3], fingerprint: true) } catch {
+            return "parsed STUN message does not serialize: \(error)"
+        }
+        guard let again = try? STUNMessage(parsing: serialized) else { return "serialized STUN message does not parse" }
+        guard again == message else { return "re-parsed STUN message differs" }
+        guard STUNMessage.checkIntegrity(serialized[...], key: [1, 2, 3]) == .valid,
+              STUNMessage.checkFingerprint(serialized[...]) == .valid else { return "serialized STUN message fails its own checks" }
         return nil
     }
 
