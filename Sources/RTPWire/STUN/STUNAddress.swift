@@ -53,12 +53,13 @@ public struct STUNAddress: Sendable, Hashable {
         switch ip {
         case let .v4(address):
             let value = xored ? address ^ STUNMessage.magicCookie : address
-            buffer += [0, Self.familyIPv4, UInt8(port >> 8), UInt8(truncatingIfNeeded: port)]
-            buffer += [UInt8(value >> 24), UInt8(truncatingIfNeeded: value >> 16),
-                       UInt8(truncatingIfNeeded: value >> 8), UInt8(truncatingIfNeeded: value)]
+            buffer += [0, Self.familyIPv4]
+            buffer.appendUInt16(port)
+            buffer.appendUInt32(value)
         case let .v6(address):
             guard address.count == 16 else { throw .invalidValue(field: "STUN IPv6 address length", value: address.count) }
-            buffer += [0, Self.familyIPv6, UInt8(port >> 8), UInt8(truncatingIfNeeded: port)]
+            buffer += [0, Self.familyIPv6]
+            buffer.appendUInt16(port)
             let mask = xored ? Self.xorMask(transactionID) : [UInt8](repeating: 0, count: 16)
             for index in 0..<16 { buffer.append(address[index] ^ mask[index]) }
         }

@@ -117,11 +117,11 @@ public enum STUNAttribute: Sendable, Hashable {
             buffer += [0, 0, UInt8(code / 100), UInt8(code % 100)]
             try Self.append(reason, into: &buffer, field: "STUN ERROR-CODE reason", limit: Self.maximumTextLength)
         case let .priority(value):
-            Self.append(UInt64(value), bytes: 4, into: &buffer)
+            buffer.appendUInt32(value)
         case .useCandidate:
             break
         case let .iceControlled(tieBreaker), let .iceControlling(tieBreaker):
-            Self.append(tieBreaker, bytes: 8, into: &buffer)
+            buffer.appendUInt64(tieBreaker)
         case let .unknown(type, value):
             guard type != Code.messageIntegrity, type != Code.fingerprint else {
                 throw .unsupported("MESSAGE-INTEGRITY and FINGERPRINT are computed by STUNMessage.serialized")
@@ -143,10 +143,6 @@ public enum STUNAttribute: Sendable, Hashable {
         let bytes = Array(string.utf8)
         guard bytes.count <= limit else { throw .outOfRange(field: field, value: bytes.count) }
         buffer += bytes
-    }
-
-    private static func append(_ value: UInt64, bytes count: Int, into buffer: inout [UInt8]) {
-        for index in (0..<count).reversed() { buffer.append(UInt8(truncatingIfNeeded: value >> (8 * index))) }
     }
 
     private static func expectLength(_ value: ArraySlice<UInt8>, _ length: Int, _ field: String) throws(WireError) {

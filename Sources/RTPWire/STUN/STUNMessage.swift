@@ -114,33 +114,33 @@ public struct STUNMessage: Sendable, Hashable {
     public func serialized(integrityKey: [UInt8]? = nil, fingerprint: Bool = false, padding: UInt8 = 0) throws(WireError) -> [UInt8] {
         var buffer: [UInt8] = []
         buffer.reserveCapacity(128)
-        Self.appendUInt16(type.field, to: &buffer)
-        Self.appendUInt16(0, to: &buffer)  // length, set as attributes are added
-        Self.appendUInt32(Self.magicCookie, to: &buffer)
+        buffer.appendUInt16(type.field)
+        buffer.appendUInt16(0)  // length, set as attributes are added
+        buffer.appendUInt32(Self.magicCookie)
         buffer += transactionID.bytes
         for attribute in attributes {
             let start = buffer.count
-            Self.appendUInt16(attribute.type, to: &buffer)
-            Self.appendUInt16(0, to: &buffer)
+            buffer.appendUInt16(attribute.type)
+            buffer.appendUInt16(0)
             try attribute.serializeValue(into: &buffer, transactionID: transactionID)
             let valueLength = buffer.count - start - 4
             guard valueLength <= Int(UInt16.max) else { throw .outOfRange(field: "STUN attribute length", value: valueLength) }
-            Self.writeUInt16(UInt16(valueLength), at: start + 2, in: &buffer)
+            buffer.setUInt16(UInt16(valueLength), at: start + 2)
             buffer += [UInt8](repeating: padding, count: (4 - valueLength % 4) % 4)
         }
         if let integrityKey {
             try Self.setLength(buffer.count - Self.headerLength + 4 + SHA1.digestLength, in: &buffer)
             let mac = SHA1.hmac(key: integrityKey, message: buffer)
-            Self.appendUInt16(STUNAttribute.Code.messageIntegrity, to: &buffer)
-            Self.appendUInt16(UInt16(SHA1.digestLength), to: &buffer)
+            buffer.appendUInt16(STUNAttribute.Code.messageIntegrity)
+            buffer.appendUInt16(UInt16(SHA1.digestLength))
             buffer += mac
         }
         if fingerprint {
             try Self.setLength(buffer.count - Self.headerLength + 8, in: &buffer)
             let crc = CRC32.checksum(buffer) ^ Self.fingerprintXOR
-            Self.appendUInt16(STUNAttribute.Code.fingerprint, to: &buffer)
-            Self.appendUInt16(4, to: &buffer)
-            Self.appendUInt32(crc, to: &buffer)
+            buffer.appendUInt16(STUNAttribute.Code.fingerprint)
+            buffer.appendUInt16(4)
+            buffer.appendUInt32(crc)
         }
         try Self.setLength(buffer.count - Self.headerLength, in: &buffer)
         return buffer
@@ -182,22 +182,8 @@ public struct STUNMessage: Sendable, Hashable {
 
     // MARK: - Bytes
 
-    private static func appendUInt16(_ value: UInt16, to buffer: inout [UInt8]) {
-        buffer += [UInt8(value >> 8), UInt8(truncatingIfNeeded: value)]
-    }
-
-    private static func appendUInt32(_ value: UInt32, to buffer: inout [UInt8]) {
-        buffer += [UInt8(value >> 24), UInt8(truncatingIfNeeded: value >> 16), UInt8(truncatingIfNeeded: value >> 8),
-                   UInt8(truncatingIfNeeded: value)]
-    }
-
-    private static func writeUInt16(_ value: UInt16, at offset: Int, in buffer: inout [UInt8]) {
-        buffer[offset] = UInt8(value >> 8)
-        buffer[offset + 1] = UInt8(truncatingIfNeeded: value)
-    }
-
     private static func setLength(_ length: Int, in buffer: inout [UInt8]) throws(WireError) {
         guard length <= Int(UInt16.max) else { throw .outOfRange(field: "STUN message length", value: length) }
-        writeUInt16(UInt16(length), at: 2, in: &buffer)
+        buffer.setUInt16(UInt16(length), at: 2)
     }
 }
