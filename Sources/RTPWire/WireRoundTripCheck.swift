@@ -16,6 +16,8 @@ public enum WireRoundTripCheck: String, CaseIterable, Sendable {
     case pcap
     /// STUN messages (RFC 8489) with MESSAGE-INTEGRITY and FINGERPRINT checks.
     case stun
+    /// Session descriptions (RFC 8866), candidates, fingerprints, and an answer to a fixed offer.
+    case sdp
 
     /// Runs the check on `bytes`; returns the violated invariant, or nil when all hold.
     public func violation(in bytes: [UInt8]) -> String? {
@@ -26,6 +28,7 @@ public enum WireRoundTripCheck: String, CaseIterable, Sendable {
         case .rtcp: return Self.checkRTCP(bytes)
         case .pcap: return Self.checkPcap(bytes)
         case .stun: return Self.checkSTUN(bytes)
+        case .sdp: return Self.checkSDP(bytes)
         }
     }
 
@@ -148,6 +151,33 @@ public enum WireRoundTripCheck: String, CaseIterable, Sendable {
         guard again == message else { return "re-parsed STUN message differs" }
         guard STUNMessage.checkIntegrity(serialized[...], key: [1, 2, 3]) == .valid,
               STUNMessage.checkFingerprint(serialized[...]) == .valid else { return "serialized STUN message fails its own checks" }
+        return nil
+    }
+
+    /// The offer the SDP check answers: two sections, three RIDs, one candidate.
+    private static let sdpOffer = SimulcastOffer(
+        sessionID: 1, ice: try! ICECredentials(usernameFragment: "fuzz", password: "fuzzfuzzfuzzfuzzfuzzfuzz"),
+        fingerprint: DTLSFingerprint(algorithm: "sha-256", digest: [UInt8](repeating: 0xAB, count: 32)),
+        candidates: [ICECandidate(foundation: "1", priority: 1, address: "10.0.0.1", port: 9, kind: .host)],
+        audio: .init(ssrc: 1), video: .init(rids: ["h", "m", "l"]), cname: "fuzz")
+
+    private static func checkSDP(_ bytes: [UInt8]) -> String? {
+        guard let description = try? SessionDescription(parsing: String(decoding: bytes, as: UTF8.self)) else { return nil }
+        for section in description.media {
+            for value in section.attributes.values(of: "candidate") {
+                if let candidate = try? ICECandidate(parsing: value), (try? ICECandidate(parsing: candidate.description)) != candidate {
+                    return "a candidate does not survive its own text"
+                }
+            }
+        }
+        for value in description.attributes.values(of: "fingerprint") {
+            if let fingerprint = try? DTLSFingerprint(parsing: value), (try? DTLSFingerprint(parsing: fingerprint.description)) != fingerprint {
+                return "a fingerprint does not survive its own text"
+            }
+        }
+        _ = try? NegotiatedSession(offer: sdpOffer, answer: description)
+        guard let again = try? SessionDescription(parsing: description.text) else { return "serialized SDP does not parse" }
+        guard again == description else { return "re-parsed SDP differs" }
         return nil
     }
 
