@@ -10,6 +10,9 @@ public enum NetworkError: Error, Equatable, Sendable, CustomStringConvertible {
     case socketFailed(operation: String, errno: Int32)
     /// `sendto` failed: the destination cannot be reached (errno, e.g. ENETUNREACH, ECONNREFUSED).
     case unreachable(destination: String, errno: Int32)
+    /// ICE has not validated the destination (RFC 8445 §7.2.5.3), or its consent expired
+    /// (RFC 7675 §5.1): nothing may be sent there.
+    case noConsent(destination: String)
 
     /// What was wrong, with the value involved and what is accepted.
     public var description: String {
@@ -19,6 +22,8 @@ public enum NetworkError: Error, Equatable, Sendable, CustomStringConvertible {
                 + "or IPv4:P1,P2,P3 where a port list is allowed"
         case let .portOutOfRange(port): return "port \(port) is out of range: use 1 to 65535"
         case let .socketFailed(operation, code): return "\(operation) failed: \(String(cString: strerror(code)))"
+        case let .noConsent(destination):
+            return "\(destination) has not passed ICE connectivity checks or its consent expired: nothing is sent there"
         case let .unreachable(destination, code):
             return "\(destination) unreachable: \(String(cString: strerror(code)))"
         }

@@ -1,0 +1,92 @@
+import RTPWire
+import SessionCore
+
+/// A UDP socket guarded by ICE (RFC 8445) for a bundled transport: STUN on the port is answered
+/// and checked by the `ICEAgent`; DTLS and (S)RTP pass (RFC 7983 demultiplexing) only from
+/// addresses of a succeeded pair; sends go only to them and stop when consent expires
+/// (RFC 7675). Endpoints use it like any `DatagramTransport`; the agent's timers run on every
+/// `receive` (the engine loop calls it every few milliseconds) or on `service()`.
+///
+/// Not `Sendable`: confined with its endpoint.
+public final class ICEDatagramTransport: DatagramTransport {
+    public let socket: UDPSocket
+    public let agent: ICEAgent
+    private let clock: MediaClock
+
+    /// What was dropped before reaching the endpoint.
+    public struct Counters: Sendable, Equatable {
+        /// DTLS/RTP datagrams from addresses that have not passed checks (or after consent expired).
+        public var fromUncheckedAddresses = 0
+        /// First bytes outside RFC 7983's STUN, DTLS and RTP ranges.
+        public var unknownKinds = 0
+        /// STUN datagrams handled by the agent.
+        public var stun = 0
+    }
+    public private(set) var counters = Counters()
+
+    /// - Parameters:
+    ///   - socket: the one port of the bundle; its address is the local host candidate.
+    public init(socket: UDPSocket, agent: ICEAgent, clock: MediaClock = .system) {
+        self.socket = socket
+        self.agent = agent
+        self.clock = clock
+        agent.addLocalAddress(Self.stunAddress(socket.localEndpoint))
+    }
+
+    public var localEndpoint: NetworkEndpoint { socket.localEndpoint }
+
+    /// Where media goes once connected: the selected pair's remote address.
+    public var selectedRemote: NetworkEndpoint? { agent.selectedPair.flatMap { Self.endpoint($0.remote) } }
+
+    /// Runs the agent's timers and sends what they produce (checks, retransmissions, consent).
+    public func service() {
+        transmit(agent.poll(nowMilliseconds: clock.monotonicMilliseconds()))
+    }
+
+    public func send(_ bytes: UnsafeRawBufferPointer, to destination: NetworkEndpoint) throws(NetworkError) {
+        guard agent.permits(Self.stunAddress(destination)) else { throw .noConsent(destination: destination.description) }
+        try socket.send(bytes, to: destination)
+    }
+
+    public func receive(into buffer: UnsafeMutableRawBufferPointer, timeoutMilliseconds: Int32)
+        throws(NetworkError) -> (count: Int, from: NetworkEndpoint)?
+    {
+        var timeout = timeoutMilliseconds
+        while true {
+            service()
+            guard let received = try socket.receive(into: buffer, timeoutMilliseconds: timeout) else { return nil }
+            timeout = 0  // after the first datagram, only what is already queued
+            let bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<received.count])
+            let source = Self.stunAddress(received.from)
+            switch BundledDatagramKind.classify(firstByte: bytes.first) {
+            case .stun:
+                counters.stun += 1
+                let datagram = Array(bytes)
+                transmit(agent.handle(datagram[...], from: source, on: Self.stunAddress(socket.localEndpoint),
+                                      nowMilliseconds: clock.monotonicMilliseconds()))
+            case .dtls, .rtpOrRTCP:
+                guard agent.permits(source) else {
+                    counters.fromUncheckedAddresses += 1
+                    continue
+                }
+                return received
+            case .other:
+                counters.unknownKinds += 1
+            }
+        }
+    }
+
+    private func transmit(_ transmissions: [ICEAgent.Transmission]) {
+        for transmission in transmissions {
+            guard let destination = Self.endpoint(transmission.destination) else { continue }
+            try? socket.send(transmission.bytes, to: destination)  // a lost check is retransmitted
+        }
+    }
+
+    static func stunAddress(_ endpoint: NetworkEndpoint) -> STUNAddress { .ipv4(endpoint.address, port: endpoint.port) }
+
+    static func endpoint(_ address: STUNAddress) -> NetworkEndpoint? {
+        guard case let .v4(value) = address.ip else { return nil }  // the sockets here are IPv4
+        return NetworkEndpoint(address: value, port: address.port)
+    }
+}
