@@ -21,6 +21,8 @@ let package = Package(
                        providers: [.apt(["libopus-dev"])]),
         .systemLibrary(name: "CSRTP", path: "Sources/CSRTP", pkgConfig: "libsrtp2",
                        providers: [.apt(["libsrtp2-dev"])]),
+        .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "openssl",
+                       providers: [.apt(["libssl-dev"])]),
         // The one C target: variadic controls and macros Swift cannot call.
         .target(name: "CShims", dependencies: ["CVPX", "COpus"], path: "CShims",
                 linkerSettings: [.linkedLibrary("vpx"), .linkedLibrary("opus")]),
@@ -35,6 +37,8 @@ let package = Package(
                 path: "Sources/MediaCodecs"),
         // libsrtp2 wrapper.
         .target(name: "SRTP", dependencies: ["CSRTP"], path: "Sources/SRTP"),
+        // DTLS-SRTP (RFC 5764) on OpenSSL 3: certificates, the handshake, SRTP keys.
+        .target(name: "DTLS", dependencies: ["COpenSSL", "SRTP", "RTPWire"], path: "Sources/DTLS"),
         // The session core: per-stream stages with no I/O, no threads, no clock of their own
         // (packet history, NACK, retransmission budget, receive statistics, jitter buffer,
         // bandwidth estimation, address and SSRC guards, event rings).
@@ -70,6 +74,7 @@ let package = Package(
         .testTarget(name: "MediaCodecsTests", dependencies: ["MediaCodecs", "Simulcast", "RTPWire"],
                     path: "Tests/MediaCodecsTests"),
         .testTarget(name: "SRTPTests", dependencies: ["SRTP"], path: "Tests/SRTPTests"),
+        .testTarget(name: "DTLSTests", dependencies: ["DTLS", "SRTP", "RTPWire"], path: "Tests/DTLSTests"),
         // The public API as a client sees it: `import MediaEngine` only.
         .testTarget(name: "MediaEngineTests", dependencies: ["MediaEngine"], path: "Tests/MediaEngineTests"),
         .testTarget(name: "SessionCoreTests", dependencies: ["SessionCore"], path: "Tests/SessionCoreTests"),
