@@ -25,11 +25,12 @@ import Testing
         try process.run()
         input.fileHandleForWriting.write(Data(offer.utf8))
         try input.fileHandleForWriting.close()
+        // Both pipes end when the script exits (its exit status is not waited for: Foundation's
+        // Process can miss a short-lived child's exit under the test runner).
         let answer = output.fileHandleForReading.readDataToEndOfFile()
         let diagnostics = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw SDPError.unsupported("aiortc failed (\(process.terminationStatus)): \(String(decoding: diagnostics, as: UTF8.self))")
+        guard !answer.isEmpty else {
+            throw SDPError.unsupported("aiortc gave no answer: \(String(decoding: diagnostics, as: UTF8.self))")
         }
         return String(decoding: answer, as: UTF8.self)
     }

@@ -1,0 +1,190 @@
+import DTLS
+import Foundation
+import Glibc
+import MediaCodecs
+import RTPWire
+import SessionCore
+import Simulcast
+import SRTP
+import Testing
+@testable import EngineCore
+
+/// A direct call (no SFU) from our engine to aiortc, a WebRTC stack nobody here wrote: our
+/// offer, aiortc's answer, ICE, DTLS-SRTP, then Opus and one VP8 layer that aiortc decodes.
+///
+/// aiortc gathers no candidates on loopback, so this runs only inside a private network
+/// namespace with a veth pair of its own (`make test` runs it under `unshare -n` with
+/// MEDIA_ENGINE_NETNS=1); anywhere else it fails with that message and touches nothing.
+@Suite(.serialized) struct WebRTCInteropTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    struct Precondition: Error, CustomStringConvertible { var description: String }
+
+    /// Our end of the veth pair (the other end, 10.99.0.2, is aiortc's too).
+    static let localAddress: UInt32 = 0x0A63_0001
+
+    static func requirePrivateNamespace() throws {
+        let ours = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/ns/net")
+        let initial = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/1/ns/net")) ?? ""
+        guard ProcessInfo.processInfo.environment["MEDIA_ENGINE_NETNS"] == "1", ours != initial else {
+            throw Precondition(description: "WebRTCInteropTests needs a private network namespace: run it as "
+                + "`unshare -n env MEDIA_ENGINE_NETNS=1 swift test --skip-build --filter WebRTCInteropTests` (make test does)")
+        }
+        for command in ["ip link set lo up", "ip link add veth-engine type veth peer name veth-aiortc",
+                        "ip addr add 10.99.0.1/24 dev veth-engine", "ip addr add 10.99.0.2/24 dev veth-aiortc",
+                        "ip link set veth-engine up", "ip link set veth-aiortc up"] {
+            let status = Self.run(command.split(separator: " ").map(String.init))
+            // "File exists" when a second test in the same namespace repeats the setup: fine.
+            guard status == 0 || command.contains("add") else {
+                throw Precondition(description: "`\(command)` failed (\(status))")
+            }
+        }
+    }
+
+    @Test func ourOfferAiortcsAnswerICEThenDTLSSRTPThenOpusAndVP8DecodedByAiortc() throws {
+        try Self.requirePrivateNamespace()
+        let python = Self.root.appendingPathComponent(".venv-interop/bin/python")
+        guard FileManager.default.isExecutableFile(atPath: python.path) else {
+            throw Precondition(description: ".venv-interop/bin/python missing: scripts/install-deps.sh creates it")
+        }
+        let certificate = try DTLSCertificate()
+        var random = SystemRandomNumberGenerator()
+        let credentials = ICECredentials.random(using: &random)
+        let socket = try UDPSocket(bindingTo: NetworkEndpoint(address: Self.localAddress, port: 0))
+        try socket.setReceiveBufferSize(1 << 20)
+        let agent = ICEAgent(configuration: .init(local: credentials, role: .controlling, tieBreaker: UInt64.random(in: 1...UInt64.max)),
+                             seed: 99)
+        let ice = ICEDatagramTransport(socket: socket, agent: agent)
+        let audioSSRC: UInt32 = 0x0A0D_1000, videoSSRC: UInt32 = 0x0B1D_E000
+        var offer = SimulcastOffer(
+            sessionID: 1, ice: credentials, fingerprint: certificate.fingerprint,
+            candidates: [ICECandidate(foundation: "1", priority: 2_130_706_431, address: "10.99.0.1",
+                                      port: socket.localEndpoint.port, kind: .host)],
+            audio: .init(ssrc: audioSSRC), video: .init(rids: []), cname: "engine")
+        offer.video?.payloadType = 96
+
+        // aiortc: offer in, answer out, results after `seconds`.
+        let peer = Process()
+        peer.executableURL = python
+        peer.arguments = [Self.root.appendingPathComponent("Tests/Interop/aiortc_peer.py").path]
+        let input = Pipe(), output = Pipe()
+        peer.standardInput = input
+        peer.standardOutput = output
+        try peer.run()
+        defer { if peer.isRunning { peer.terminate() } }
+        let request = try JSONSerialization.data(withJSONObject: ["sdp": offer.sessionDescription.text, "seconds": 6])
+        input.fileHandleForWriting.write(request + Data("\n".utf8))
+        var lines = LineReader(output.fileHandleForReading)
+        let answerLine = lines.next()
+        let answerJSON = try #require(answerLine)
+        let answerSDP = try #require((try JSONSerialization.jsonObject(with: Data(answerJSON.utf8)) as? [String: Any])?["sdp"] as? String)
+        let negotiated = try NegotiatedSession(offer: offer, answer: SessionDescription(parsing: answerSDP))
+
+        agent.setRemoteCredentials(negotiated.remoteICE)
+        for candidate in negotiated.remoteCandidates where candidate.transport == "udp" {
+            guard let address = Self.ipv4(candidate.address) else { continue }
+            agent.addRemoteCandidate(.ipv4(address, port: candidate.port), priority: candidate.priority)
+        }
+        let dtls = try DTLSAssociation(role: negotiated.remoteSetup == .active ? .server : .client, certificate: certificate,
+                                       remoteFingerprint: negotiated.remoteFingerprint)
+        let transport = WebRTCTransport(ice: ice, dtls: dtls)
+        let clock = MediaClock.system
+        let start = clock.monotonicMilliseconds()
+        let state = try transport.connect(timeoutMilliseconds: 5_000)
+        let connectMilliseconds = clock.monotonicMilliseconds() - start
+        guard case let .connected(keys) = state, let remote = transport.remote else {
+            Issue.record("ICE + DTLS did not connect to aiortc: \(state)")
+            return
+        }
+        print("aiortc: ICE + DTLS-SRTP connected in \(connectMilliseconds) ms, profile \(keys.suite), "
+              + "DTLS role \(dtls.role), selected \(remote)")
+        #expect(connectMilliseconds < 1_000)
+
+        // Media with what the answer negotiated: payload types, one extension map (BUNDLE), keys.
+        let video = try #require(negotiated.video), audio = try #require(negotiated.audio)
+        var extensions = RTPHeaderExtensionMap()
+        for section in [audio, video] {
+            for kind in RTPHeaderExtensionKind.allCases {
+                if let id = section.extensionMap.id(for: kind) { try extensions.register(kind, id: id) }
+            }
+        }
+        let plan = try LayerPlan(width: 640, height: 360, multiStream: false)
+        var seeded = SplitMix64(seed: 5)
+        let publisher = try Publisher(
+            configuration: PublisherConfiguration(
+                video: VideoTrackConfiguration(plan: plan, ssrcs: [videoSSRC], payloadType: video.payloadType, mid: video.mid),
+                audio: AudioTrackConfiguration(ssrc: audioSSRC, payloadType: audio.payloadType, mid: audio.mid),
+                security: .srtp(local: keys.local, remote: keys.remote), cname: "engine", extensionMap: extensions),
+            transport: try UDPTransport(socket: transport, destination: remote), using: &seeded)
+        let source = try VideoSource(testSceneWidth: 640, height: 360)
+        let signal = TestSignal()
+        let sendStart = clock.monotonicMicroseconds()
+        var videoSent = 0, audioSent = 0
+        while clock.monotonicMicroseconds() - sendStart < 4_000_000 {
+            let elapsed = clock.monotonicMicroseconds() - sendStart
+            while Int64(audioSent) * 20_000 <= elapsed {
+                try publisher.send(audio: signal.frame(audioSent))
+                audioSent += 1
+            }
+            if Int64(videoSent) * 1_000_000 / 30 <= elapsed {
+                if let frame = try source.nextFrame() { try publisher.send(video: frame) }
+                videoSent += 1
+            }
+            while try publisher.pollIncoming(timeoutMilliseconds: 2) != nil {}
+        }
+        try? publisher.sendGoodbye(reason: "done")
+        let resultLine = lines.next()
+        let resultJSON = try #require(resultLine)
+        let result = try #require(try JSONSerialization.jsonObject(with: Data(resultJSON.utf8)) as? [String: Any])
+        print("aiortc received: \(resultJSON)")
+        print("we sent \(videoSent) video frames, \(audioSent) audio frames; keyframes requested \(publisher.keyFramesRequested)")
+        #expect((result["video_frames"] as? Int ?? 0) >= 60)
+        #expect((result["video_size"] as? [Int]) == [640, 360])
+        #expect((result["audio_frames"] as? Int ?? 0) >= 100)
+        #expect((result["errors"] as? [Any])?.isEmpty == true)
+    }
+
+    /// Runs a command found on PATH and waits for it (posix_spawnp + waitpid: Foundation's
+    /// Process can miss the exit of a short-lived child under the test runner).
+    static func run(_ argv: [String]) -> Int32 {
+        var pid: pid_t = 0
+        var arguments: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
+        defer { for pointer in arguments { free(pointer) } }
+        guard posix_spawnp(&pid, argv[0], nil, nil, &arguments, environ) == 0 else { return -1 }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        return status
+    }
+
+    static func ipv4(_ text: String) -> UInt32? {
+        let parts = text.split(separator: ".")
+        guard parts.count == 4 else { return nil }
+        var value: UInt32 = 0
+        for part in parts {
+            guard let octet = UInt8(part) else { return nil }
+            value = value << 8 | UInt32(octet)
+        }
+        return value
+    }
+}
+
+/// Newline-separated lines from a pipe, read as they come.
+struct LineReader {
+    let handle: FileHandle
+    var pending = Data()
+
+    init(_ handle: FileHandle) { self.handle = handle }
+
+    mutating func next() -> String? {
+        while true {
+            if let newline = pending.firstIndex(of: 0x0A) {
+                let line = pending[pending.startIndex..<newline]
+                pending = pending[(newline + 1)...]
+                return String(decoding: line, as: UTF8.self)
+            }
+            let chunk = handle.availableData
+            if chunk.isEmpty { return nil }
+            pending.append(chunk)
+        }
+    }
+}
