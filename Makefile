@@ -24,7 +24,7 @@ test: deps
 	SWIFT=$(SWIFT) scripts/forward-smoke.sh
 	$(SWIFT) test --skip-build --skip 'RoomDemoTests|DemoCommandTests|EngineCallTests|HostileDatagramTests|WebRTCInteropTests'
 	$(SWIFT) test --skip-build --no-parallel --filter 'RoomDemoTests|DemoCommandTests|EngineCallTests|HostileDatagramTests'
-	unshare -n env MEDIA_ENGINE_NETNS=1 $(SWIFT) test --skip-build --filter WebRTCInteropTests
+	unshare -n scripts/netns-run.sh $(SWIFT) test --skip-build --filter WebRTCInteropTests
 	SWIFT=$(SWIFT) scripts/call-app-test.sh
 	$(SWIFT) run simulcast soak --seconds 60 --size 640x360 --json out/soak-smoke.json
 	python3 scripts/check-soak.py out/soak-smoke.json --warmup 15 --max-growth-kib 2048

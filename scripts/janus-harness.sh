@@ -136,9 +136,12 @@ start() {
     [ ${#key_hex} -eq 60 ] || die "--key must decode to 30 bytes (16-byte key + 14-byte salt), got $(( ${#key_hex} / 2 ))"
 
     if [ -z "$ice_address" ]; then
-        ice_address="$(ip -4 -o addr show scope global up 2>/dev/null | awk '{sub(/\/.*/, "", $4); print $4; exit}')"
-        [ -n "$ice_address" ] || ice_address="$(hostname -I 2>/dev/null | tr ' ' '\n' | grep -m1 -E '^[0-9]+(\.[0-9]+){3}$' || true)"
-        [ -n "$ice_address" ] || die "no global IPv4 address for ICE (Janus will not use loopback); pass --ice-address"
+        # Only inside the private namespace of scripts/netns-run.sh: its veth, never this machine's
+        # own interface addresses.
+        [ "$(readlink /proc/self/ns/net)" != "$(readlink /proc/1/ns/net 2>/dev/null)" ] \
+            || die "run inside a private network namespace: unshare -n scripts/netns-run.sh $0 start ..."
+        ice_address="$(ip -4 -o addr show dev veth-engine scope global up 2>/dev/null | awk '{sub(/\/.*/, "", $4); print $4; exit}')"
+        [ -n "$ice_address" ] || die "no veth-engine address for ICE (Janus will not use loopback): start it through scripts/netns-run.sh"
     fi
 
     local dir

@@ -61,7 +61,10 @@ fi
 start=$(date +%s.%N)
 status=0
 # Own process group so a timeout or our trap reaches the runs, the viewer and the harness.
-TMPDIR="$private_tmp" setsid timeout --kill-after=10 "$budget" scripts/janus-acceptance.sh --ours .build/release/simulcast &
+# In a private network namespace with a veth pair of its own (scripts/netns-run.sh): Janus gathers
+# ICE candidates on that veth, never on this machine's interfaces; HTTP and RTP use its loopback.
+TMPDIR="$private_tmp" setsid timeout --kill-after=10 "$budget" \
+    unshare -n scripts/netns-run.sh scripts/janus-acceptance.sh --ours .build/release/simulcast &
 acceptance_pid=$!
 wait "$acceptance_pid" || status=$?
 acceptance_pid=""

@@ -12,32 +12,24 @@ import Testing
 /// A direct call (no SFU) from our engine to aiortc, a WebRTC stack nobody here wrote: our
 /// offer, aiortc's answer, ICE, DTLS-SRTP, then Opus and one VP8 layer that aiortc decodes.
 ///
-/// aiortc gathers no candidates on loopback, so this runs only inside a private network
-/// namespace with a veth pair of its own (`make test` runs it under `unshare -n` with
-/// MEDIA_ENGINE_NETNS=1); anywhere else it fails with that message and touches nothing.
+/// aiortc gathers no candidates on loopback, so this runs only inside the private network
+/// namespace scripts/netns-run.sh prepares (a veth pair of its own; `make test` runs it there);
+/// anywhere else it fails with that message and touches nothing.
 @Suite(.serialized) struct WebRTCInteropTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     struct Precondition: Error, CustomStringConvertible { var description: String }
 
-    /// Our end of the veth pair (the other end, 10.99.0.2, is aiortc's too).
+    /// Our end of netns-run.sh's veth pair (aiortc gathers on both ends).
     static let localAddress: UInt32 = 0x0A63_0001
 
+    /// Refuses to run outside the namespace scripts/netns-run.sh prepares (veth-engine 10.99.0.1).
     static func requirePrivateNamespace() throws {
         let ours = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/ns/net")
         let initial = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/1/ns/net")) ?? ""
         guard ProcessInfo.processInfo.environment["MEDIA_ENGINE_NETNS"] == "1", ours != initial else {
-            throw Precondition(description: "WebRTCInteropTests needs a private network namespace: run it as "
-                + "`unshare -n env MEDIA_ENGINE_NETNS=1 swift test --skip-build --filter WebRTCInteropTests` (make test does)")
-        }
-        for command in ["ip link set lo up", "ip link add veth-engine type veth peer name veth-aiortc",
-                        "ip addr add 10.99.0.1/24 dev veth-engine", "ip addr add 10.99.0.2/24 dev veth-aiortc",
-                        "ip link set veth-engine up", "ip link set veth-aiortc up"] {
-            let status = Self.run(command.split(separator: " ").map(String.init))
-            // "File exists" when a second test in the same namespace repeats the setup: fine.
-            guard status == 0 || command.contains("add") else {
-                throw Precondition(description: "`\(command)` failed (\(status))")
-            }
+            throw Precondition(description: "WebRTCInteropTests needs the private network namespace of scripts/netns-run.sh: "
+                + "`unshare -n scripts/netns-run.sh swift test --skip-build --filter WebRTCInteropTests` (make test does)")
         }
     }
 
@@ -142,18 +134,6 @@ import Testing
         #expect((result["video_size"] as? [Int]) == [640, 360])
         #expect((result["audio_frames"] as? Int ?? 0) >= 100)
         #expect((result["errors"] as? [Any])?.isEmpty == true)
-    }
-
-    /// Runs a command found on PATH and waits for it (posix_spawnp + waitpid: Foundation's
-    /// Process can miss the exit of a short-lived child under the test runner).
-    static func run(_ argv: [String]) -> Int32 {
-        var pid: pid_t = 0
-        var arguments: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
-        defer { for pointer in arguments { free(pointer) } }
-        guard posix_spawnp(&pid, argv[0], nil, nil, &arguments, environ) == 0 else { return -1 }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
-        return status
     }
 
     static func ipv4(_ text: String) -> UInt32? {
