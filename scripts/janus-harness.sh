@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # A throw-away Janus (Debian's janus 1.1.2) with one SRTP simulcast VP8 mountpoint, for tests and demos.
 #
-#   scripts/janus-harness.sh start [--key BASE64] [--layers 2|3] [--mountpoint ID] [--debug-level N]
-#                                  [--timeout SECONDS] [--ice-address IPV4]
+#   unshare -n scripts/netns-run.sh scripts/janus-harness.sh start [--key BASE64] [--layers 2|3]
+#                                  [--mountpoint ID] [--debug-level N] [--timeout SECONDS]
 #       Writes a config directory (mktemp) holding janus.jcfg, janus.transport.http.jcfg and
 #       janus.plugin.streaming.jcfg, starts `janus -F DIR -C DIR/janus.jcfg` in the background
 #       (log: DIR/janus.log), waits (bounded, default 15 s) until GET /janus/info answers
@@ -12,8 +12,6 @@
 #          "srtpsuite":80, "rtp_port_range":"A-B", "ice_address":"...", "log":".../janus.log"}
 #       --key: the SRTP master key||salt (30 bytes, base64, AES_CM_128_HMAC_SHA1_80); generated if
 #       absent. --layers 2 configures videoport/videoport2 only (default 3 ports, lowest layer first).
-#       --ice-address: the one local address Janus gathers ICE candidates on (default: this host's
-#       first global IPv4 address; see "ICE and loopback" below).
 #       On any failure Janus is killed, DIR removed, the log tail printed to stderr, exit status 1.
 #
 #   scripts/janus-harness.sh stop DIR
@@ -26,9 +24,10 @@
 #
 # ICE and loopback: Janus 1.1.2 never gathers candidates on a loopback interface (it skips
 # IFF_LOOPBACK interfaces; `ice_enforce_list = "lo"` or "127.0.0.1" leaves it with the machine's
-# other addresses), so ICE is restricted to ONE local address instead (ice_enforce_list), which the
-# viewer also uses (janus_viewer.py --ice-address). Traffic between two sockets on a local address
-# never leaves the host: the kernel routes it through lo.
+# other addresses). So the harness runs only inside the private network namespace of
+# scripts/netns-run.sh and restricts Janus's ICE to its veth-engine interface (ice_enforce_list);
+# the viewer gathers on that interface's address only (janus_viewer.py --ice-address, the
+# "ice_address" printed). Nothing reaches this machine's own interfaces.
 set -euo pipefail
 
 JANUS_LIB=/usr/lib/x86_64-linux-gnu/janus
@@ -112,7 +111,7 @@ stop_dir() {
 }
 
 start() {
-    local key="" layers=3 mountpoint=1 debug_level=3 timeout=15 ice_address=""
+    local key="" layers=3 mountpoint=1 debug_level=3 timeout=15 ice_address
     while [ $# -gt 0 ]; do
         case "$1" in
             --key) key=$2; shift 2 ;;
@@ -120,7 +119,6 @@ start() {
             --mountpoint) mountpoint=$2; shift 2 ;;
             --debug-level) debug_level=$2; shift 2 ;;
             --timeout) timeout=$2; shift 2 ;;
-            --ice-address) ice_address=$2; shift 2 ;;
             *) die "start: unknown option $1" ;;
         esac
     done
@@ -135,14 +133,12 @@ start() {
         || die "--key is not base64"
     [ ${#key_hex} -eq 60 ] || die "--key must decode to 30 bytes (16-byte key + 14-byte salt), got $(( ${#key_hex} / 2 ))"
 
-    if [ -z "$ice_address" ]; then
-        # Only inside the private namespace of scripts/netns-run.sh: its veth, never this machine's
-        # own interface addresses.
-        [ "$(readlink /proc/self/ns/net)" != "$(readlink /proc/1/ns/net 2>/dev/null)" ] \
-            || die "run inside a private network namespace: unshare -n scripts/netns-run.sh $0 start ..."
-        ice_address="$(ip -4 -o addr show dev veth-engine scope global up 2>/dev/null | awk '{sub(/\/.*/, "", $4); print $4; exit}')"
-        [ -n "$ice_address" ] || die "no veth-engine address for ICE (Janus will not use loopback): start it through scripts/netns-run.sh"
-    fi
+    # Only inside the private namespace of scripts/netns-run.sh: its veth, never this machine's
+    # own interface addresses.
+    [ "$(readlink /proc/self/ns/net)" != "$(readlink /proc/1/ns/net 2>/dev/null)" ] \
+        || die "run inside a private network namespace: unshare -n scripts/netns-run.sh $0 start ..."
+    ice_address="$(ip -4 -o addr show dev veth-engine up 2>/dev/null | awk '{sub(/\/.*/, "", $4); print $4; exit}')"
+    [ -n "$ice_address" ] || die "no veth-engine address for ICE (Janus will not use loopback): start it through scripts/netns-run.sh"
 
     local dir
     dir="$(mktemp -d "${TMPDIR:-/tmp}/janus-harness.XXXXXX")"
@@ -180,7 +176,7 @@ media: {
 }
 nat: {
 	nice_debug = false
-	ice_enforce_list = "$ice_address"
+	ice_enforce_list = "veth-engine"
 }
 plugins: {
 	disable = "$plugins_disable"
