@@ -157,4 +157,18 @@ final class SimulatedICENetwork {
         #expect(!network.a.permits(network.addressB))
         #expect(network.a.poll(nowMilliseconds: network.now + 10_000).isEmpty)  // nothing more is sent
     }
+
+    @Test func authenticatedRequestsFromEverNewAddressesMakeAtMostTheBoundOfPairs() throws {
+        let network = SimulatedICENetwork()
+        let key = Array("bbbbbbbbbbbbbbbbbbbbbbbb".utf8)
+        var generator = SplitMix64(seed: 4)
+        for port in UInt16(1)...200 {
+            let request = try STUNMessage(type: STUNMessageType(method: .binding, messageClass: .request),
+                                          transactionID: .random(using: &generator),
+                                          attributes: [.username("BBBB:AAAA"), .iceControlling(tieBreaker: 1)])
+                .serialized(integrityKey: key, fingerprint: true)
+            _ = network.b.handle(request[...], from: .ipv4(0x0A63_0005, port: port), on: network.addressB, nowMilliseconds: 1)
+        }
+        #expect(network.b.pairs.count <= ICEAgent.maximumRemoteCandidates)
+    }
 }

@@ -128,9 +128,14 @@ public final class ICEAgent {
         if state == .new, !pairs.isEmpty { state = .checking }
     }
 
+    /// Most remote candidates kept (signalled and peer-reflexive): bounds the pairs and checks
+    /// whatever a peer sends.
+    public static let maximumRemoteCandidates = 64
+
     /// A remote candidate (from SDP or trickled). Only UDP candidates of our address family pair.
     public func addRemoteCandidate(_ address: STUNAddress, priority: UInt32) {
-        guard !remoteCandidates.contains(where: { $0.address == address }) else { return }
+        guard !remoteCandidates.contains(where: { $0.address == address }),
+              remoteCandidates.count < Self.maximumRemoteCandidates else { return }
         remoteCandidates.append((address, priority))
         for local in localAddresses { addPair(local: local, remote: address, remotePriority: priority) }
     }
@@ -299,9 +304,13 @@ public final class ICEAgent {
             if case let .priority(value) = attribute { priority = value }
             if case .useCandidate = attribute { useCandidate = true }
         }
-        // A source we did not know is a peer-reflexive remote candidate (RFC 8445 §7.3.1.3).
-        if !remoteCandidates.contains(where: { $0.address == source }) { remoteCandidates.append((source, priority)) }
+        // A source we did not know is a peer-reflexive remote candidate (RFC 8445 §7.3.1.3),
+        // within the bound; beyond it the request is answered but no pair is made.
         var out = [respond(to: message, source: source, error: nil, key: key)]
+        if !remoteCandidates.contains(where: { $0.address == source }) {
+            guard remoteCandidates.count < Self.maximumRemoteCandidates else { return out }
+            remoteCandidates.append((source, priority))
+        }
         if let index = addPair(local: local, remote: source, remotePriority: priority) {
             if useCandidate, role == .controlled { pairs[index].nominated = true }
             switch pairs[index].state {
