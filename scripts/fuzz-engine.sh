@@ -28,7 +28,7 @@ SWIFT=${SWIFT:-$(command -v swift || echo /opt/swift/usr/bin/swift)}
 PACKAGE="$ROOT/Tests/Fuzz/EngineTargets"
 BUILD_DIR="$ROOT/Tests/Fuzz/.build/engine"
 LOG_DIR="$ROOT/Tests/Fuzz/.build"
-ALL_TARGETS=(y4m ivf wav pcapfile srtp publisher subscriber node)
+ALL_TARGETS=(y4m ivf wav pcapfile srtp publisher subscriber node ice dtls)
 mkdir -p "$LOG_DIR"
 
 # --sanitize=fuzzer makes SwiftPM compile executables with -parse-as-library and link libFuzzer's

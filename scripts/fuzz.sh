@@ -27,7 +27,7 @@ BINARY="$BUILD_DIR/fuzz-wire"
 mkdir -p "$BUILD_DIR"
 
 WIRE_TARGETS=(rtp vp8 opus rtcp pcap stun sdp)
-ENGINE_TARGETS=(y4m ivf wav pcapfile srtp publisher subscriber node)
+ENGINE_TARGETS=(y4m ivf wav pcapfile srtp publisher subscriber node ice dtls)
 if [ "$#" -gt 0 ]; then
     TARGETS=()
     ENGINE=()

@@ -22,6 +22,11 @@ enum EngineFuzzTarget: String, CaseIterable, Sendable {
     /// ForwardingNode.handle(datagram:from:) + service(): datagram sequences from the publisher,
     /// two subscribers and a stranger, on a simulated clock.
     case node
+    /// ICEAgent.handle + poll: raw STUN from a peer and a stranger, and requests and responses
+    /// the harness signs, on a simulated clock.
+    case ice
+    /// DTLSAssociation (OpenSSL) fed datagrams as a fresh server and as a client mid-handshake.
+    case dtls
 
     /// The target named by FUZZ_TARGET (exits with a usage message otherwise).
     static let selected: EngineFuzzTarget = {
@@ -43,6 +48,8 @@ enum EngineFuzzTarget: String, CaseIterable, Sendable {
         case .publisher: return PublisherCheck.run(bytes)
         case .subscriber: return SubscriberCheck.run(bytes)
         case .node: return NodeCheck.run(bytes)
+        case .ice: return ICECheck.run(bytes)
+        case .dtls: return DTLSCheck.run(bytes)
         }
     }
 }

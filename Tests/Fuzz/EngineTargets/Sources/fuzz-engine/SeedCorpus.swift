@@ -18,6 +18,7 @@ enum SeedCorpus {
         let seeds: [(EngineFuzzTarget, [(String, [UInt8])])] = [
             (.y4m, y4m()), (.ivf, try ivf()), (.wav, wav()), (.pcapfile, try pcapFile()), (.srtp, try srtp()),
             (.publisher, try publisher()), (.subscriber, try subscriber()), (.node, try node()),
+            (.ice, ice()), (.dtls, dtls()),
         ]
         for (target, files) in seeds {
             let folder = "\(directory)/\(target.rawValue)"
@@ -355,5 +356,25 @@ enum SeedCorpus {
             ("srtp-everywhere-protected-by-harness.bin", DatagramScript.encode(variant: 0x2F, protected(script))),
             ("srtp-publisher-only.bin", DatagramScript.encode(variant: 0x25, protected(Array(media)) + feedback)),
         ]
+    }
+
+    // MARK: ICE and DTLS
+
+    /// A controlled and a controlling agent: a signed request with USERNAME, then a success
+    /// response to the agent's check and the timers; a raw garbage datagram in between.
+    static func ice() -> [(String, [UInt8])] {
+        let username: [UInt8] = [0x00, 0x06, 0x00, 0x09] + Array("AGNT:PEER".utf8) + [0, 0, 0]
+        func record(_ control: UInt8, _ advance: UInt8, _ body: [UInt8]) -> [UInt8] {
+            [control, advance, UInt8(body.count >> 8), UInt8(body.count & 0xFF)] + body
+        }
+        let exchange = record(0x12, 5, username) + record(0x00, 1, [0x00, 0x01, 0x00, 0x00, 1, 2, 3])
+            + record(0x14, 5, []) + record(0x10, 200, []) + record(0x16, 50, [0x00, 0x09, 0x00, 0x04, 0, 0, 4, 87])
+        return [("controlled-exchange", [0] + exchange), ("controlling-exchange", [1] + exchange)]
+    }
+
+    /// A ClientHello-shaped record and a short garbage one.
+    static func dtls() -> [(String, [UInt8])] {
+        let hello: [UInt8] = [22, 0xFE, 0xFD, 0, 0, 0, 0, 0, 0, 0, 0, 0, 12, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+        return [("hello", [UInt8((hello.count + 3) / 4)] + hello + [0, 0, 0]), ("garbage", [2, 20, 21, 22, 23, 24, 25, 26, 27])]
     }
 }
