@@ -48,12 +48,13 @@ import Testing
                              seed: 99)
         let ice = ICEDatagramTransport(socket: socket, agent: agent)
         let audioSSRC: UInt32 = 0x0A0D_1000, videoSSRC: UInt32 = 0x0B1D_E000
-        var offer = SimulcastOffer(
+        // A 640x360 camera offers two simulcast layers (RIDs f, q), as a client always would.
+        let camera = try LayerPlan(width: 640, height: 360)
+        let offer = SimulcastOffer(
             sessionID: 1, ice: credentials, fingerprint: certificate.fingerprint,
             candidates: [ICECandidate(foundation: "1", priority: 2_130_706_431, address: "10.99.0.1",
                                       port: socket.localEndpoint.port, kind: .host)],
-            audio: .init(ssrc: audioSSRC), video: .init(rids: []), cname: "engine")
-        offer.video?.payloadType = 96
+            audio: .init(ssrc: audioSSRC), video: .init(rids: NegotiatedPublishing.offeredRIDs(for: camera)), cname: "engine")
 
         // aiortc: offer in, answer out, results after `seconds`.
         let peer = Process()
@@ -92,22 +93,17 @@ import Testing
               + "DTLS role \(dtls.role), selected \(remote)")
         #expect(connectMilliseconds < 1_000)
 
-        // Media with what the answer negotiated: payload types, one extension map (BUNDLE), keys.
-        let video = try #require(negotiated.video), audio = try #require(negotiated.audio)
-        var extensions = RTPHeaderExtensionMap()
-        for section in [audio, video] {
-            for kind in RTPHeaderExtensionKind.allCases {
-                if let id = section.extensionMap.id(for: kind) { try extensions.register(kind, id: id) }
-            }
-        }
-        let plan = try LayerPlan(width: 640, height: 360, multiStream: false)
+        // Media with what the answer negotiated: aiortc takes no simulcast, so one stream (the top
+        // layer, no RID), its payload types and extension ids, the keys DTLS exported.
+        let video = try #require(negotiated.video)
+        #expect(video.rids.isEmpty)
         var seeded = SplitMix64(seed: 5)
-        let publisher = try Publisher(
-            configuration: PublisherConfiguration(
-                video: VideoTrackConfiguration(plan: plan, ssrcs: [videoSSRC], payloadType: video.payloadType, mid: video.mid),
-                audio: AudioTrackConfiguration(ssrc: audioSSRC, payloadType: audio.payloadType, mid: audio.mid),
-                security: .srtp(local: keys.local, remote: keys.remote), cname: "engine", extensionMap: extensions),
-            transport: try UDPTransport(socket: transport, destination: remote), using: &seeded)
+        let configuration = try NegotiatedPublishing.configuration(
+            camera: camera, session: negotiated, firstVideoSSRC: videoSSRC, audioSSRC: audioSSRC,
+            keys: (keys.local, keys.remote), cname: "engine")
+        #expect(configuration.video?.plan.layers.count == 1)
+        let publisher = try Publisher(configuration: configuration, transport: try UDPTransport(socket: transport, destination: remote),
+                                      using: &seeded)
         let source = try VideoSource(testSceneWidth: 640, height: 360)
         let signal = TestSignal()
         let sendStart = clock.monotonicMicroseconds()
