@@ -210,6 +210,10 @@ enum SeedCorpus {
             ])),
             .sourceDescription(SourceDescription(chunks: [.cname(ssrc: sfu, "sfu")])),
         ]).serialized()
+        // The same packets asked for again and again (a budget must bound the answer).
+        let repeatedItems = GenericNACK(senderSSRC: sfu, mediaSSRC: video[0], lostSequenceNumbers: sent[video[0]] ?? []).items
+        let nackRepeated = try compound([.genericNACK(GenericNACK(senderSSRC: sfu, mediaSSRC: video[0],
+                                                                  items: Array(repeating: repeatedItems, count: 16).flatMap { $0 }))], from: sfu)
         let pli = try compound([.pictureLossIndication(PictureLossIndication(senderSSRC: sfu, mediaSSRC: video[1]))], from: sfu)
         let fir = try compound([.fullIntraRequest(FullIntraRequest(senderSSRC: sfu, entries: [FIREntry(ssrc: video[2], sequenceNumber: 1)]))], from: sfu)
         let rembLow = try compound([.receiverEstimatedMaxBitrate(ReceiverEstimatedMaxBitrate(senderSSRC: sfu, bitrate: 150_000, ssrcs: video))], from: sfu)
@@ -245,6 +249,7 @@ enum SeedCorpus {
             ("srtp-protected-by-harness.bin", DatagramScript.encode(variant: 1, protected(feedback))),
             ("srtp-preprotected.bin", DatagramScript.encode(variant: 1, preprotected)),
             ("srtp-remb-ignored.bin", DatagramScript.encode(variant: 9, protected(feedback))),
+            ("plain-nack-repeated-items.bin", DatagramScript.encode(variant: 0, [record(nackRepeated, advanceMilliseconds: 5)])),
         ]
     }
 
@@ -350,7 +355,12 @@ enum SeedCorpus {
             record([5, 0x80], action: true, advanceMilliseconds: 10),
         ]
         let script = media + feedback
+        let repeatedItems = GenericNACK(senderSSRC: 0xA, mediaSSRC: a, lostSequenceNumbers: Array(forwarded.prefix(4))).items
+        let nackRepeated = record(try compound([.genericNACK(GenericNACK(senderSSRC: 0xA, mediaSSRC: a,
+                                                                          items: Array(repeating: repeatedItems, count: 16).flatMap { $0 }))], from: 0xA),
+                                  source: 2, advanceMilliseconds: 5)
         return [
+            ("plain-nack-repeated-items.bin", DatagramScript.encode(variant: variant, media + [nackRepeated])),
             ("plain-two-subscribers.bin", DatagramScript.encode(variant: variant, script)),
             ("plain-configured-publisher-low.bin", DatagramScript.encode(variant: 0x10 | 0x40 | 0x20, script)),
             ("srtp-everywhere-protected-by-harness.bin", DatagramScript.encode(variant: 0x2F, protected(script))),
