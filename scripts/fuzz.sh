@@ -16,6 +16,7 @@ set -euo pipefail
 
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
+source "$ROOT/scripts/fuzz-lib.sh"
 # The Swift runtime's backtracer and AddressSanitizer fight over a crash (ASan reports the
 # backtracer's memory reads, and the backtracer process can outlive the fuzzer holding its output
 # open); libFuzzer and ASan print the stack and keep the input themselves.
@@ -66,17 +67,7 @@ run_wire_targets() {
         rc=$?
         set -e
         rm -rf "$corpus"
-        execs=$(sed -n 's/^stat::number_of_executed_units: *\([0-9]*\).*/\1/p' "$log" | tail -n 1)
-        execs=${execs:-unknown}
-        if [ "$rc" -ne 0 ]; then
-            echo "== $name: FINDING (exit $rc) after $execs executions; log $log" >&2
-            grep -E 'ERROR|Fatal error|SUMMARY|Test unit written|artifact' "$log" | head -n 20 >&2 || true
-            summary+=("$name: $execs executions, FINDING (exit $rc)")
-            status=1
-        else
-            echo "== $name: $execs executions, no findings"
-            summary+=("$name: $execs executions, no findings")
-        fi
+        record_fuzz_result "$name" "$rc" "$log"
     done
 
     echo
