@@ -1,0 +1,85 @@
+/// The send-side estimate of a link (draft-ietf-rmcat-gcc-02): transport-wide feedback in, a
+/// target bitrate out. Delay-based (`TrendlineEstimator` → `OveruseDetector` →
+/// `AIMDRateController`, on the acknowledged rate) and loss-based (`LossBasedRateControl` on the
+/// loss the feedback reports); the target is the lower of the two, within the configured floor
+/// and ceiling whatever the feedback says. Time is a parameter; no I/O.
+public struct SendSideBandwidthEstimator: Sendable {
+    public struct Configuration: Sendable, Equatable {
+        public var initialBitsPerSecond: UInt64
+        public var minimumBitsPerSecond: UInt64
+        public var maximumBitsPerSecond: UInt64
+
+        public init(initialBitsPerSecond: UInt64 = 300_000, minimumBitsPerSecond: UInt64 = 30_000,
+                    maximumBitsPerSecond: UInt64 = 20_000_000) {
+            self.minimumBitsPerSecond = minimumBitsPerSecond
+            self.maximumBitsPerSecond = max(minimumBitsPerSecond, maximumBitsPerSecond)
+            self.initialBitsPerSecond = min(max(initialBitsPerSecond, minimumBitsPerSecond), self.maximumBitsPerSecond)
+        }
+    }
+
+    public let configuration: Configuration
+    private var trendline = TrendlineEstimator()
+    private var detector = OveruseDetector()
+    private var rateControl: AIMDRateController
+    private var lossControl: LossBasedRateControl
+    private var acknowledged = ByteRateWindow(windowMilliseconds: 500, bucketCount: 10)
+    private var lastSendMicroseconds: Int64?
+    /// The latest arrival time reported (the receiver's clock: acknowledged rates are measured on it).
+    private var latestArrivalMilliseconds: Int64?
+    /// What feedback was dropped as impossible (arrival before send by more than a second of
+    /// clock offset is fine; sizes out of range, send times far from the last are not).
+    public private(set) var implausibleResults = 0
+
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+        rateControl = AIMDRateController(initialBitsPerSecond: Double(configuration.initialBitsPerSecond),
+                                         minimumBitsPerSecond: Double(configuration.minimumBitsPerSecond),
+                                         maximumBitsPerSecond: Double(configuration.maximumBitsPerSecond))
+        lossControl = LossBasedRateControl(configuration: .init(
+            initialBitsPerSecond: configuration.maximumBitsPerSecond, minimumBitsPerSecond: configuration.minimumBitsPerSecond,
+            maximumBitsPerSecond: configuration.maximumBitsPerSecond, increasePerSecond: 0.08))
+    }
+
+    /// The target bitrate.
+    public var targetBitsPerSecond: UInt64 {
+        let target = min(UInt64(rateControl.bitsPerSecond), lossControl.bitsPerSecond)
+        return min(max(target, configuration.minimumBitsPerSecond), configuration.maximumBitsPerSecond)
+    }
+
+    /// The delay-based detector's latest signal.
+    public var signal: OveruseDetector.Signal { detector.signal }
+
+    /// Takes one feedback report's results (in send order) at `nowMilliseconds`; returns the target.
+    @discardableResult
+    public mutating func update(_ results: [PacketResult], roundTripMilliseconds: Double = 100,
+                                nowMilliseconds: Int64) -> UInt64 {
+        var received = 0, lost = 0
+        for result in results {
+            guard (1...65_535).contains(result.bytes),
+                  lastSendMicroseconds.map({ abs(result.sendMicroseconds - $0) < 60_000_000 }) ?? true else {
+                implausibleResults += 1
+                continue
+            }
+            lastSendMicroseconds = result.sendMicroseconds
+            guard let arrival = result.arrivalMicroseconds else {
+                lost += 1
+                continue
+            }
+            received += 1
+            latestArrivalMilliseconds = max(latestArrivalMilliseconds ?? .min, arrival / 1000)
+            acknowledged.add(bytes: result.bytes, nowMilliseconds: arrival / 1000)
+            if trendline.add(sendMicroseconds: result.sendMicroseconds, arrivalMicroseconds: arrival) {
+                detector.update(trend: trendline.trend, deltaMilliseconds: trendline.lastDeltaMilliseconds,
+                                nowMilliseconds: Double(arrival) / 1000)
+            }
+        }
+        let ackedRate = latestArrivalMilliseconds.map { acknowledged.bitsPerSecond(nowMilliseconds: $0) } ?? 0
+        rateControl.update(signal: detector.signal, acknowledgedBitsPerSecond: ackedRate > 0 ? Double(ackedRate) : nil,
+                           roundTripMilliseconds: roundTripMilliseconds, nowMilliseconds: Double(nowMilliseconds))
+        if received + lost > 0 {
+            lossControl.update(lossFraction: Double(lost) / Double(received + lost),
+                               deliveredBitsPerSecond: ackedRate > 0 ? ackedRate : nil, nowMilliseconds: nowMilliseconds)
+        }
+        return targetBitsPerSecond
+    }
+}
