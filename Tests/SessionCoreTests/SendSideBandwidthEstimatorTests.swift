@@ -1,3 +1,4 @@
+import RTPWire
 import Testing
 @testable import SessionCore
 
@@ -13,7 +14,7 @@ final class SimulatedBottleneck {
     private var pending: [(result: PacketResult, reportAt: Int64)] = []
     private var credit = 0.0
     private var sent = 0
-    private var random = SplitMix64Random(seed: 3)
+    private var random = SplitMix64(seed: 3)
     private(set) var estimates: [(at: Int64, bitsPerSecond: UInt64)] = []
     private(set) var signals: [(at: Int64, signal: OveruseDetector.Signal)] = []
 
@@ -64,19 +65,6 @@ final class SimulatedBottleneck {
 
     func estimates(from start: Int64, to end: Int64) -> [Double] {
         estimates.filter { $0.at >= start && $0.at < end }.map { Double($0.bitsPerSecond) }
-    }
-}
-
-/// A small seeded generator for the simulation (deterministic runs).
-struct SplitMix64Random {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 
