@@ -14,6 +14,9 @@ import RTPWire
 /// - Delay: a kept datagram is due `oneWayDelayMicroseconds` after it was offered.
 /// - Reordering: with probability `reorderProbability` a kept datagram waits
 ///   `reorderDelayMicroseconds` longer, so datagrams offered after it overtake it.
+/// - Bottleneck: with `capacityBitsPerSecond`, datagrams leave one after another at that rate
+///   (a FIFO link: each waits for the ones before it to be serialized), and one that would wait
+///   longer than `queueLimitMicroseconds` is dropped (tail drop), as a router's buffer does.
 /// Datagrams due at the same time leave in the order they were offered.
 public struct NetworkImpairment: Sendable {
     /// How drops are drawn.
@@ -37,17 +40,23 @@ public struct NetworkImpairment: Sendable {
         public var reorderDelayMicroseconds: Int64
         /// Seed of the random decisions.
         public var seed: UInt64
+        /// The link's rate (nil: unlimited) and how long a datagram may wait for it.
+        public var capacityBitsPerSecond: Int?
+        public var queueLimitMicroseconds: Int64
 
         /// Probabilities are clamped to 0...1 (non-finite → 0), delays to ≥ 0.
         public init(lossProbability: Double = 0, lossModel: LossModel = .independent,
                     oneWayDelayMicroseconds: Int64 = 0, reorderProbability: Double = 0,
-                    reorderDelayMicroseconds: Int64 = 5_000, seed: UInt64 = 1) {
+                    reorderDelayMicroseconds: Int64 = 5_000, seed: UInt64 = 1,
+                    capacityBitsPerSecond: Int? = nil, queueLimitMicroseconds: Int64 = 300_000) {
             self.lossProbability = lossProbability.isFinite ? min(max(lossProbability, 0), 1) : 0
             self.lossModel = lossModel
             self.oneWayDelayMicroseconds = max(0, oneWayDelayMicroseconds)
             self.reorderProbability = reorderProbability.isFinite ? min(max(reorderProbability, 0), 1) : 0
             self.reorderDelayMicroseconds = max(0, reorderDelayMicroseconds)
             self.seed = seed
+            self.capacityBitsPerSecond = capacityBitsPerSecond.map { max(1_000, $0) }
+            self.queueLimitMicroseconds = max(0, queueLimitMicroseconds)
         }
 
         /// No loss, no delay, no reordering.
@@ -58,6 +67,8 @@ public struct NetworkImpairment: Sendable {
     public struct Statistics: Sendable, Hashable {
         public var offered = 0
         public var dropped = 0
+        /// Of `dropped`, those the bottleneck's queue had no room for.
+        public var droppedByQueue = 0
         /// Kept datagrams that were held back to be overtaken.
         public var reordered = 0
         /// Datagrams handed out by `releaseDue`.
@@ -83,6 +94,8 @@ public struct NetworkImpairment: Sendable {
     private var lossCredit = 0.0
     /// Sorted by due time; equal times keep offer order.
     private var queue: [Queued] = []
+    /// When the bottleneck finishes serializing what it has accepted.
+    private var linkFreeMicroseconds: Int64 = .min
 
     public init(configuration: Configuration) {
         self.configuration = configuration
@@ -97,7 +110,18 @@ public struct NetworkImpairment: Sendable {
             statistics.dropped += 1
             return false
         }
-        var due = saturatingAdd(now, configuration.oneWayDelayMicroseconds)
+        var departure = now
+        if let capacity = configuration.capacityBitsPerSecond {
+            let start = max(now, linkFreeMicroseconds)
+            guard start - now <= configuration.queueLimitMicroseconds else {
+                statistics.dropped += 1
+                statistics.droppedByQueue += 1
+                return false
+            }
+            linkFreeMicroseconds = start + Int64(datagram.count) * 8 * 1_000_000 / Int64(capacity)
+            departure = linkFreeMicroseconds
+        }
+        var due = saturatingAdd(departure, configuration.oneWayDelayMicroseconds)
         if configuration.reorderProbability > 0, chance(configuration.reorderProbability) {
             due = saturatingAdd(due, configuration.reorderDelayMicroseconds)
             statistics.reordered += 1

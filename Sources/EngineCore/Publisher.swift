@@ -39,6 +39,9 @@ public final class Publisher {
         /// REMB packets for this publisher's video (or naming no SSRC), and the last bitrate, bps.
         public var rembs = 0
         public var rembBitrate: UInt64?
+        /// Transport-wide feedback reports taken, and the send-side estimate after them.
+        public var transportFeedbacks = 0
+        public var estimatedBitrate: UInt64?
         /// Video layers paused / resumed because of a REMB.
         public var layersPaused = 0
         public var layersResumed = 0
@@ -118,6 +121,11 @@ public final class Publisher {
     /// REMBs applied, the last REMB bitrate (bps), and layer pauses/resumes they caused.
     public private(set) var rembsReceived = 0
     public private(set) var lastREMBBitrate: UInt64?
+    /// The send-side estimate (GCC on transport-wide feedback), when `sendSideEstimation` is on.
+    public var estimatedBitsPerSecond: UInt64? { bandwidthEstimator?.targetBitsPerSecond }
+    /// Transport-wide feedback reports taken.
+    public private(set) var transportFeedbacksReceived = 0
+    private var bandwidthEstimator: SendSideBandwidthEstimator?
     public private(set) var layerPausesByREMB = 0
     public private(set) var layerResumesByREMB = 0
     /// Video layers the REMB currently allows (all layers without REMB or with `.ignore`).
@@ -205,6 +213,10 @@ public final class Publisher {
             rembAllocator = REMBLayerAllocator(layerKbps: video.plan.layers.map(\.bitrates.targetKbps),
                                                resumeHeadroom: headroom, resumeHoldMilliseconds: hold,
                                                expiryMilliseconds: expiry)
+        }
+        if let estimation = configuration.sendSideEstimation {
+            bandwidthEstimator = SendSideBandwidthEstimator(configuration: estimation)
+            path.transportFeedback = TransportFeedbackAdapter()
         }
     }
 
@@ -392,6 +404,8 @@ public final class Publisher {
                 for entry in fir.entries { try keyFrameRequest(for: entry.ssrc, &outcome) }
             case let .receiverEstimatedMaxBitrate(remb):
                 try handleREMB(remb, &outcome)
+            case let .transportWideFeedback(feedback):
+                try handleTransportFeedback(feedback, &outcome)
             case let .genericNACK(nack):
                 guard let sender = sendersBySSRC[nack.mediaSSRC] else {
                     outcome.unknownSSRC += 1
@@ -464,9 +478,29 @@ public final class Publisher {
         outcome.rembBitrate = remb.bitrate
         rembsReceived += 1
         lastREMBBitrate = remb.bitrate
+        // With send-side estimation the lower of the two bounds the video (as libwebrtc does).
+        try limitVideo(to: min(remb.bitrate, estimatedBitsPerSecond ?? .max), &outcome)
+    }
+
+    /// Transport-wide feedback (draft-holmer-rmcat-transport-wide-cc-extensions-01) into the
+    /// send-side estimator; its estimate (with the latest REMB, if lower) bounds the video.
+    private func handleTransportFeedback(_ feedback: TransportWideFeedback, _ outcome: inout FeedbackOutcome) throws(PublisherError) {
+        guard var estimator = bandwidthEstimator, var adapter = path.transportFeedback else { return }
+        let results = adapter.results(from: feedback)
+        path.transportFeedback = adapter
+        transportFeedbacksReceived += 1
+        outcome.transportFeedbacks += 1
+        let roundTrip = latestReportBlocks.values.compactMap(\.roundTripMicroseconds).max().map { Double($0) / 1000 } ?? 100
+        let estimate = estimator.update(results, roundTripMilliseconds: roundTrip, nowMilliseconds: path.clock.monotonicMilliseconds())
+        bandwidthEstimator = estimator
+        outcome.estimatedBitrate = estimate
+        try limitVideo(to: min(estimate, lastREMBBitrate ?? .max), &outcome)
+    }
+
+    /// Pauses or resumes top layers so the video fits `bitsPerSecond` (`REMBLayerAllocator`).
+    private func limitVideo(to bitsPerSecond: UInt64, _ outcome: inout FeedbackOutcome) throws(PublisherError) {
         guard var allocator = rembAllocator, let encoder else { return }
-        let nowMilliseconds = path.clock.monotonicMilliseconds()
-        let active = allocator.update(bitrate: remb.bitrate, nowMilliseconds: nowMilliseconds)
+        let active = allocator.update(bitrate: bitsPerSecond, nowMilliseconds: path.clock.monotonicMilliseconds())
         rembAllocator = allocator
         let (paused, resumed) = try applyREMBLayerCount(active, encoder: encoder)
         outcome.layersPaused += paused

@@ -1,3 +1,4 @@
+import SessionCore
 import MediaCodecs
 import RTPWire
 import Simulcast
@@ -105,13 +106,18 @@ public struct PublisherConfiguration: Sendable {
     /// Packets kept per SSRC for NACK answers.
     public var historyCapacity: Int
     public var extensionMap: RTPHeaderExtensionMap
+    /// Send-side bandwidth estimation from transport-wide feedback (GCC): nil leaves the
+    /// bitrate to REMB. With it, the estimate bounds the video like a REMB would (`rembPolicy`'s
+    /// layer limits) and is in `Publisher.estimatedBitsPerSecond`.
+    public var sendSideEstimation: SendSideBandwidthEstimator.Configuration?
 
     public init(video: VideoTrackConfiguration? = nil, audio: AudioTrackConfiguration? = nil,
                 security: PublisherSecurity, cname: String = "simulcast-engine",
                 reportIntervalMicroseconds: Int64 = 1_000_000, keyFrameRequestIntervalMilliseconds: Int64 = 500,
                 keyFrameRequestScope: KeyFrameRequestScope = .everyLayer,
                 rembPolicy: REMBPolicy = .limitLayers(),
-                historyCapacity: Int = 512, extensionMap: RTPHeaderExtensionMap = .defaults) {
+                historyCapacity: Int = 512, extensionMap: RTPHeaderExtensionMap = .defaults,
+                sendSideEstimation: SendSideBandwidthEstimator.Configuration? = nil) {
         self.video = video
         self.audio = audio
         self.security = security
@@ -122,5 +128,6 @@ public struct PublisherConfiguration: Sendable {
         self.rembPolicy = rembPolicy
         self.historyCapacity = historyCapacity
         self.extensionMap = extensionMap
+        self.sendSideEstimation = sendSideEstimation
     }
 }

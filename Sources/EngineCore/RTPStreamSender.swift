@@ -125,7 +125,7 @@ public final class RTPStreamSender {
         retransmissionStore.mediaSent(path.security.output[0..<count], sequenceNumber: sequenceNumber,
                                       nowMilliseconds: Int64(clamping: now / 1000))
         // Counters advance once the packet is built and protected: a failure above leaves no gap.
-        _ = path.takeTransportSequenceNumber()
+        let sentTransportSequence = path.takeTransportSequenceNumber()
         nextSequenceNumber = sequenceNumber &+ 1  // wraps mod 2^16 by design
         packetCount &+= 1
         octetCount &+= UInt32(truncatingIfNeeded: payload.count)
@@ -133,6 +133,9 @@ public final class RTPStreamSender {
         lastSendMicroseconds = now
         wireBytes &+= UInt64(count)
         try path.transmitProtected(count: count, ssrc: configuration.ssrc)
+        if map.id(for: .transportSequenceNumber) != nil {
+            path.recordSent(transportSequenceNumber: sentTransportSequence, bytes: count)
+        }
     }
 
     /// Resends the packet with `sequenceNumber` exactly as first sent, if it is still in the

@@ -24,6 +24,8 @@ public final class SendPath {
 
     /// Protects what leaves and unprotects the feedback that arrives.
     let security: SRTPSecurity
+    /// What left under each transport-wide sequence number, when send-side estimation runs.
+    var transportFeedback: TransportFeedbackAdapter?
 
     /// - Throws: `.srtp` for keys the installed libsrtp cannot use.
     public init(transport: any PacketTransport, security: PublisherSecurity,
@@ -48,6 +50,11 @@ public final class SendPath {
         } catch {
             throw .srtp(error)
         }
+    }
+
+    /// Notes that the packet with transport-wide sequence number `sequenceNumber` left now.
+    func recordSent(transportSequenceNumber sequenceNumber: UInt16, bytes: Int) {
+        transportFeedback?.sent(transportSequenceNumber: sequenceNumber, sendMicroseconds: clock.monotonicMicroseconds(), bytes: bytes)
     }
 
     /// Takes the next transport-wide sequence number (wraps mod 2^16 by design).

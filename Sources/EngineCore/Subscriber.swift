@@ -39,6 +39,8 @@ public final class Subscriber {
     private let security: SRTPSecurity
     private var receiveBuffer: [UInt8]
     private var feedback: [RTCPPacket] = []
+    /// Arrivals by transport-wide sequence number, when `sendsTransportFeedback`.
+    private var transportFeedback: TransportFeedbackRecorder?
     /// The sender's media address: pinned by its first valid packet, moved only by a run of valid
     /// packets from one new address; RTCP goes there unless `senderRTCPEndpoint` is configured.
     private var mediaSource = PeerAddressLatch<NetworkEndpoint>()
@@ -64,6 +66,7 @@ public final class Subscriber {
             security = SRTPSecurity(outbound: nil, inbound: nil)
         }
         receiveBuffer = Array(repeating: 0, count: Self.maximumDatagramSize)
+        if configuration.sendsTransportFeedback { transportFeedback = TransportFeedbackRecorder() }
     }
 
     /// The transport's local endpoint (where the sender should send media).
@@ -164,6 +167,10 @@ public final class Subscriber {
             counters.foreignSourceDatagrams += 1
             return
         }
+        if transportFeedback != nil, let extensions = packet.header.extensions,
+           let sequence = try? extensions.value(TransportSequenceNumber.self, map: extensionMap) {
+            transportFeedback?.record(transportSequenceNumber: sequence.value, arrivalMicroseconds: now)
+        }
         switch payloadType {
         case configuration.videoPayloadType:
             video.receive(packet, wireBytes: length, arrivalMicroseconds: now)
@@ -209,6 +216,10 @@ public final class Subscriber {
         video.process(nowMicroseconds: now)
         feedback.removeAll(keepingCapacity: true)
         video.collectFeedback(nowMicroseconds: now, into: &feedback)
+        if let mediaSSRC = video.mediaSSRC ?? audio.mediaSSRC,
+           let report = transportFeedback?.feedback(senderSSRC: configuration.localSSRC, mediaSSRC: mediaSSRC, nowMicroseconds: now) {
+            feedback.append(.transportWideFeedback(report))
+        }
         let reportDue = lastReportMicroseconds.map { now - $0 >= configuration.reportIntervalMilliseconds * 1000 } ?? true
         guard !feedback.isEmpty || reportDue else { return }
         guard video.mediaSSRC != nil || audio.mediaSSRC != nil else { return }

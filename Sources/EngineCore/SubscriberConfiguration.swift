@@ -28,12 +28,16 @@ public struct SubscriberConfiguration: Sendable {
     public var audio: AudioReceiver.Configuration
     /// Interval of regular reports (RR + REMB) when no feedback forces one earlier.
     public var reportIntervalMilliseconds: Int64
+    /// Whether transport-wide feedback (draft-holmer-rmcat-transport-wide-cc-extensions-01) goes
+    /// back to the sender every 50 ms: on for a peer that estimates its send side (a direct call);
+    /// off behind a forwarding node, whose packets keep the publisher's sequence numbers.
+    public var sendsTransportFeedback: Bool
 
     /// Settings; the video receiver's RTCP SSRC is `localSSRC`.
     public init(localSSRC: UInt32, cname: String? = nil, videoPayloadType: UInt8 = 96, audioPayloadType: UInt8 = 111,
                 security: SubscriberSecurity, senderRTCPEndpoint: NetworkEndpoint? = nil,
                 video: VideoReceiver.Configuration? = nil, audio: AudioReceiver.Configuration = .init(),
-                reportIntervalMilliseconds: Int64 = 500) {
+                reportIntervalMilliseconds: Int64 = 500, sendsTransportFeedback: Bool = false) {
         self.localSSRC = localSSRC
         self.cname = cname
         self.videoPayloadType = videoPayloadType
@@ -43,6 +47,7 @@ public struct SubscriberConfiguration: Sendable {
         self.video = video ?? VideoReceiver.Configuration(localSSRC: localSSRC)
         self.audio = audio
         self.reportIntervalMilliseconds = max(1, reportIntervalMilliseconds)
+        self.sendsTransportFeedback = sendsTransportFeedback
     }
 }
 

@@ -3,7 +3,7 @@ import Glibc
 /// GCC's delay-based rate controller (draft-ietf-rmcat-gcc-02 §5.5): increase (multiplicatively,
 /// 8 %/s, far from the last congestion point; additively, about a packet per response time,
 /// near it), hold on under-use, decrease to β = 0.85 × the acknowledged rate on over-use. The
-/// rate never exceeds 1.5 × the acknowledged rate + 10 kbps (what the link has shown it carries).
+/// rate grows past 1.5 × the acknowledged rate + 10 kbps only while the sender uses it.
 public struct AIMDRateController: Sendable {
     public enum State: Sendable, Equatable {
         case hold
@@ -47,6 +47,7 @@ public struct AIMDRateController: Sendable {
             if let acked, let capacity = capacityEstimate, abs(acked - capacity) > 3 * sqrt(capacityVariance * capacity) {
                 capacityEstimate = nil  // the link changed: search multiplicatively again
             }
+            let previous = bitsPerSecond
             if capacityEstimate != nil {
                 // Additive: about one 1,200-byte packet per response time (RTT + 100 ms).
                 let responseSeconds = (roundTripMilliseconds + 100) / 1000
@@ -54,7 +55,9 @@ public struct AIMDRateController: Sendable {
             } else {
                 bitsPerSecond *= pow(1.08, elapsed / 1000)
             }
-            if let acked { bitsPerSecond = min(bitsPerSecond, 1.5 * acked + 10_000) }
+            // An application-limited sender does not prove the link: the rate grows no further
+            // than 1.5 × what was acknowledged (+10 kbps), but is never cut for it.
+            if let acked { bitsPerSecond = min(bitsPerSecond, max(previous, 1.5 * acked + 10_000)) }
         case .decrease:
             if let acked {
                 bitsPerSecond = min(bitsPerSecond, Self.beta * acked)

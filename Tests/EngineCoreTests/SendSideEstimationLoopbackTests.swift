@@ -1,0 +1,81 @@
+import MediaCodecs
+import RTPWire
+import SessionCore
+import Simulcast
+import Testing
+@testable import EngineCore
+
+/// Congestion control end to end on loopback UDP, in simulated time: a publisher with send-side
+/// estimation, a subscriber sending transport-wide feedback, and between them a relay whose
+/// forward link is a bottleneck (rate + 300 ms FIFO) that is squeezed mid-call.
+@Suite struct SendSideEstimationLoopbackTests {
+    @Test func aSqueezedLinkBringsTheSendRateUnderItWithinTwoSecondsAndPausesTheTopLayer() throws {
+        let clock = ManualClock()
+        let subscriberSocket = try UDPSocket()
+        try subscriberSocket.setReceiveBufferSize(1 << 20)
+        let relay = try NetworkImpairmentRelay(
+            receiver: subscriberSocket.localEndpoint,
+            forward: .init(oneWayDelayMicroseconds: 20_000, capacityBitsPerSecond: 3_000_000),
+            backward: .init(oneWayDelayMicroseconds: 20_000), clock: clock.mediaClock)
+        let plan = try LayerPlan(width: 640, height: 360)
+        var random = SplitMix64(seed: 21)
+        let publisherSocket = try UDPSocket()
+        try publisherSocket.setReceiveBufferSize(1 << 20)
+        let publisher = try Publisher(
+            configuration: PublisherConfiguration(video: VideoTrackConfiguration(plan: plan, firstSSRC: 0x6000),
+                                                  security: .insecure, cname: "cc",
+                                                  sendSideEstimation: .init(initialBitsPerSecond: 1_500_000)),
+            transport: try UDPTransport(socket: publisherSocket, destination: relay.senderFacingEndpoint),
+            clock: clock.mediaClock, using: &random)
+        // Its REMB starts high (as the engine's receivers do), so the send-side estimate decides.
+        let subscriber = try Subscriber(configuration: SubscriberConfiguration(
+            localSSRC: 0x88, security: .insecurePlaintext, senderRTCPEndpoint: relay.receiverFacingEndpoint,
+            video: VideoReceiver.Configuration(localSSRC: 0x88, bandwidth: .init(initialBitsPerSecond: 5_000_000)),
+            sendsTransportFeedback: true), transport: subscriberSocket, clock: clock.mediaClock)
+        var decoded = 0
+        subscriber.onVideoFrame = { _ in decoded += 1 }
+        let source = try VideoSource(testSceneWidth: 640, height: 360)
+
+        var sentBytes: [(at: Int64, bytes: UInt64)] = []
+        func run(milliseconds: Int64) throws {
+            let end = clock.now + milliseconds * 1000
+            var nextFrame = clock.now
+            while clock.now < end {
+                if clock.now >= nextFrame {
+                    if let frame = try source.nextFrame() { try publisher.send(video: frame) }
+                    nextFrame += 33_333
+                }
+                clock.advance(milliseconds: 5)
+                _ = try relay.service()
+                try subscriber.step(timeoutMilliseconds: 0)
+                _ = try relay.service()
+                while try publisher.pollIncoming(timeoutMilliseconds: 0) != nil {}
+                sentBytes.append((clock.now, publisher.videoSenders.reduce(0) { $0 + $1.wireBytes }))
+            }
+        }
+        /// Bits per second sent over the last 500 ms.
+        func sendRate() -> Double {
+            guard let last = sentBytes.last, let start = sentBytes.last(where: { $0.at <= last.at - 500_000 }) else { return 0 }
+            return Double(last.bytes - start.bytes) * 8 / (Double(last.at - start.at) / 1_000_000)
+        }
+
+        try run(milliseconds: 3_000)
+        #expect(publisher.transportFeedbacksReceived > 20)
+        #expect(publisher.rembActiveLayerCount == 2)
+        let before = publisher.estimatedBitsPerSecond ?? 0
+        let rateBefore = sendRate()
+        relay.forward.configuration.capacityBitsPerSecond = 300_000
+        let squeezed = clock.now
+        var underAt: Int64?
+        while clock.now - squeezed < 4_000_000 {
+            try run(milliseconds: 100)
+            if underAt == nil, sendRate() < 330_000, publisher.rembActiveLayerCount == 1 { underAt = clock.now - squeezed }
+        }
+        print("send-side estimation: \(before) bps estimated and \(Int(rateBefore)) bps sent at 3 Mbps; squeezed to 300 kbps: "
+              + "under 330 kbps with the top layer paused after \(underAt.map { "\($0 / 1000) ms" } ?? "never"), "
+              + "estimate \(publisher.estimatedBitsPerSecond ?? 0) bps, \(relay.forward.statistics.droppedByQueue) datagrams tail-dropped")
+        #expect((underAt ?? .max) <= 2_000_000)
+        #expect(sendRate() < 330_000)
+        #expect(decoded > 100)
+    }
+}
