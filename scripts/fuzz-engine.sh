@@ -4,7 +4,7 @@
 # of Tests/Fuzz/Corpus/<target>/ and Tests/Fuzz/FailCases/<target>/ (a crash, leak or violated
 # invariant there fails the run), then fuzzes it for $FUZZ_SECONDS.
 #
-#   scripts/fuzz-engine.sh                        # every target: y4m ivf wav pcapfile srtp publisher subscriber node
+#   scripts/fuzz-engine.sh                        # every target: y4m ivf wav pcapfile srtp publisher subscriber node ice dtls
 #   FUZZ_SECONDS=20 scripts/fuzz-engine.sh node   # only the named targets
 #   scripts/fuzz-engine.sh --seeds                # rewrite the seed corpora Tests/Fuzz/Corpus/<target>/
 #

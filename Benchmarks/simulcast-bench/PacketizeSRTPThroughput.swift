@@ -24,6 +24,9 @@ struct SRTPThroughputReport: Codable, Sendable {
     var c: Side
     /// Swift ns / C ns per batch pair (1.0 = same speed; >1 = Swift slower).
     var swiftOverC: Distribution
+    /// Every suite the installed libsrtp supports, `SRTPSession` protect of the same packet,
+    /// batches interleaved round-robin in the same run.
+    var suites: [String: Side]
 }
 
 func runSRTP(_ arguments: ArraySlice<String>) throws {
@@ -93,11 +96,34 @@ func runSRTP(_ arguments: ArraySlice<String>) throws {
         let pps = 1e9 / distribution.median
         return .init(nsPerPacket: distribution, packetsPerSecond: pps, gigabitsPerSecond: pps * Double(size) * 8 / 1e9)
     }
+    // Every supported suite side by side: one session each, batches round-robin.
+    var suiteSamples: [SRTPSuite: [Double]] = [:]
+    var sessions: [(SRTPSuite, SRTPSession)] = []
+    for suite in SRTPSuite.supported {
+        let material = try SRTPKeyingMaterial(suite: suite, keyAndSalt: (0..<suite.keyingMaterialLength).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ 1) })
+        sessions.append((suite, try SRTPSession(direction: .outbound, keyingMaterial: material)))
+    }
+    var suiteSequence: UInt16 = 0
+    for r in 0..<repeats {
+        for index in sessions.indices {
+            let (suite, suiteSession) = sessions[(index + r) % sessions.count]
+            let start = threadCPUNanoseconds()
+            for _ in 0..<packets {
+                packet[2] = UInt8(truncatingIfNeeded: suiteSequence >> 8)
+                packet[3] = UInt8(truncatingIfNeeded: suiteSequence)
+                suiteSequence &+= 1
+                _ = try suiteSession.protectRTP(packet, into: &output)
+            }
+            suiteSamples[suite, default: []].append(Double(threadCPUNanoseconds() - start) / Double(packets))
+        }
+    }
+    var suites: [String: SRTPThroughputReport.Side] = [:]
+    for (suite, samples) in suiteSamples { suites[suite.rawValue] = side(samples) }
     let report = SRTPThroughputReport(
         packetBytes: size, packetsPerBatch: packets, batches: repeats, suite: SRTPSuite.default.rawValue,
         machine: .current(),
         schedule: "Swift and C batches alternate (order flipped every repeat); ratio per batch pair; thread CPU time.",
-        swift: side(swiftSamples), c: side(cSamples), swiftOverC: Distribution(ratios))
+        swift: side(swiftSamples), c: side(cSamples), swiftOverC: Distribution(ratios), suites: suites)
 
     func f(_ value: Double, _ decimals: Int) -> String { MarkdownTable.fmt(value, decimals) }
     print("SRTP protect, \(size)-byte RTP packets, \(SRTPSuite.default), \(repeats) × \(packets) packets per side, "
@@ -112,6 +138,15 @@ func runSRTP(_ arguments: ArraySlice<String>) throws {
     print("")
     print("Swift / C time per packet: median \(f(report.swiftOverC.median, 3)), "
         + "min \(f(report.swiftOverC.min, 3)), p95 \(f(report.swiftOverC.p95, 3)), max \(f(report.swiftOverC.max, 3))")
+    print("")
+    print("Every suite (SRTPSession protect, batches round-robin):")
+    print("")
+    print("| suite | ns/packet median | p95 | Gbit/s |")
+    print("|---|---:|---:|---:|")
+    for suite in SRTPSuite.supported {
+        guard let s = report.suites[suite.rawValue] else { continue }
+        print("| \(suite) | \(f(s.nsPerPacket.median, 0)) | \(f(s.nsPerPacket.p95, 0)) | \(f(s.gigabitsPerSecond, 2)) |")
+    }
     if let path = options.string("json") {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
