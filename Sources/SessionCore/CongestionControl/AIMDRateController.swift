@@ -20,6 +20,7 @@ public struct AIMDRateController: Sendable {
     private var capacityEstimate: Double?
     private var capacityVariance = 0.4
     private var lastChangeMilliseconds: Double?
+    private var lastDecreaseMilliseconds: Double?
     static let beta = 0.85
 
     public init(initialBitsPerSecond: Double, minimumBitsPerSecond: Double = 30_000, maximumBitsPerSecond: Double = 20_000_000) {
@@ -34,7 +35,12 @@ public struct AIMDRateController: Sendable {
     public mutating func update(signal: OveruseDetector.Signal, acknowledgedBitsPerSecond acked: Double?,
                                 roundTripMilliseconds: Double, nowMilliseconds: Double) -> Double {
         switch signal {
-        case .overuse: state = .decrease
+        case .overuse:
+            // One decrease per reduction interval (the RTT, 10…200 ms), unless what gets through
+            // is under half the rate: the queue a decrease drains must have time to drain.
+            let interval = min(max(roundTripMilliseconds, 10), 200)
+            let recent = lastDecreaseMilliseconds.map { nowMilliseconds - $0 < interval } ?? false
+            state = recent && (acked ?? 0) >= 0.5 * bitsPerSecond ? .hold : .decrease
         case .underuse: state = .hold
         case .normal: if state != .increase { state = .increase }
         }
@@ -59,6 +65,7 @@ public struct AIMDRateController: Sendable {
             // than 1.5 × what was acknowledged (+10 kbps), but is never cut for it.
             if let acked { bitsPerSecond = min(bitsPerSecond, max(previous, 1.5 * acked + 10_000)) }
         case .decrease:
+            lastDecreaseMilliseconds = nowMilliseconds
             if let acked {
                 bitsPerSecond = min(bitsPerSecond, Self.beta * acked)
                 updateCapacity(acked)
