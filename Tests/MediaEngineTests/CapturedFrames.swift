@@ -74,3 +74,27 @@ final class NSLockLike: @unchecked Sendable {
         return body()
     }
 }
+
+/// Alice publishes a 640x360 camera in a hosted room, Bob subscribes: the setup of the call tests.
+struct AliceToBobCall {
+    let engine: MediaEngine
+    let alice: LocalParticipant
+    let bob: LocalParticipant
+    let bobEvents: EventLog
+    let camera: LocalVideoTrack
+    let remote: RemoteVideoTrack
+    let sizes: SizeLog
+
+    static func start() async throws -> AliceToBobCall {
+        let engine = MediaEngine()
+        let room = try await engine.hostRoom()
+        let alice = try await room.join(participantId: "alice")
+        let bob = try await room.join(participantId: "bob")
+        let bobEvents = EventLog(bob)
+        let camera = try alice.createCameraVideoTrack(encoderConfig: .h360p)
+        try await alice.publish(camera)
+        let remote = try await bob.subscribe(to: "alice")
+        return AliceToBobCall(engine: engine, alice: alice, bob: bob, bobEvents: bobEvents, camera: camera, remote: remote,
+                              sizes: SizeLog(remote))
+    }
+}

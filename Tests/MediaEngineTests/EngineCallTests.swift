@@ -8,16 +8,9 @@ import Testing
 /// loopback UDP, SRTP, the engine's own thread.
 @Suite(.serialized) struct EngineCallTests {
     @Test func publishSubscribeChooseLayersAndShutDown() async throws {
-        let engine = MediaEngine()
-        let room = try await engine.hostRoom()
-        let alice = try await room.join(participantId: "alice")
-        let bob = try await room.join(participantId: "bob")
-        let bobEvents = EventLog(bob)
-        let camera = try alice.createCameraVideoTrack(encoderConfig: .h360p)
+        let call = try await AliceToBobCall.start()
+        let (engine, bobEvents, camera, remote, sizes) = (call.engine, call.bobEvents, call.camera, call.remote, call.sizes)
         #expect(camera.layerSizes == [VideoSize(width: 320, height: 180), VideoSize(width: 640, height: 360)])
-        try await alice.publish(camera)
-        let remote = try await bob.subscribe(to: "alice")
-        let sizes = SizeLog(remote)
 
         // Each step waits (pushing frames, real time) at most 5 s for the size it expects.
         let capture = Capture(camera, width: 640, height: 360)
