@@ -12,6 +12,8 @@
 #          "srtpsuite":80, "rtp_port_range":"A-B", "ice_address":"...", "log":".../janus.log"}
 #       --key: the SRTP master key||salt (30 bytes, base64, AES_CM_128_HMAC_SHA1_80); generated if
 #       absent. --layers 2 configures videoport/videoport2 only (default 3 ports, lowest layer first).
+#       --videoroom: the VideoRoom plugin instead, with one room (id 1234, VP8 + Opus, up to 6
+#       publishers, simulcast as the publisher's offer asks); the JSON then has "room": 1234.
 #       On any failure Janus is killed, DIR removed, the log tail printed to stderr, exit status 1.
 #
 #   scripts/janus-harness.sh stop DIR
@@ -111,12 +113,13 @@ stop_dir() {
 }
 
 start() {
-    local key="" layers=3 mountpoint=1 debug_level=3 timeout=15 ice_address
+    local key="" layers=3 mountpoint=1 debug_level=3 timeout=15 ice_address plugin=streaming
     while [ $# -gt 0 ]; do
         case "$1" in
             --key) key=$2; shift 2 ;;
             --layers) layers=$2; shift 2 ;;
             --mountpoint) mountpoint=$2; shift 2 ;;
+            --videoroom) plugin=videoroom; shift ;;
             --debug-level) debug_level=$2; shift 2 ;;
             --timeout) timeout=$2; shift 2 ;;
             *) die "start: unknown option $1" ;;
@@ -155,7 +158,7 @@ start() {
     local range="$base-$(( base + 99 ))"
 
     local plugins_disable transports_disable
-    plugins_disable="$(cd "$JANUS_LIB/plugins" && ls -1 -- *.so | grep -vx libjanus_streaming.so | paste -sd, -)"
+    plugins_disable="$(cd "$JANUS_LIB/plugins" && ls -1 -- *.so | grep -vx "libjanus_$plugin.so" | paste -sd, -)"
     transports_disable="$(cd "$JANUS_LIB/transports" && ls -1 -- *.so | grep -vx libjanus_http.so | paste -sd, -)"
 
     cat > "$dir/janus.jcfg" <<EOF
@@ -235,6 +238,22 @@ $port3_line
 }
 EOF
 
+    if [ "$plugin" = videoroom ]; then
+        cat > "$dir/janus.plugin.videoroom.jcfg" <<EOF
+general: {
+}
+room-1234: {
+	description = "janus-harness room"
+	publishers = 6
+	bitrate = 0
+	fir_freq = 10
+	audiocodec = "opus"
+	videocodec = "vp8"
+	record = false
+}
+EOF
+    fi
+
     nohup janus -F "$dir" -C "$dir/janus.jcfg" -o > "$dir/janus.log" 2>&1 < /dev/null &
     local pid=$!
     echo "$pid" > "$dir/janus.pid"
@@ -247,12 +266,14 @@ EOF
         sleep 0.2
     done
     # The mountpoint must have come up too (Janus skips a broken one with only a log line).
-    mountpoint_ok "$url" "$mountpoint" || die "mountpoint $mountpoint is missing (see the log above)"
+    if [ "$plugin" = streaming ]; then
+        mountpoint_ok "$url" "$mountpoint" || die "mountpoint $mountpoint is missing (see the log above)"
+    fi
 
     local ports_json="[$p1, $p2, $p3]"
     [ "$layers" = 2 ] && ports_json="[$p1, $p2]"
     local line
-    line="{\"dir\": \"$dir\", \"pid\": $pid, \"http\": \"$url\", \"mountpoint\": $mountpoint, \"ports\": $ports_json, \"rtcp_port\": $rtcp, \"key\": \"$key\", \"key_hex\": \"$key_hex\", \"srtpsuite\": 80, \"rtp_port_range\": \"$range\", \"ice_address\": \"$ice_address\", \"log\": \"$dir/janus.log\"}"
+    line="{\"dir\": \"$dir\", \"pid\": $pid, \"plugin\": \"$plugin\", \"room\": 1234, \"http\": \"$url\", \"mountpoint\": $mountpoint, \"ports\": $ports_json, \"rtcp_port\": $rtcp, \"key\": \"$key\", \"key_hex\": \"$key_hex\", \"srtpsuite\": 80, \"rtp_port_range\": \"$range\", \"ice_address\": \"$ice_address\", \"log\": \"$dir/janus.log\"}"
     echo "$line" > "$dir/harness.json"
     trap - EXIT INT TERM
     echo "$line"
