@@ -159,11 +159,24 @@ import Testing
             keys: (keys.local, keys.remote), cname: "engine")
         let publisher = try Publisher(configuration: configuration, transport: try UDPTransport(socket: transport, destination: remote),
                                       using: &seeded)
+        // A subscriber we did not write: aiortc through the VideoRoom API, asking for substream 0
+        // at first, 1 three seconds later, then temporal layer 0 (the viewer measures each switch).
+        let viewer = Process()
+        viewer.executableURL = Self.root.appendingPathComponent(".venv-interop/bin/python")
+        viewer.arguments = [Self.root.appendingPathComponent("Tests/Interop/janus_viewer.py").path, "--url", url,
+                            "--videoroom", "1234", "--feed", String(publisherID), "--seconds", "7", "--setup-timeout", "10",
+                            "--schedule", "0:0,3:1", "--temporal-schedule", "5:0", "--resolutions", "320x180,640x360", "--require-switches",
+                            "--ice-address", "10.99.0.1"]
+        let viewerOutput = Pipe()
+        viewer.standardOutput = viewerOutput
+        try viewer.run()
+        defer { if viewer.isRunning { viewer.terminate() } }
+
         let source = try VideoSource(testSceneWidth: 640, height: 360)
         let signal = TestSignal()
         let sendStart = clock.monotonicMicroseconds()
         var videoSent = 0, audioSent = 0
-        while clock.monotonicMicroseconds() - sendStart < 3_000_000 {
+        while clock.monotonicMicroseconds() - sendStart < 13_000_000 {
             let elapsed = clock.monotonicMicroseconds() - sendStart
             while Int64(audioSent) * 20_000 <= elapsed {
                 try publisher.send(audio: signal.frame(audioSent))
@@ -180,6 +193,15 @@ import Testing
         print("Janus participants: \(participants); key frames requested \(publisher.keyFramesRequested)")
         let us = participants.first { $0["id"] as? Int == publisherID }
         #expect(us?["publisher"] as? Bool == true)
+        let viewed = String(decoding: viewerOutput.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        print("aiortc through the VideoRoom: \(viewed)")
+        let result = try #require(try JSONSerialization.jsonObject(with: Data(viewed.utf8)) as? [String: Any])
+        #expect(result["ok"] as? Bool == true)
+        #expect((result["decode_errors"] as? Int) == 0)
+        let frames = result["frames_by_resolution"] as? [String: Int] ?? [:]
+        #expect((frames["320x180"] ?? 0) > 20 && (frames["640x360"] ?? 0) > 20)
+        let fps = result["fps_by_temporal"] as? [String: Double] ?? [:]
+        #expect((fps["0"] ?? 99) < 12 && (fps["default"] ?? 0) > 25)  // TL0 is a quarter of 30 fps
         #expect(negotiated.video?.rids.sorted() == ["f", "q"])
         try? publisher.sendGoodbye(reason: "done")
     }

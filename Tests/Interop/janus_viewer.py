@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A WebRTC viewer for a Janus streaming mountpoint (simulcast VP8), for interop tests.
+"""A WebRTC viewer for a Janus streaming mountpoint or VideoRoom publisher (simulcast VP8), for interop tests.
 
 Runs in the repository's .venv-interop (scripts/install-interop-deps.sh): aiohttp speaks Janus's
 HTTP API (create a session, attach janus.plugin.streaming, `watch`, answer the offer, `start`,
@@ -55,6 +55,9 @@ def parse_args(argv):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--url", required=True, help="Janus HTTP API base, e.g. http://127.0.0.1:8088/janus")
     p.add_argument("--mountpoint", type=int, default=1)
+    p.add_argument("--videoroom", type=int, default=None,
+                   help="subscribe in this VideoRoom room (to --feed) instead of watching a mountpoint")
+    p.add_argument("--feed", type=int, default=None, help="the VideoRoom publisher id to subscribe to")
     p.add_argument("--seconds", type=float, default=12.0, help="media phase length after the first frame")
     p.add_argument("--setup-timeout", type=float, default=15.0, help="bound on session set-up until the first frame")
     p.add_argument("--schedule", default="0:0", help='substream requests, e.g. "0:0,4:1,8:2"')
@@ -108,7 +111,8 @@ def transaction():
 class Janus:
     """The few Janus HTTP API calls a streaming viewer needs; events arrive through a long poll."""
 
-    def __init__(self, http, url, verbose):
+    def __init__(self, http, url, verbose, plugin="janus.plugin.streaming"):
+        self.plugin = plugin
         self.http = http
         self.url = url.rstrip("/")
         self.verbose = verbose
@@ -127,7 +131,7 @@ class Janus:
 
     async def open(self):
         self.session = (await self.post("", {"janus": "create"}))["data"]["id"]
-        self.handle = (await self.post(f"/{self.session}", {"janus": "attach", "plugin": "janus.plugin.streaming"}))["data"]["id"]
+        self.handle = (await self.post(f"/{self.session}", {"janus": "attach", "plugin": self.plugin}))["data"]["id"]
         self.tasks = [asyncio.create_task(self.poll()), asyncio.create_task(self.keepalive())]
 
     async def message(self, body, jsep=None):
@@ -196,7 +200,15 @@ async def run(args):
     result = {"ok": False}
 
     async with aiohttp.ClientSession() as http:
-        janus = Janus(http, args.url, args.verbose)
+        plugin = "janus.plugin.videoroom" if args.videoroom is not None else "janus.plugin.streaming"
+        janus = Janus(http, args.url, args.verbose, plugin)
+        video_mid = []  # VideoRoom: the subscriber-side mid of the video stream, from "attached"
+
+        def configure(kind, value):
+            """A substream/temporal request: per stream (mid) in a VideoRoom, per session otherwise."""
+            if args.videoroom is not None and video_mid:
+                return {"request": "configure", "streams": [{"mid": video_mid[0], kind: value}]}
+            return {"request": "configure", kind: value}
         pc = RTCPeerConnection()
         consumers = []
 
@@ -250,9 +262,16 @@ async def run(args):
             setup_deadline = started + args.setup_timeout
             try:
                 await asyncio.wait_for(janus.open(), args.setup_timeout)
-                await janus.message({"request": "watch", "id": args.mountpoint})
+                if args.videoroom is not None:
+                    await janus.message({"request": "join", "ptype": "subscriber", "room": args.videoroom,
+                                         "streams": [{"feed": args.feed}]})
+                else:
+                    await janus.message({"request": "watch", "id": args.mountpoint})
                 _, offer_event = await next_event(lambda e: "jsep" in e, setup_deadline - time.monotonic())
                 offer = offer_event["jsep"]
+                for stream in offer_event.get("plugindata", {}).get("data", {}).get("streams", []) or []:
+                    if stream.get("type") == "video" and "mid" in stream:
+                        video_mid.append(stream["mid"])
                 await pc.setRemoteDescription(RTCSessionDescription(sdp=offer["sdp"], type=offer["type"]))
                 await pc.setLocalDescription(await pc.createAnswer())
                 # Requests at second 0 go out before `start`, so the session starts on the requested
@@ -260,7 +279,7 @@ async def run(args):
                 for kind, value in [("substream", v) for at, v in substreams if at <= 0] + \
                                    [("temporal", v) for at, v in temporals if at <= 0]:
                     requests.append((time.monotonic(), kind, value))
-                    await janus.message({"request": "configure", kind: value})
+                    await janus.message(configure(kind, value))
                 if args.fallback_ms is not None:
                     await janus.message({"request": "configure", "fallback": int(args.fallback_ms * 1000)})
                 await janus.message({"request": "start"},
@@ -284,7 +303,7 @@ async def run(args):
                     await asyncio.sleep(delay)
                 requests.append((time.monotonic(), kind, value))
                 try:
-                    await janus.message({"request": "configure", kind: value})
+                    await janus.message(configure(kind, value))
                 except Exception as e:
                     requests[-1] = (requests[-1][0], kind, value, f"configure failed: {e!r}")
             remaining = t0 + args.seconds - time.monotonic()
