@@ -9,6 +9,7 @@ usage: simulcast <command> [options]
   encode    encode the built-in scene or a Y4M file into simulcast VP8 layers (IVF per layer)
   inspect   print one RTP/RTCP packet (--hex) or summarise a pcap file as JSON
   send      publish simulcast VP8 (+ Opus) over SRTP/UDP to one port or one port per layer
+  publish   join a Janus VideoRoom as a WebRTC publisher (ICE, DTLS-SRTP, simulcast by RID)
   soak      a long loopback call through the public API (publisher, room, N viewers), sampling RSS
 run `simulcast <command> --help` for its options
 """
@@ -30,6 +31,9 @@ do {
     case "send":
         if rest.contains("--help") { print(SendCommand.usage); exit(0) }
         try SendCommand.run(rest)
+    case "publish":
+        if rest.contains("--help") { print(PublishCommand.usage); exit(0) }
+        try PublishCommand.run(rest)
     case "soak":
         if rest.contains("--help") { print(SoakCommand.usage); exit(0) }
         try await SoakCommand.run(rest)
