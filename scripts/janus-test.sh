@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# `make test`'s Janus step (issue 8) with OUR publisher: runs the viewer's offline unit tests,
+# `make test`'s Janus step (issues 8 and 13) with OUR publisher: runs the viewer's offline unit tests,
 # builds the release `simulcast` (real-time 720p needs it on a loaded machine), then runs
 # scripts/janus-acceptance.sh --ours: three layers
 # (substreams 0/1/2, 500 ms switches, temporal 0 at ~1/4 rate, zero decode errors) and the
-# --max-layer 2 publisher asked for its missing substream. Prints a summary (switch latencies,
+# --max-layer 2 publisher asked for its missing substream; then scripts/janus-videoroom-acceptance.sh:
+# our WebRTC publisher in a Janus VideoRoom, an aiortc subscriber through the room. Prints a summary (switch latencies,
 # frames per resolution, fps by temporal layer, total time) and exits 0 only when both runs pass.
 #
 #   scripts/janus-test.sh [--no-build] [--budget SECONDS]    (budget for the acceptance, default 90)
@@ -68,6 +69,15 @@ TMPDIR="$private_tmp" setsid timeout --kill-after=10 "$budget" \
 acceptance_pid=$!
 wait "$acceptance_pid" || status=$?
 acceptance_pid=""
+
+# Issue 13: our WebRTC publisher (ICE + DTLS-SRTP, simulcast by RID) into a Janus VideoRoom, an
+# aiortc subscriber through the room (three layers, then --max-layer 2), same namespace set-up.
+echo "janus-test: VideoRoom acceptance (our WebRTC publisher -> Janus VideoRoom -> aiortc)" >&2
+TMPDIR="$private_tmp" setsid timeout --kill-after=10 120 \
+    unshare -n scripts/netns-run.sh scripts/janus-videoroom-acceptance.sh .build/release/simulcast &
+acceptance_pid=$!
+wait "$acceptance_pid" || status=$?
+acceptance_pid=""
 elapsed=$(python3 -c "import sys; print(f'{float(sys.argv[2]) - float(sys.argv[1]):.1f}')" "$start" "$(date +%s.%N)")
 
 python3 - "$elapsed" <<'PY' || true
@@ -77,7 +87,7 @@ def load(path):
         with open(path) as f: return json.load(f)
     except Exception as e: return {"error": f"{path}: {e}"}
 three, fallback = load("out/janus-acceptance-three.json"), load("out/janus-acceptance-fallback.json")
-print("janus-test summary (our publisher -> Janus -> aiortc):")
+print("janus-test summary (our publisher -> Janus streaming and VideoRoom -> aiortc):")
 for name, r in (("three layers", three), ("--max-layer 2", fallback)):
     if "error" in r:
         print(f"  {name}: {r['error']}"); continue
@@ -93,6 +103,13 @@ for name, r in (("three layers", three), ("--max-layer 2", fallback)):
     print(f"  {name}: frames {r.get('frames_by_resolution')}, decode errors {r.get('decode_errors')}, "
           f"largest gap {r.get('max_frame_gap_ms')} ms, fps by temporal {r.get('fps_by_temporal')}")
     print(f"    switches (request -> first frame at the new size): {sw}")
+for name in ("three", "two"):
+    r = load(f"out/janus-videoroom-{name}.json")
+    if "error" in r and "frames_by_resolution" not in r:
+        print(f"  VideoRoom {name}: {r['error']}"); continue
+    lat = ", ".join(f"{s['substream']}: {s.get('latency_ms')} ms" for s in r.get("switches", []))
+    print(f"  VideoRoom ({'three layers' if name == 'three' else '--max-layer 2'}): frames {r.get('frames_by_resolution')}, "
+          f"decode errors {r.get('decode_errors')}, fps by temporal {r.get('fps_by_temporal')}, switches {lat}")
 print(f"  acceptance wall time {sys.argv[1]} s")
 PY
 exit $status
