@@ -1,4 +1,5 @@
 internal import EngineCore
+import Foundation
 import MediaCodecs
 internal import SessionCore
 import Simulcast
@@ -7,7 +8,7 @@ internal import SRTP
 /// Everything the engine runs, confined to the loop thread (`EngineLoop`): its rooms and,
 /// through them, every publisher, forwarding node and subscriber.
 final class EngineRuntime {
-    private(set) var rooms: [String: RoomRuntime] = [:]
+    private(set) var rooms: [String: any RoomBackend] = [:]
     private var nextRoomNumber = 1
     private var random = SystemRandomNumberGenerator()
 
@@ -18,6 +19,15 @@ final class EngineRuntime {
         let room = RoomRuntime(id: id, options: options)
         rooms[id] = room
         return room
+    }
+
+    /// Joins a Janus VideoRoom (its HTTP API at `url`); ICE binds `localAddress`.
+    func joinJanusRoom(url: URL, room: Int, localAddress: UInt32) -> JanusRoomRuntime {
+        let id = "janus-\(nextRoomNumber)"
+        nextRoomNumber += 1
+        let runtime = JanusRoomRuntime(id: id, url: url, room: room, localAddress: localAddress)
+        rooms[id] = runtime
+        return runtime
     }
 
     func closeRoom(_ id: String) {

@@ -76,7 +76,7 @@ public final class LocalVideoTrack: Sendable {
         try await loop.perform { runtime throws(EngineError) in
             guard let room = runtime.rooms[roomId] else { throw .closed("room \(roomId)") }
             do {
-                try room.camera(of: participantId).publisher.setWebcamQuality(quality)
+                try room.cameraPublisher(of: participantId).setWebcamQuality(quality)
             } catch let error as EngineError {
                 throw error
             } catch {

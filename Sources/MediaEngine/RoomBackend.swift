@@ -1,0 +1,24 @@
+internal import EngineCore
+import MediaCodecs
+import Simulcast
+
+/// What a room is to the engine's loop, whether the engine hosts it (`RoomRuntime`) or joins one
+/// elsewhere (`JanusRoomRuntime`): participants join and leave, cameras publish, subscriptions
+/// are made, timers run. Loop-confined.
+protocol RoomBackend: AnyObject {
+    func join(_ participantId: String, events: AsyncStream<ParticipantEvent>.Continuation, runtime: EngineRuntime) throws(EngineError)
+    func leave(_ participantId: String)
+    func publishCamera(_ participantId: String, trackId: String, settings: CameraSettings, slot: PendingFrameSlot,
+                       runtime: EngineRuntime) throws(EngineError)
+    /// The publisher of `participantId`'s camera (for the webcam cap).
+    func cameraPublisher(of participantId: String) throws(EngineError) -> Publisher
+    func subscribe(_ subscriberId: String, to publisherId: String, runtime: EngineRuntime) throws(EngineError) -> SubscriptionRuntime
+    func setPreference(_ preference: EffectivePreference, subscriber subscriberId: String, publisher publisherId: String) throws(EngineError)
+    func stats(subscriber subscriberId: String, publisher publisherId: String) throws(EngineError) -> RemoteVideoStats
+    func tick(runtime: EngineRuntime)
+    func close()
+}
+
+extension RoomRuntime: RoomBackend {
+    func cameraPublisher(of participantId: String) throws(EngineError) -> Publisher { try camera(of: participantId).publisher }
+}
