@@ -148,6 +148,33 @@ import Testing
     }
 }
 
+extension SDPTests {
+    /// 1,500 random and mutated descriptions through the fuzz check (parse, candidates,
+    /// fingerprints, an answer to a fixed offer, text round trip): never a trap.
+    @Test func fifteenHundredRandomAndMutatedDescriptionsNeverTrapAndRoundTrip() {
+        var generator = SeededGenerator(seed: 0x5D9)
+        let seeds = [Array(Self.janusLikeAnswer.utf8), Array(Self.offer().sessionDescription.text.utf8)]
+        let alphabet = Array("v=0 o-s t m a c b \r\n:;/ 0123456789 audio video UDP/TLS/RTP/SAVPF candidate rid simulcast recv send ~,".utf8)
+        for round in 0..<1_500 {
+            var input: [UInt8]
+            if round % 3 == 0 {
+                input = (0..<Int.random(in: 0...400, using: &generator)).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &generator)] }
+            } else {
+                input = seeds[round % 2]
+                for _ in 0..<Int.random(in: 1...8, using: &generator) {
+                    let index = Int.random(in: 0..<input.count, using: &generator)
+                    switch Int.random(in: 0..<3, using: &generator) {
+                    case 0: input[index] = alphabet[Int.random(in: 0..<alphabet.count, using: &generator)]
+                    case 1: input.remove(at: index)
+                    default: input.insert(UInt8.random(in: 0...255, using: &generator), at: index)
+                    }
+                }
+            }
+            if let violation = WireRoundTripCheck.sdp.violation(in: input) { Issue.record("round \(round): \(violation)") }
+        }
+    }
+}
+
 extension String {
     func replacingFirst(_ target: String, with replacement: String) -> String {
         guard let range = range(of: target) else { return self }
