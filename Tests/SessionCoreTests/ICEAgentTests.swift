@@ -171,4 +171,26 @@ final class SimulatedICENetwork {
         }
         #expect(network.b.pairs.count <= ICEAgent.maximumRemoteCandidates)
     }
+
+    @Test func anICERestartChecksAgainWithNewCredentialsWhileMediaKeepsFlowing() throws {
+        let network = SimulatedICENetwork()
+        network.run(milliseconds: 1_000) { network.bothConnected }
+        #expect(network.bothConnected)
+        let newA = try ICECredentials(usernameFragment: "AAA2", password: "cccccccccccccccccccccccc")
+        let newB = try ICECredentials(usernameFragment: "BBB2", password: "dddddddddddddddddddddddd")
+        network.a.restart(local: newA, remote: newB)
+        network.b.restart(local: newB, remote: newA)
+        #expect(network.a.permits(network.addressB) && network.b.permits(network.addressA))  // media goes on meanwhile
+        network.run(milliseconds: 1_000) {
+            network.a.pairs.allSatisfy { $0.nominated } && network.b.pairs.allSatisfy { $0.nominated }
+        }
+        #expect(network.a.pairs.allSatisfy { $0.state == .succeeded && $0.nominated })
+        #expect(network.a.restarts == 1 && network.bothConnected)
+        // Checks signed with the old password are no longer answered.
+        let stale = try STUNMessage(type: STUNMessageType(method: .binding, messageClass: .request),
+                                    transactionID: STUNTransactionID([UInt8](repeating: 3, count: 12))!,
+                                    attributes: [.username("BBBB:AAAA"), .iceControlling(tieBreaker: 1)])
+            .serialized(integrityKey: Array("bbbbbbbbbbbbbbbbbbbbbbbb".utf8), fingerprint: true)
+        #expect(network.b.handle(stale[...], from: network.addressA, on: network.addressB, nowMilliseconds: network.now).isEmpty)
+    }
 }

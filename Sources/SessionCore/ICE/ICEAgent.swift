@@ -158,10 +158,33 @@ public final class ICEAgent {
         return pairs.count - 1
     }
 
+    /// ICE restart (RFC 8445 §9): new credentials on both sides (a new offer/answer). Every pair
+    /// is checked again from the start with them; media keeps flowing on the selected pair until
+    /// a pair is nominated anew, which then becomes the selected one. Consent runs on.
+    public func restart(local: ICECredentials, remote: ICECredentials) {
+        configuration.local = local
+        self.remote = remote
+        transactions.removeAll()
+        triggered.removeAll()
+        for index in pairs.indices {
+            pairs[index].state = .waiting
+            pairs[index].nominated = false
+        }
+        restarting = selectedPair != nil
+        if state == .failed || state == .new { state = pairs.isEmpty ? .new : .checking }
+        restarts += 1
+    }
+
+    /// ICE restarts so far.
+    public private(set) var restarts = 0
+    /// During a restart, the previous selected pair still carries media (and passes `permits`).
+    private var restarting = false
+
     /// Whether media from (or to) `address` is allowed: it is the remote side of a succeeded
     /// pair and consent has not expired.
     public func permits(_ address: STUNAddress) -> Bool {
         guard state != .failed else { return false }
+        if restarting, selectedPair?.remote == address { return true }
         return pairs.contains { $0.state == .succeeded && $0.remote == address }
     }
 
@@ -185,7 +208,7 @@ public final class ICEAgent {
             counters.retransmissions += 1
             out.append(Transmission(bytes: transaction.bytes, destination: pairs[transaction.pairIndex].remote))
         }
-        if state == .checking, now >= nextCheckAt, let index = nextPairToCheck() {
+        if state == .checking || restarting, now >= nextCheckAt, let index = nextPairToCheck() {
             nextCheckAt = now + configuration.pacingMilliseconds
             let nominating = role == .controlling && pairs[index].state == .succeeded
             out.append(startCheck(index, remote: remote, nominating: nominating, consent: false, now: now))
@@ -219,7 +242,7 @@ public final class ICEAgent {
         }
         let waiting = pairs.indices.filter { pairs[$0].state == .waiting && !isInFlight($0) }
         if let best = waiting.max(by: { pairs[$0].priority < pairs[$1].priority }) { return best }
-        if role == .controlling, selectedPair == nil {
+        if role == .controlling, selectedPair == nil || restarting {
             let valid = pairs.indices.filter { pairs[$0].state == .succeeded && !pairs[$0].nominated && !isInFlight($0) }
             return valid.max { pairs[$0].priority < pairs[$1].priority }
         }
@@ -319,7 +342,7 @@ public final class ICEAgent {
             case .waiting, .failed:
                 // Triggered check (RFC 8445 §7.3.1.4), sent at once when nothing else is due.
                 pairs[index].state = .waiting
-                if let remote, state == .checking {
+                if let remote, state == .checking || restarting {
                     out.append(startCheck(index, remote: remote, nominating: false, consent: false, now: now))
                 } else {
                     triggered.append(index)
@@ -379,7 +402,7 @@ public final class ICEAgent {
         pairs[index].state = .succeeded
         if transaction.nominating { pairs[index].nominated = true }
         if pairs[index].nominated { select(index, now: now) }
-        if role == .controlling, selectedPair == nil, !transaction.nominating {
+        if role == .controlling, selectedPair == nil || restarting, !transaction.nominating {
             // Regular nomination: check the succeeded pair again with USE-CANDIDATE, now.
             nextCheckAt = now
             return poll(nowMilliseconds: now)
@@ -388,7 +411,8 @@ public final class ICEAgent {
     }
 
     private func select(_ index: Int, now: Int64) {
-        guard selectedPair == nil || state != .connected else { return }
+        guard selectedPair == nil || state != .connected || restarting else { return }
+        restarting = false
         selectedPair = pairs[index]
         state = .connected
         lastConsentResponse = now
