@@ -57,7 +57,7 @@ public struct NetworkEndpoint: Sendable, Hashable, CustomStringConvertible {
         guard let colon = text.lastIndex(of: ":") else { throw .invalidAddress(text) }
         let host = text[..<colon]
         let ports = text[text.index(after: colon)...].split(separator: ",", omittingEmptySubsequences: false)
-        guard let address = parseIPv4(host == "localhost" ? "127.0.0.1" : host), !ports.isEmpty else {
+        guard let address = ipv4Address(host == "localhost" ? "127.0.0.1" : host), !ports.isEmpty else {
             throw .invalidAddress(text)
         }
         var endpoints: [NetworkEndpoint] = []
@@ -69,7 +69,8 @@ public struct NetworkEndpoint: Sendable, Hashable, CustomStringConvertible {
         return endpoints
     }
 
-    private static func parseIPv4(_ text: Substring) -> UInt32? {
+    /// A dotted IPv4 address (`10.0.0.7`) as a number in host byte order; nil for anything else.
+    public static func ipv4Address(_ text: some StringProtocol) -> UInt32? {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 4 else { return nil }
         var address: UInt32 = 0

@@ -1,4 +1,5 @@
 import Foundation
+internal import EngineCore
 /// The media engine a client links (ARCHITECTURE "engine"): it owns one thread, its sockets,
 /// timers, pacing and RTCP schedule; the app never writes a run loop. Create it, host or join
 /// a room, publish a camera, push frames from the capture callback, read events.
@@ -32,7 +33,7 @@ public final class MediaEngine: Sendable {
     /// connects ICE (on `localAddress`, an IPv4 address Janus can reach) and DTLS-SRTP
     /// (RFC 5764), and sends. Receiving through Janus is not supported yet.
     public func joinJanusRoom(url: URL, room: Int, participantId: String, localAddress: String) async throws(EngineError) -> LocalParticipant {
-        guard let address = Self.ipv4(localAddress) else { throw .invalidConfiguration("'\(localAddress)' is not an IPv4 address") }
+        guard let address = NetworkEndpoint.ipv4Address(localAddress) else { throw .invalidConfiguration("'\(localAddress)' is not an IPv4 address") }
         guard url.scheme == "http" || url.scheme == "https" else { throw .invalidConfiguration("'\(url)' is not an HTTP URL") }
         let (events, continuation) = AsyncStream.makeStream(of: ParticipantEvent.self, bufferingPolicy: .bufferingNewest(256))
         let roomId = try await loop.perform { runtime throws(EngineError) -> String in
@@ -43,16 +44,6 @@ public final class MediaEngine: Sendable {
         return LocalParticipant(id: participantId, roomId: roomId, options: RoomOptions(), events: events, loop: loop)
     }
 
-    private static func ipv4(_ text: String) -> UInt32? {
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 4 else { return nil }
-        var value: UInt32 = 0
-        for part in parts {
-            guard part.count <= 3, let octet = UInt8(part) else { return nil }
-            value = value << 8 | UInt32(octet)
-        }
-        return value
-    }
 
     /// Stops the engine: every participant says goodbye (RTCP BYE), every event and frame
     /// stream finishes, the thread ends. Calling it again does nothing.

@@ -54,39 +54,23 @@ enum PublishCommand {
         // Unbuffered, so a script reading our output sees the line at once.
         FileHandle.standardOutput.write(try JSONSerialization.data(withJSONObject: connected, options: [.sortedKeys]) + Data("\n".utf8))
 
-        sendStopRequested.store(false, ordering: .relaxed)
-        let previousTerm = signal(SIGTERM) { _ in sendStopRequested.store(true, ordering: .relaxed) }
-        let previousInt = signal(SIGINT) { _ in sendStopRequested.store(true, ordering: .relaxed) }
-        defer {
-            signal(SIGTERM, previousTerm)
-            signal(SIGINT, previousInt)
-        }
-        let publisher = session.publisher
+        let stop = StopSignals.install()
+        defer { stop.restore() }
         let signalSource = TestSignal(frequencyHz: 440, amplitude: 0.3, talkFrames: 50, pauseFrames: 25)
         let clock = MediaClock.system
+        var lastKeepAlive: Int64 = 0
         let start = clock.monotonicMicroseconds()
-        var lastKeepAlive = start
-        var videoSent = 0, audioSent = 0
-        while !sendStopRequested.load(ordering: .relaxed) {
-            let elapsed = clock.monotonicMicroseconds() - start
-            if elapsed >= Int64(seconds) * 1_000_000 { break }
-            while audio, Int64(audioSent) * 20_000 <= elapsed {
-                try publisher.send(audio: signalSource.frame(audioSent))
-                audioSent += 1
-            }
-            if Int64(videoSent) * 1_000_000 / 30 <= elapsed {
-                if let frame = try source.nextFrame() { try publisher.send(video: frame) }
-                videoSent += 1
-            }
-            if clock.monotonicMicroseconds() - lastKeepAlive > 25_000_000 {
-                try session.keepAlive()
-                lastKeepAlive = clock.monotonicMicroseconds()
-            }
-            // Feedback (PLI per layer from Janus, NACK, REMB, RTCP) until the next frame is due.
-            let untilNextFrame = Int64(videoSent) * 1_000_000 / 30 - (clock.monotonicMicroseconds() - start)
-            _ = try publisher.pollIncoming(timeoutMilliseconds: Int32(max(0, min(20, untilNextFrame / 1000))))
-            while try publisher.pollIncoming(timeoutMilliseconds: 0) != nil {}
-        }
+        let tone: ((Int) -> AudioFrame)? = audio ? { signalSource.frame($0) } : nil
+        let sent = try RealTimeMediaPump(clock: clock).run(
+            session.publisher, seconds: Double(seconds), video: { try source.nextFrame() }, audio: tone,
+            shouldStop: { stop.requested },
+            between: { (elapsed: Int64) throws -> Void in
+                if elapsed - lastKeepAlive > 25_000_000 {  // Janus drops sessions silent for 60 s
+                    try session.keepAlive()
+                    lastKeepAlive = elapsed
+                }
+            })
+        let (videoSent, audioSent, publisher) = (sent.videoFrames, sent.audioFrames, session.publisher)
         print("publish: \(videoSent) video frames, \(audioSent) audio frames in \(Double(clock.monotonicMicroseconds() - start) / 1e6) s; "
               + "key frames requested \(publisher.keyFramesRequested)")
     }

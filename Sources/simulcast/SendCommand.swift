@@ -8,9 +8,6 @@ import SRTP
 import SessionCore
 import Synchronization
 
-/// Set by SIGTERM/SIGINT during `simulcast send`: stop sending, say goodbye, print the summary.
-let sendStopRequested = Atomic<Bool>(false)
-
 /// `simulcast send`: publishes the built-in scene (or a Y4M file) as simulcast VP8 and, with
 /// `--audio-to`, Opus from a test tone (or a WAV file), SRTP-protected over UDP.
 enum SendCommand {
@@ -192,13 +189,8 @@ enum SendCommand {
                                     channels: audio?.opus.channels ?? .mono)
         let clock = MediaClock.system
         let start = clock.monotonicMicroseconds()
-        sendStopRequested.store(false, ordering: .relaxed)
-        let previousTerm = signal(SIGTERM) { _ in sendStopRequested.store(true, ordering: .relaxed) }
-        let previousInt = signal(SIGINT) { _ in sendStopRequested.store(true, ordering: .relaxed) }
-        defer {
-            signal(SIGTERM, previousTerm)
-            signal(SIGINT, previousInt)
-        }
+        let stop = StopSignals.install()
+        defer { stop.restore() }
         // Feedback: handled between frames and while waiting for the next one; what it changed is
         // reported as it happens (milliseconds since the start).
         var stopped = false
@@ -218,7 +210,7 @@ enum SendCommand {
         var videoSent = 0, audioSent = 0
         var videoDone = videoFrameCount == 0, audioDone = audioFrameCount == 0
         while !videoDone || !audioDone {
-            if sendStopRequested.load(ordering: .relaxed) {
+            if stop.requested {
                 stopped = true
                 break
             }

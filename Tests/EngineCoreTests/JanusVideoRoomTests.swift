@@ -55,7 +55,6 @@ import Testing
         // Janus's own event for the publisher: its video stream is simulcast.
         let streams = (room.configured["streams"] as? [[String: Any]]) ?? []
         #expect(streams.contains { $0["type"] as? String == "video" && ($0["simulcast"] as? Bool) == true })
-        let clock = MediaClock.system
 
         // A subscriber we did not write: aiortc through the VideoRoom API, asking for substream 0
         // at first, 1 three seconds later, then temporal layer 0 (the viewer measures each switch).
@@ -70,22 +69,8 @@ import Testing
         try viewer.run()
         defer { if viewer.isRunning { viewer.terminate() } }
 
-        let source = try VideoSource(testSceneWidth: 640, height: 360)
-        let signal = TestSignal()
-        let sendStart = clock.monotonicMicroseconds()
-        var videoSent = 0, audioSent = 0
-        while clock.monotonicMicroseconds() - sendStart < 13_000_000 {
-            let elapsed = clock.monotonicMicroseconds() - sendStart
-            while Int64(audioSent) * 20_000 <= elapsed {
-                try publisher.send(audio: signal.frame(audioSent))
-                audioSent += 1
-            }
-            if Int64(videoSent) * 1_000_000 / 30 <= elapsed {
-                if let frame = try source.nextFrame() { try publisher.send(video: frame) }
-                videoSent += 1
-            }
-            while try publisher.pollIncoming(timeoutMilliseconds: 2) != nil {}
-        }
+        let source = try VideoSource(testSceneWidth: 640, height: 360), signal = TestSignal()
+        try RealTimeMediaPump().run(publisher, seconds: 13, video: source.nextFrame, audio: signal.frame)
         let participants = try room.participants(room: 1234)
         print("Janus participants: \(participants); key frames requested \(publisher.keyFramesRequested)")
         let us = participants.first { $0["id"] as? Int == publisherID }

@@ -75,7 +75,7 @@ import Testing
 
         agent.setRemoteCredentials(negotiated.remoteICE)
         for candidate in negotiated.remoteCandidates where candidate.transport == "udp" {
-            guard let address = Self.ipv4(candidate.address) else { continue }
+            guard let address = NetworkEndpoint.ipv4Address(candidate.address) else { continue }
             agent.addRemoteCandidate(.ipv4(address, port: candidate.port), priority: candidate.priority)
         }
         let dtls = try DTLSAssociation(role: negotiated.remoteSetup == .active ? .server : .client, certificate: certificate,
@@ -104,22 +104,9 @@ import Testing
         #expect(configuration.video?.plan.layers.count == 1)
         let publisher = try Publisher(configuration: configuration, transport: try UDPTransport(socket: transport, destination: remote),
                                       using: &seeded)
-        let source = try VideoSource(testSceneWidth: 640, height: 360)
-        let signal = TestSignal()
-        let sendStart = clock.monotonicMicroseconds()
-        var videoSent = 0, audioSent = 0
-        while clock.monotonicMicroseconds() - sendStart < 4_000_000 {
-            let elapsed = clock.monotonicMicroseconds() - sendStart
-            while Int64(audioSent) * 20_000 <= elapsed {
-                try publisher.send(audio: signal.frame(audioSent))
-                audioSent += 1
-            }
-            if Int64(videoSent) * 1_000_000 / 30 <= elapsed {
-                if let frame = try source.nextFrame() { try publisher.send(video: frame) }
-                videoSent += 1
-            }
-            while try publisher.pollIncoming(timeoutMilliseconds: 2) != nil {}
-        }
+        let source = try VideoSource(testSceneWidth: 640, height: 360), signal = TestSignal()
+        let sent = try RealTimeMediaPump().run(publisher, seconds: 4, video: source.nextFrame, audio: signal.frame)
+        let (videoSent, audioSent) = (sent.videoFrames, sent.audioFrames)
         try? publisher.sendGoodbye(reason: "done")
         let resultLine = lines.next()
         let resultJSON = try #require(resultLine)
@@ -132,16 +119,6 @@ import Testing
         #expect((result["errors"] as? [Any])?.isEmpty == true)
     }
 
-    static func ipv4(_ text: String) -> UInt32? {
-        let parts = text.split(separator: ".")
-        guard parts.count == 4 else { return nil }
-        var value: UInt32 = 0
-        for part in parts {
-            guard let octet = UInt8(part) else { return nil }
-            value = value << 8 | UInt32(octet)
-        }
-        return value
-    }
 }
 
 /// Newline-separated lines from a pipe, read as they come.

@@ -120,7 +120,7 @@ public final class JanusVideoRoomPublisher {
         }
         agent.setRemoteCredentials(negotiated.remoteICE)
         for candidate in negotiated.remoteCandidates + trickled where candidate.transport == "udp" {
-            guard let address = Self.ipv4(candidate.address) else { continue }
+            guard let address = NetworkEndpoint.ipv4Address(candidate.address) else { continue }
             agent.addRemoteCandidate(.ipv4(address, port: candidate.port), priority: candidate.priority)
         }
         do {
@@ -175,14 +175,4 @@ public final class JanusVideoRoomPublisher {
         "\(address >> 24).\(address >> 16 & 0xFF).\(address >> 8 & 0xFF).\(address & 0xFF)"
     }
 
-    static func ipv4(_ text: String) -> UInt32? {
-        let parts = text.split(separator: ".")
-        guard parts.count == 4 else { return nil }
-        var value: UInt32 = 0
-        for part in parts {
-            guard let octet = UInt8(part) else { return nil }
-            value = value << 8 | UInt32(octet)
-        }
-        return value
-    }
 }
