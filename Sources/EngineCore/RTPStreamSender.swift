@@ -108,13 +108,14 @@ public final class RTPStreamSender {
                                sequenceNumber: sequenceNumber, timestamp: timestamp, ssrc: configuration.ssrc)
         let map = path.extensionMap
         let transportSequence = TransportSequenceNumber(path.nextTransportSequenceNumber)
+        let carriesTransportSequence = map.id(for: .transportSequenceNumber) != nil
         plain.removeAll(keepingCapacity: true)
         do {
             try header.serialize(into: &plain, extensionForm: .oneByte) { (appender) throws(WireError) in
                 if let mid, map.id(for: .mid) != nil { try appender.append(mid, map: map) }
                 if let rid, map.id(for: .rid) != nil { try appender.append(rid, map: map) }
                 if map.id(for: .absSendTime) != nil { try appender.append(AbsSendTime(microseconds: UInt64(clamping: now)), map: map) }
-                if map.id(for: .transportSequenceNumber) != nil { try appender.append(transportSequence, map: map) }
+                if carriesTransportSequence { try appender.append(transportSequence, map: map) }
                 if let audioLevel, map.id(for: .audioLevel) != nil { try appender.append(audioLevel, map: map) }
             }
         } catch {
@@ -133,9 +134,7 @@ public final class RTPStreamSender {
         lastSendMicroseconds = now
         wireBytes &+= UInt64(count)
         try path.transmitProtected(count: count, ssrc: configuration.ssrc)
-        if map.id(for: .transportSequenceNumber) != nil {
-            path.recordSent(transportSequenceNumber: sentTransportSequence, bytes: count)
-        }
+        if carriesTransportSequence { path.recordSent(transportSequenceNumber: sentTransportSequence, bytes: count) }
     }
 
     /// Resends the packet with `sequenceNumber` exactly as first sent, if it is still in the
