@@ -7,6 +7,7 @@ let package = Package(
     name: "SimulcastEngine",
     products: [
         .library(name: "MediaEngine", targets: ["MediaEngine"]),
+        .library(name: "MediaEngineTesting", targets: ["MediaEngineTesting"]),
         .library(name: "RTPWire", targets: ["RTPWire"]),
         .executable(name: "simulcast", targets: ["simulcast"]),
         .executable(name: "simulcast-bench", targets: ["simulcast-bench"]),
@@ -51,10 +52,14 @@ let package = Package(
         .target(name: "MediaEngine",
                 dependencies: ["EngineCore", "SessionCore", "RTPWire", "Simulcast", "MediaCodecs", "SRTP"],
                 path: "Sources/MediaEngine"),
+        // What tests and demos of a client need besides the API: generated scenes and tones,
+        // file sources, a squeezed downlink, room tuning.
+        .target(name: "MediaEngineTesting", dependencies: ["MediaEngine", "MediaCodecs"],
+                path: "Sources/MediaEngineTesting"),
         // Argument parsing shared by the command-line tools.
         .target(name: "CommandLineSupport", path: "Sources/CommandLineSupport"),
         .executableTarget(name: "simulcast",
-                          dependencies: ["MediaEngine", "EngineCore", "SessionCore", "MediaCodecs", "RTPWire", "Simulcast", "SRTP",
+                          dependencies: ["MediaEngine", "MediaEngineTesting", "EngineCore", "SessionCore", "MediaCodecs", "RTPWire", "Simulcast", "SRTP",
                                          "CommandLineSupport"],
                           path: "Sources/simulcast"),
         // The C reference harness: the same libyuv + libvpx calls as the Swift pipeline, in plain C.

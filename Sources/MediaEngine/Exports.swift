@@ -10,3 +10,5 @@
 @_exported import enum Simulcast.ConnectionQualityLevel
 @_exported import enum Simulcast.AdaptiveSubscriptionPauseReason
 @_exported import enum Simulcast.AdaptiveSubscriptionResumeReason
+@_exported import struct MediaCodecs.AudioFrame
+@_exported import struct Simulcast.ActiveSpeaker

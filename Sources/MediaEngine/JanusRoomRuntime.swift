@@ -17,7 +17,7 @@ final class JanusRoomRuntime: RoomBackend {
     private var participantId: String?
     private var events: AsyncStream<ParticipantEvent>.Continuation?
     private var session: JanusVideoRoomPublisher?
-    private var slot: PendingFrameSlot?
+    private var feed: TrackFeed<VideoFrame>?
     private var trackId = ""
     private var frameIntervalMicroseconds: Int64 = 33_333
     private var nextFrameMicroseconds: Int64 = 0
@@ -44,7 +44,7 @@ final class JanusRoomRuntime: RoomBackend {
         close()
     }
 
-    func publishCamera(_ participantId: String, trackId: String, settings: CameraSettings, slot: PendingFrameSlot,
+    func publishCamera(_ participantId: String, trackId: String, settings: CameraSettings, feed: TrackFeed<VideoFrame>,
                        runtime: EngineRuntime) throws(EngineError) {
         guard participantId == self.participantId else { throw .unknownParticipant(participantId) }
         guard session == nil else { throw .alreadyPublished("camera") }
@@ -62,7 +62,7 @@ final class JanusRoomRuntime: RoomBackend {
             events?.yield(.connectionStateChanged(.disconnected))
             throw .systemFailure("joining Janus room \(room) at \(url): \(error)")
         }
-        self.slot = slot
+        self.feed = feed
         self.trackId = trackId
         frameIntervalMicroseconds = 1_000_000 / Int64(max(1, settings.config.frameRate))
         lastKeepAliveMicroseconds = clock.monotonicMicroseconds()
@@ -74,22 +74,46 @@ final class JanusRoomRuntime: RoomBackend {
         return session.publisher
     }
 
+    func publishMicrophone(_ participantId: String, trackId: String, feed: TrackFeed<AudioFrame>,
+                           runtime: EngineRuntime) throws(EngineError) {
+        throw .notAllowed("publishing a microphone through a Janus room is not supported yet")
+    }
+
+    func setMicrophoneMuted(_ muted: Bool, participant participantId: String) throws(EngineError) {
+        throw .notPublished(participant: participantId, track: "microphone")
+    }
+
+    /// What every receiving call answers: the engine only publishes through Janus so far.
+    private static let receivingUnsupported = EngineError.notAllowed("receiving through a Janus room is not supported yet")
+
     func subscribe(_ subscriberId: String, to publisherId: String, runtime: EngineRuntime) throws(EngineError) -> SubscriptionRuntime {
-        throw .notAllowed("receiving through a Janus room is not supported yet")
+        throw Self.receivingUnsupported
     }
 
     func setPreference(_ preference: EffectivePreference, subscriber subscriberId: String, publisher publisherId: String) throws(EngineError) {
-        throw .notAllowed("receiving through a Janus room is not supported yet")
+        throw Self.receivingUnsupported
+    }
+
+    func setPinned(_ pinned: Bool, subscriber subscriberId: String, publisher publisherId: String) throws(EngineError) {
+        throw Self.receivingUnsupported
     }
 
     func stats(subscriber subscriberId: String, publisher publisherId: String) throws(EngineError) -> RemoteVideoStats {
-        throw .notAllowed("receiving through a Janus room is not supported yet")
+        throw Self.receivingUnsupported
+    }
+
+    func startRecording(subscriber subscriberId: String, publisher publisherId: String, path: String) throws(EngineError) {
+        throw Self.receivingUnsupported
+    }
+
+    func stopRecording(subscriber subscriberId: String, publisher publisherId: String) throws(EngineError) {
+        throw Self.receivingUnsupported
     }
 
     func tick(runtime: EngineRuntime) {
-        guard let session, let slot else { return }
+        guard let session, let feed else { return }
         let now = clock.monotonicMicroseconds()
-        if now >= nextFrameMicroseconds, let frame = slot.take() {
+        if now >= nextFrameMicroseconds, let frame = feed.take() {
             do {
                 try session.publisher.send(video: frame)
             } catch {

@@ -39,18 +39,42 @@ public final class LocalParticipant: Sendable {
                                participantId: id, roomId: roomId, loop: loop)
     }
 
+    /// A microphone track (20 ms frames of 48 kHz PCM, Opus), not yet published.
+    public func createMicrophoneAudioTrack() -> LocalAudioTrack {
+        LocalAudioTrack(participantId: id, roomId: roomId, loop: loop)
+    }
+
+    /// Publishes the microphone beside the published camera (the room forwards both through the
+    /// participant's node; publish the camera first): from now on its frames are encoded and sent.
+    public func publish(_ track: LocalAudioTrack) async throws(EngineError) {
+        let (participantId, feed, trackId) = (id, track.feed, track.id)
+        try await publish(track.participantId, mark: track.markPublished, unmark: track.markUnpublished) { room, runtime throws(EngineError) in
+            try room.publishMicrophone(participantId, trackId: trackId, feed: feed, runtime: runtime)
+        }
+    }
+
     /// Publishes the camera: from now on pushed frames are encoded and sent.
     public func publish(_ track: LocalVideoTrack) async throws(EngineError) {
-        guard track.participantId == id else { throw .notAllowed("track of \(track.participantId) published by \(id)") }
-        try track.markPublished()
-        let (roomId, participantId, settings, slot, trackId) = (roomId, id, track.settings, track.slot, track.id)
+        let (participantId, settings, feed, trackId) = (id, track.settings, track.feed, track.id)
+        try await publish(track.participantId, mark: track.markPublished, unmark: track.markUnpublished) { room, runtime throws(EngineError) in
+            try room.publishCamera(participantId, trackId: trackId, settings: settings, feed: feed, runtime: runtime)
+        }
+    }
+
+    /// Marks a track of `owner` published, runs `body` with the room on the loop, and unmarks
+    /// it if that fails.
+    private func publish(_ owner: String, mark: () throws(EngineError) -> Void, unmark: () -> Void,
+                         _ body: @escaping @Sendable (any RoomBackend, EngineRuntime) throws(EngineError) -> Void) async throws(EngineError) {
+        guard owner == id else { throw .notAllowed("track of \(owner) published by \(id)") }
+        try mark()
+        let roomId = roomId
         do {
             try await loop.perform { runtime throws(EngineError) in
                 guard let room = runtime.rooms[roomId] else { throw .closed("room \(roomId)") }
-                try room.publishCamera(participantId, trackId: trackId, settings: settings, slot: slot, runtime: runtime)
+                try body(room, runtime)
             }
         } catch {
-            track.markUnpublished()
+            unmark()
             throw error
         }
     }

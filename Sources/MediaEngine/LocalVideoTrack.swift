@@ -21,8 +21,9 @@ public final class LocalVideoTrack: Sendable {
     let participantId: String
     let roomId: String
     let loop: EngineLoop
-    let slot = PendingFrameSlot()
-    private let state = TrackState()
+    /// Pushed frames wait here (the newest one: the engine paces to the frame rate).
+    let feed = TrackFeed<VideoFrame>(capacity: 1)
+    private let state = TrackState(kind: "camera")
 
     init(settings: CameraSettings, layerSizes: [VideoSize], participantId: String, roomId: String, loop: EngineLoop) {
         id = "camera-\(participantId)"
@@ -37,7 +38,14 @@ public final class LocalVideoTrack: Sendable {
     /// before `publish` are dropped (counted in `framesDropped`).
     public func push(_ frame: VideoFrame) throws(EngineError) {
         guard !state.isClosed else { throw .closed("camera track \(id)") }
-        slot.put(frame)
+        feed.put(frame)
+    }
+
+    /// Plays `source` instead of pushed frames: the engine pulls one frame per frame interval
+    /// once the track is published. Returns when the source ends; throws `.closed` if the track
+    /// or engine closes first, `.invalidFrame` if the source fails.
+    public func play(from source: sending any VideoFrameSource) async throws(EngineError) {
+        try await state.play(source, on: feed, trackId: id)
     }
 
     /// Pushes a BGRA capture buffer (`stride` bytes per row).
@@ -64,8 +72,8 @@ public final class LocalVideoTrack: Sendable {
 
     /// Frames pushed, and of those dropped (replaced before the engine took them, or pushed
     /// before the track was published).
-    public var framesPushed: Int { slot.counts.pushed }
-    public var framesDropped: Int { slot.counts.dropped }
+    public var framesPushed: Int { feed.counts.pushed }
+    public var framesDropped: Int { feed.counts.dropped }
 
     /// SPEC §2 webcam cap: `.high` every layer, `.medium` stops the largest, `.low` only the
     /// smallest. Receivers learn it in band (an RTCP BYE for the layers it stops) and move down
@@ -85,9 +93,23 @@ public final class LocalVideoTrack: Sendable {
         }
     }
 
-    /// Stops the track: later pushes throw `.closed`. Calling it again does nothing.
+    /// What the camera's publisher did so far.
+    public func stats() async throws(EngineError) -> LocalVideoStats {
+        let (roomId, participantId) = (roomId, participantId)
+        guard state.isPublished else { throw .notPublished(participant: participantId, track: "camera") }
+        return try await loop.perform { runtime throws(EngineError) in
+            guard let room = runtime.rooms[roomId] else { throw .closed("room \(roomId)") }
+            let publisher = try room.cameraPublisher(of: participantId)
+            return LocalVideoStats(framesEncoded: publisher.videoFramesEncoded, keyFramesRequested: publisher.keyFramesRequested,
+                                   sendingLayers: publisher.sendingLayers)
+        }
+    }
+
+    /// Stops the track: later pushes throw `.closed`, a playing source stops. Calling it again
+    /// does nothing.
     public func close() {
         state.close()
+        feed.finishSource(.failure(EngineError.closed("camera track \(id)")))
     }
 
     func markPublished() throws(EngineError) {
@@ -97,27 +119,4 @@ public final class LocalVideoTrack: Sendable {
     func markUnpublished() {
         state.unpublish()
     }
-}
-
-/// A track's published/closed state, shared by the capture thread and callers.
-final class TrackState: @unchecked Sendable {
-    private let lock = NSLock()
-    private var published = false
-    private var closed = false
-
-    var isClosed: Bool { lock.withLock { closed } }
-    var isPublished: Bool { lock.withLock { published } }
-
-    func publish(_ id: String) throws(EngineError) {
-        let result = lock.withLock { () -> EngineError? in
-            if closed { return .closed("camera track \(id)") }
-            if published { return .alreadyPublished("camera") }
-            published = true
-            return nil
-        }
-        if let result { throw result }
-    }
-
-    func unpublish() { lock.withLock { published = false } }
-    func close() { lock.withLock { closed = true } }
 }

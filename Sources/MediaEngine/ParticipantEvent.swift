@@ -21,6 +21,17 @@ public struct LayerSwitch: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
+/// dynaCast (SPEC §2) paused or resumed layers of this participant's camera: what the room's
+/// subscribers want, what the encoder sends now, and what changed.
+public struct PublishedLayersChange: Sendable, Hashable, CustomStringConvertible {
+    public var wanted: [Int]
+    public var sending: [Int]
+    public var paused: [Int]
+    public var resumed: [Int]
+
+    public var description: String { "sending \(sending) (wanted \(wanted), paused \(paused), resumed \(resumed))" }
+}
+
 /// Everything that happens to one participant, on its `events` stream, in order.
 public enum ParticipantEvent: Sendable, Hashable, CustomStringConvertible {
     case connectionStateChanged(ConnectionState)
@@ -35,6 +46,13 @@ public enum ParticipantEvent: Sendable, Hashable, CustomStringConvertible {
     case keyFrameRequested(trackId: String)
     /// A received video was subscribed.
     case trackSubscribed(publisherId: String, trackId: String)
+    /// The room's speakers, loudest first (SPEC §4; empty when everyone fell silent), from the
+    /// RFC 6464 levels of the published microphones.
+    case activeSpeakersChanged([ActiveSpeaker])
+    /// The participant holding the stage changed (nil: nobody).
+    case dominantSpeakerChanged(String?)
+    /// dynaCast paused or resumed layers of this participant's camera.
+    case publishedLayersChanged(PublishedLayersChange)
     /// Something went wrong in the background (e.g. a frame that could not be encoded).
     case failure(EngineError)
 
@@ -47,6 +65,10 @@ public enum ParticipantEvent: Sendable, Hashable, CustomStringConvertible {
         case let .subscriptionResumed(publisherId, reason): return "resumed \(publisherId)'s video (\(reason?.rawValue ?? "-"))"
         case let .keyFrameRequested(trackId): return "key frame requested on \(trackId)"
         case let .trackSubscribed(publisherId, trackId): return "subscribed \(publisherId)'s \(trackId)"
+        case let .activeSpeakersChanged(speakers):
+            return "speakers [\(speakers.map { "\($0.participantId) \((($0.level * 100).rounded() / 100))" }.joined(separator: ", "))]"
+        case let .dominantSpeakerChanged(id): return "dominant speaker \(id ?? "nobody")"
+        case let .publishedLayersChanged(change): return "camera layers \(change)"
         case let .failure(error): return "failure: \(error)"
         }
     }

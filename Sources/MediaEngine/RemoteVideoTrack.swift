@@ -1,3 +1,4 @@
+internal import EngineCore
 import Simulcast
 
 /// SPEC §3 stats of one received video.
@@ -15,6 +16,36 @@ public struct RemoteVideoStats: Sendable, Hashable {
     public var jitterMilliseconds: Double
     public var packetsLost: Int
     public var framesDecoded: Int
+    /// Frames the decoder rejected (W3C webrtc-stats has no such counter; 0 on a clean call).
+    public var decoderErrors: Int
+    /// Freezes (W3C webrtc-stats `freezeCount`: a frame gap over max(3 × the mean, mean + 150 ms)),
+    /// the longest one, ms.
+    public var freezeCount: Int
+    public var longestFreezeMilliseconds: Int
+    /// NACKs sent, and packets that arrived after one (webrtc-stats `nackCount`, retransmissions).
+    public var nackCount: Int
+    public var packetsRecovered: Int
+    public var bytesReceived: Int
+
+    init(forwarded: ForwardedSubscriberStats, received: VideoReceiverStatistics) {
+        currentSpatialLayer = forwarded.currentSpatialLayer
+        preferredSpatialLayer = forwarded.preferredSpatialLayer
+        currentTemporalLayer = forwarded.currentTemporalLayer
+        preferredTemporalLayer = forwarded.preferredTemporalLayer
+        bitsPerSecond = forwarded.bitsPerSecond
+        codec = "VP8"
+        frameSize = received.frameWidth > 0 ? VideoSize(width: received.frameWidth, height: received.frameHeight) : nil
+        roundTripMilliseconds = forwarded.roundTripMilliseconds
+        jitterMilliseconds = received.jitterMilliseconds
+        packetsLost = Int(received.packetsLost)
+        framesDecoded = Int(received.framesDecoded)
+        decoderErrors = Int(received.decoderErrors)
+        freezeCount = received.freezeCount
+        longestFreezeMilliseconds = Int(received.longestFreezeMilliseconds)
+        nackCount = Int(received.nackRequests)
+        packetsRecovered = Int(received.packetsRecovered)
+        bytesReceived = Int(received.bytesReceived)
+    }
 }
 
 /// Another participant's camera as this participant receives it (LiveKit's
@@ -49,20 +80,48 @@ public final class RemoteVideoTrack: Sendable {
         try await setPreference(.viewPort(VideoSize(width: width, height: height)))
     }
 
+    /// SPEC §5: a pinned video is paused last when this participant's downlink is squeezed.
+    public func setPinned(_ pinned: Bool) async throws(EngineError) {
+        try await onRoom { room, subscriberId, publisherId throws(EngineError) in
+            try room.setPinned(pinned, subscriber: subscriberId, publisher: publisherId)
+        }
+    }
+
+    /// Writes what arrives (the assembled VP8 frames, before decoding) to an IVF file at `path`
+    /// until `stopRecording` or the end of the subscription; a running recording is finished first.
+    public func startRecording(ivfPath path: String) async throws(EngineError) {
+        try await onRoom { room, subscriberId, publisherId throws(EngineError) in
+            try room.startRecording(subscriber: subscriberId, publisher: publisherId, path: path)
+        }
+    }
+
+    /// Finishes the recording (the file is complete when this returns).
+    public func stopRecording() async throws(EngineError) {
+        try await onRoom { room, subscriberId, publisherId throws(EngineError) in
+            try room.stopRecording(subscriber: subscriberId, publisher: publisherId)
+        }
+    }
+
     /// SPEC §3 stats.
     public func stats() async throws(EngineError) -> RemoteVideoStats {
-        let (roomId, subscriberId, publisherId) = (roomId, subscriberId, publisherId)
-        return try await loop.perform { runtime throws(EngineError) in
-            guard let room = runtime.rooms[roomId] else { throw .closed("room \(roomId)") }
-            return try room.stats(subscriber: subscriberId, publisher: publisherId)
+        try await onRoom { room, subscriberId, publisherId throws(EngineError) in
+            try room.stats(subscriber: subscriberId, publisher: publisherId)
         }
     }
 
     private func setPreference(_ preference: EffectivePreference) async throws(EngineError) {
-        let (roomId, subscriberId, publisherId) = (roomId, subscriberId, publisherId)
-        try await loop.perform { runtime throws(EngineError) in
-            guard let room = runtime.rooms[roomId] else { throw .closed("room \(roomId)") }
+        try await onRoom { room, subscriberId, publisherId throws(EngineError) in
             try room.setPreference(preference, subscriber: subscriberId, publisher: publisherId)
+        }
+    }
+
+    /// Runs `body` on the loop with this track's room, subscriber and publisher.
+    private func onRoom<T: Sendable>(_ body: @escaping @Sendable (any RoomBackend, String, String) throws(EngineError) -> T)
+        async throws(EngineError) -> T {
+        let (roomId, subscriberId, publisherId) = (roomId, subscriberId, publisherId)
+        return try await loop.perform { runtime throws(EngineError) in
+            guard let room = runtime.rooms[roomId] else { throw .closed("room \(roomId)") }
+            return try body(room, subscriberId, publisherId)
         }
     }
 }

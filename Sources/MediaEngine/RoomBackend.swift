@@ -8,13 +8,19 @@ import Simulcast
 protocol RoomBackend: AnyObject {
     func join(_ participantId: String, events: AsyncStream<ParticipantEvent>.Continuation, runtime: EngineRuntime) throws(EngineError)
     func leave(_ participantId: String)
-    func publishCamera(_ participantId: String, trackId: String, settings: CameraSettings, slot: PendingFrameSlot,
+    func publishCamera(_ participantId: String, trackId: String, settings: CameraSettings, feed: TrackFeed<VideoFrame>,
                        runtime: EngineRuntime) throws(EngineError)
+    func publishMicrophone(_ participantId: String, trackId: String, feed: TrackFeed<AudioFrame>,
+                           runtime: EngineRuntime) throws(EngineError)
+    func setMicrophoneMuted(_ muted: Bool, participant participantId: String) throws(EngineError)
     /// The publisher of `participantId`'s camera (for the webcam cap).
     func cameraPublisher(of participantId: String) throws(EngineError) -> Publisher
     func subscribe(_ subscriberId: String, to publisherId: String, runtime: EngineRuntime) throws(EngineError) -> SubscriptionRuntime
     func setPreference(_ preference: EffectivePreference, subscriber subscriberId: String, publisher publisherId: String) throws(EngineError)
+    func setPinned(_ pinned: Bool, subscriber subscriberId: String, publisher publisherId: String) throws(EngineError)
     func stats(subscriber subscriberId: String, publisher publisherId: String) throws(EngineError) -> RemoteVideoStats
+    func startRecording(subscriber subscriberId: String, publisher publisherId: String, path: String) throws(EngineError)
+    func stopRecording(subscriber subscriberId: String, publisher publisherId: String) throws(EngineError)
     func tick(runtime: EngineRuntime)
     func close()
 }

@@ -15,6 +15,8 @@ public struct RoomOptions: Sendable, Hashable {
     public var autoConsume: Bool
     /// Whether layers nobody watches are paused at the publisher (SPEC §2).
     public var dynaCast: Bool
+    /// Demo and test knobs (package-visible).
+    package var tuning = RoomTuning()
 
     public init(maxResolution: MaxResolution = .hd, autoConsume: Bool = true, dynaCast: Bool = false) {
         self.maxResolution = maxResolution

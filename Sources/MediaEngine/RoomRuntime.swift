@@ -1,84 +1,30 @@
 internal import EngineCore
+import Foundation
 import MediaCodecs
 internal import SessionCore
 import Simulcast
 internal import SRTP
 
-/// One participant's camera as the loop runs it: the publisher (encoder, SRTP, feedback), the
-/// room's forwarding node for it, and the slot its frames arrive in.
-final class CameraRuntime {
-    let trackId: String
-    let publisher: Publisher
-    let node: ForwardingNode
-    let slot: PendingFrameSlot
-    let frameIntervalMicroseconds: Int64
-    var nextFrameMicroseconds: Int64 = 0
-    var keyFramesReported = 0
-
-    init(trackId: String, publisher: Publisher, node: ForwardingNode, slot: PendingFrameSlot, frameRate: Int) {
-        self.trackId = trackId
-        self.publisher = publisher
-        self.node = node
-        self.slot = slot
-        frameIntervalMicroseconds = 1_000_000 / Int64(max(1, frameRate))
-    }
-}
-
-/// One received video as the loop runs it: the subscriber endpoint and the stream its decoded
-/// frames go to.
-final class SubscriptionRuntime {
-    let publisherId: String
-    let subscriber: Subscriber
-    /// Decoded frames: the stream a `RemoteVideoTrack` hands out, and where the loop puts them
-    /// (the newest 4 wait when nobody reads).
-    let frameStream: AsyncStream<VideoFrame>
-    let frames: AsyncStream<VideoFrame>.Continuation
-
-    init(publisherId: String, subscriber: Subscriber, frameStream: AsyncStream<VideoFrame>,
-         frames: AsyncStream<VideoFrame>.Continuation) {
-        self.publisherId = publisherId
-        self.subscriber = subscriber
-        self.frameStream = frameStream
-        self.frames = frames
-    }
-}
-
-/// One participant as the loop runs it.
-final class ParticipantRuntime {
-    let id: String
-    let events: AsyncStream<ParticipantEvent>.Continuation
-    var camera: CameraRuntime?
-    var subscriptions: [String: SubscriptionRuntime] = [:]
-    let quality = CallQualityReporter(publisher: nil, subscribers: [])
-
-    init(id: String, events: AsyncStream<ParticipantEvent>.Continuation) {
-        self.id = id
-        self.events = events
-    }
-
-    func close() {
-        if let camera { try? camera.publisher.sendGoodbye(reason: "left") }
-        for subscription in subscriptions.values { subscription.frames.finish() }
-        events.yield(.connectionStateChanged(.disconnected))
-        events.finish()
-    }
-}
-
 /// A room the engine hosts on 127.0.0.1 (SPEC §3–5 and §7's options): a `RoomNode` with one
-/// forwarding node per published camera, every participant's publisher and subscribers, all on
-/// loopback UDP with SRTP keys the engine makes. Loop-confined.
+/// forwarding node per publishing participant (camera, and mic beside it), every participant's
+/// publishers and subscribers, all on loopback UDP with SRTP keys the engine makes, and the
+/// room's active-speaker detection. Loop-confined.
 final class RoomRuntime {
     let id: String
     let options: RoomOptions
     private let room: RoomNode
+    private let speakers = RoomSpeakers()
     private var participants: [String: ParticipantRuntime] = [:]
     /// Join order, for deterministic passes.
     private var order: [String] = []
+    private var nextRankingMicroseconds: Int64 = 0
 
     init(id: String, options: RoomOptions) {
         self.id = id
         self.options = options
-        room = RoomNode()
+        var adaptive = AdaptiveSubscriptionPolicy.Configuration()
+        if let hold = options.tuning.resumeHoldMilliseconds { adaptive.resumeHoldMilliseconds = hold }
+        room = RoomNode(adaptive: adaptive)
         room.onAdaptiveEvent = { [unowned self] record in
             let event: ParticipantEvent
             switch record.event.kind {
@@ -108,6 +54,7 @@ final class RoomRuntime {
     func leave(_ participantId: String) {
         guard let participant = participants.removeValue(forKey: participantId) else { return }
         order.removeAll { $0 == participantId }
+        speakers.removeParticipant(participantId, audioSSRC: participant.camera?.audioSSRC)
         participant.close()
     }
 
@@ -118,8 +65,9 @@ final class RoomRuntime {
 
     // MARK: - Publishing
 
-    /// Publishes `participantId`'s camera: a node in the room and a publisher sending to it.
-    func publishCamera(_ participantId: String, trackId: String, settings: CameraSettings, slot: PendingFrameSlot,
+    /// Publishes `participantId`'s camera: a node in the room (with an audio SSRC reserved for
+    /// the mic) and a publisher sending to it.
+    func publishCamera(_ participantId: String, trackId: String, settings: CameraSettings, feed: TrackFeed<VideoFrame>,
                        runtime: EngineRuntime) throws(EngineError) {
         let participant = try participant(participantId)
         guard participant.camera == nil else { throw .alreadyPublished("camera") }
@@ -129,22 +77,37 @@ final class RoomRuntime {
             let firstSSRC = runtime.randomSSRC()
             let video = VideoTrackConfiguration(plan: plan, ssrcs: plan.layers.indices.map { firstSSRC + UInt32($0) },
                                                 frameRate: settings.config.frameRate)
+            let audioSSRC = firstSSRC + 0xF
             let publisherKeys = try runtime.freshKeys(), feedbackKeys = try runtime.freshKeys()
-            let socket = try UDPSocket(bindingTo: .loopback(port: 0))
-            try socket.setReceiveBufferSize(4 << 20)
+            let nodeSocket = try UDPSocket(bindingTo: .loopback(port: 0))
+            try nodeSocket.setReceiveBufferSize(4 << 20)
+            let tuning = options.tuning
+            var selector = LayerSelector.Configuration()
+            if let hold = tuning.upSwitchHoldMilliseconds { selector.upSwitchHoldMilliseconds = hold }
+            var lossControl = LossBasedRateControl.Configuration(initialBitsPerSecond: .max)
+            if let growth = tuning.estimateGrowthPerSecond { lossControl.increasePerSecond = growth }
             let node = try room.addPublisher(participantId, configuration: ForwardingNodeConfiguration(
                 plan: plan, layerSSRCs: video.ssrcs, publisherKeys: publisherKeys, feedbackKeys: feedbackKeys,
-                localSSRC: runtime.randomSSRC()), transport: socket)
+                localSSRC: runtime.randomSSRC(), selector: selector, audioSSRC: audioSSRC,
+                subscriberLossControl: lossControl), transport: nodeSocket)
+            let socket = try UDPSocket(bindingTo: .loopback(port: 0))
+            try socket.setReceiveBufferSize(1 << 20)
+            let transport = try UDPTransport(socket: socket, destination: node.localEndpoint)
             let publisher = try Publisher(
                 configuration: PublisherConfiguration(video: video, security: .srtp(local: publisherKeys, remote: feedbackKeys),
                                                       cname: participantId),
-                transport: try UDPTransport(destination: node.localEndpoint))
+                transport: transport)
             if options.dynaCast {
                 try publisher.setDynaCast(enabled: true)
-                node.onWantedLayersChanged = { [unowned publisher] wanted in _ = try? publisher.updateWantedLayers(wanted) }
+                node.onWantedLayersChanged = { [unowned publisher, unowned participant] wanted in
+                    guard let update = try? publisher.updateWantedLayers(wanted),
+                          !update.paused.isEmpty || !update.resumed.isEmpty else { return }
+                    participant.events.yield(.publishedLayersChanged(PublishedLayersChange(
+                        wanted: wanted.sorted(), sending: update.sending, paused: update.paused, resumed: update.resumed)))
+                }
             }
-            participant.camera = CameraRuntime(trackId: trackId, publisher: publisher, node: node, slot: slot,
-                                               frameRate: settings.config.frameRate)
+            participant.camera = CameraRuntime(trackId: trackId, publisher: publisher, node: node, feed: feed,
+                                               transport: transport, audioSSRC: audioSSRC, frameRate: settings.config.frameRate)
         } catch let error as EngineError {
             throw error
         } catch {
@@ -157,6 +120,36 @@ final class RoomRuntime {
         }
     }
 
+    /// Publishes `participantId`'s microphone beside its camera (the camera's node forwards it).
+    func publishMicrophone(_ participantId: String, trackId: String, feed: TrackFeed<AudioFrame>,
+                           runtime: EngineRuntime) throws(EngineError) {
+        let camera = try camera(of: participantId)
+        guard camera.microphone == nil else { throw .alreadyPublished("microphone") }
+        guard let keys = camera.node.configuration.publisherKeys, let feedbackKeys = camera.node.configuration.feedbackKeys else {
+            throw .systemFailure("the room's node has no SRTP keys")
+        }
+        do {
+            let audio = AudioTrackConfiguration(ssrc: camera.audioSSRC)
+            let publisher = try Publisher(
+                configuration: PublisherConfiguration(audio: audio, security: .srtp(local: keys, remote: feedbackKeys),
+                                                      cname: participantId),
+                transport: camera.transport)
+            camera.microphone = MicrophoneRuntime(trackId: trackId, publisher: publisher, feed: feed,
+                                                  channels: audio.opus.channels)
+        } catch {
+            throw .systemFailure("publishing \(participantId)'s microphone: \(error)")
+        }
+        speakers.map(ssrc: camera.audioSSRC, participantId: participantId, trackId: trackId)
+    }
+
+    func setMicrophoneMuted(_ muted: Bool, participant participantId: String) throws(EngineError) {
+        guard let microphone = try camera(of: participantId).microphone else {
+            throw .notPublished(participant: participantId, track: "microphone")
+        }
+        microphone.isMuted = muted
+        room.setMuted(muted, participant: participantId)
+    }
+
     func camera(of participantId: String) throws(EngineError) -> CameraRuntime {
         guard let camera = try participant(participantId).camera else { throw .notPublished(participant: participantId, track: "camera") }
         return camera
@@ -164,36 +157,34 @@ final class RoomRuntime {
 
     // MARK: - Subscribing
 
-    /// Receivers start their estimate at 5 Mbps (no probing exists yet: from the library's
-    /// 300 kbps a loopback viewer would need ten seconds to reach a 720p layer); loss still
-    /// brings it down within a report interval.
-    static let receiveEstimate = BandwidthEstimator.Configuration(initialBitsPerSecond: 5_000_000)
-
-    /// The subscription of `subscriberId` to `publisherId`'s camera, made if it does not exist yet.
+    /// The subscription of `subscriberId` to `publisherId`'s camera (and mic), made if it does
+    /// not exist yet. Receivers start their estimate at 5 Mbps (no probing exists yet).
     @discardableResult
     func subscribe(_ subscriberId: String, to publisherId: String, runtime: EngineRuntime) throws(EngineError) -> SubscriptionRuntime {
         let subscriber = try participant(subscriberId)
         if let existing = subscriber.subscriptions[publisherId] { return existing }
         guard publisherId != subscriberId else { throw .notAllowed("a participant cannot subscribe to itself") }
         let camera = try camera(of: publisherId)
-        let (frames, continuation) = AsyncStream.makeStream(of: VideoFrame.self, bufferingPolicy: .bufferingNewest(4))
         do {
             let downKeys = try runtime.freshKeys(), upKeys = try runtime.freshKeys()
             let socket = try UDPSocket(bindingTo: .loopback(port: 0))
             try socket.setReceiveBufferSize(4 << 20)
             let localSSRC = runtime.randomSSRC()
+            let tuning = options.tuning
+            let estimate = BandwidthEstimator.Configuration(
+                initialBitsPerSecond: 5_000_000, maximumBitsPerSecond: tuning.maximumReceiveEstimateBitsPerSecond ?? 20_000_000,
+                increasePerSecond: tuning.estimateGrowthPerSecond ?? 0.25)
             let endpoint = try Subscriber(configuration: SubscriberConfiguration(
                 localSSRC: localSSRC, cname: "\(subscriberId)<-\(publisherId)",
                 security: .srtp(receiveKeys: downKeys, sendKeys: upKeys), senderRTCPEndpoint: camera.node.localEndpoint,
-                video: VideoReceiver.Configuration(localSSRC: localSSRC, bandwidth: Self.receiveEstimate)), transport: socket)
-            endpoint.onVideoFrame = { continuation.yield($0.frame) }
+                video: VideoReceiver.Configuration(localSSRC: localSSRC, bandwidth: estimate)), transport: socket)
+            let subscription = SubscriptionRuntime(publisherId: publisherId, subscriber: endpoint)
+            endpoint.onAudioLevel = { [unowned speakers] in speakers.observe($0) }
             try room.addFeed(publisher: publisherId, ForwardedSubscriberConfiguration(
                 id: subscriberId, outputSSRC: runtime.randomSSRC(), destination: socket.localEndpoint, sendKeys: downKeys,
-                receiveKeys: upKeys, preference: preference(.quality(.high))))
+                receiveKeys: upKeys, preference: preference(.quality(.high))), link: subscriber.downlink)
             room.consume(subscriber: subscriberId, participant: publisherId)
             subscriber.quality.attach(endpoint)
-            let subscription = SubscriptionRuntime(publisherId: publisherId, subscriber: endpoint, frameStream: frames,
-                                                   frames: continuation)
             subscriber.subscriptions[publisherId] = subscription
             subscriber.events.yield(.trackSubscribed(publisherId: publisherId, trackId: camera.trackId))
             return subscription
@@ -226,35 +217,65 @@ final class RoomRuntime {
         }
     }
 
+    /// SPEC §5: a pinned video is paused last for this subscriber.
+    func setPinned(_ pinned: Bool, subscriber subscriberId: String, publisher publisherId: String) throws(EngineError) {
+        _ = try subscription(subscriberId, to: publisherId)
+        room.setPinned(pinned, participant: publisherId, for: subscriberId)
+    }
+
     func stats(subscriber subscriberId: String, publisher publisherId: String) throws(EngineError) -> RemoteVideoStats {
         let subscription = try subscription(subscriberId, to: publisherId)
         guard let node = room.node(for: publisherId), let forwarded = try? node.stats(for: subscriberId) else {
             throw .notPublished(participant: publisherId, track: "camera")
         }
-        let received = subscription.subscriber.statistics
-        return RemoteVideoStats(
-            currentSpatialLayer: forwarded.currentSpatialLayer, preferredSpatialLayer: forwarded.preferredSpatialLayer,
-            currentTemporalLayer: forwarded.currentTemporalLayer, preferredTemporalLayer: forwarded.preferredTemporalLayer,
-            bitsPerSecond: forwarded.bitsPerSecond, codec: "VP8",
-            frameSize: received.video.frameWidth > 0 ? VideoSize(width: received.video.frameWidth, height: received.video.frameHeight) : nil,
-            roundTripMilliseconds: forwarded.roundTripMilliseconds, jitterMilliseconds: received.video.jitterMilliseconds,
-            packetsLost: Int(received.video.packetsLost), framesDecoded: Int(received.video.framesDecoded))
+        return RemoteVideoStats(forwarded: forwarded, received: subscription.subscriber.statistics.video)
     }
+
+    func startRecording(subscriber subscriberId: String, publisher publisherId: String, path: String) throws(EngineError) {
+        let subscription = try subscription(subscriberId, to: publisherId)
+        let top = try camera(of: publisherId).node.configuration.plan.top
+        try subscription.startRecording(path: path, width: top.width, height: top.height)
+    }
+
+    func stopRecording(subscriber subscriberId: String, publisher publisherId: String) throws(EngineError) {
+        try subscription(subscriberId, to: publisherId).stopRecording()
+    }
+
+    // MARK: - Testing hooks
+
+    /// Limits (nil: opens) everything the room forwards to `participantId`.
+    func setDownlinkLimit(_ bitsPerSecond: Int?, participant participantId: String) throws(EngineError) {
+        try participant(participantId).downlink.setRate(bitsPerSecond: bitsPerSecond,
+                                                        nowMilliseconds: monotonicMicroseconds() / 1000)
+    }
+
+    func downlinkDrops(participant participantId: String) throws(EngineError) -> Int {
+        try participant(participantId).downlink.dropped
+    }
+
+    func forwardingCounters(subscriber subscriberId: String, publisher publisherId: String) throws(EngineError) -> ForwardedSubscriberCounters {
+        guard let counters = try camera(of: publisherId).node.counters(for: subscriberId) else {
+            throw .notPublished(participant: publisherId, track: "subscribed camera")
+        }
+        return counters
+    }
+
+    func nodeCounters(publisher publisherId: String) throws(EngineError) -> ForwardingNodeCounters {
+        try camera(of: publisherId).node.counters
+    }
+
+    func estimatedBandwidth(of participantId: String) -> Int? { room.estimatedBandwidth(for: participantId) }
+    func pausedVideos(of participantId: String) -> [String] { room.pausedVideos(for: participantId) }
+    func lowestVideoBitsPerSecond(of publisherId: String) -> Int? { room.lowestVideoBitsPerSecond(of: publisherId) }
+    var audioBitsPerSecond: Int { room.audioBitsPerSecond }
 
     // MARK: - Running
 
     func tick(runtime: EngineRuntime) {
         let now = monotonicMicroseconds()
         for id in order {
-            guard let participant = participants[id], let camera = participant.camera,
-                  now >= camera.nextFrameMicroseconds, let frame = camera.slot.take() else { continue }
-            do {
-                try camera.publisher.send(video: frame)
-            } catch {
-                participant.events.yield(.failure(.invalidFrame("\(error)")))
-            }
-            // Paced: the next frame waits a frame interval (a late loop does not bunch frames up).
-            camera.nextFrameMicroseconds = max(camera.nextFrameMicroseconds + camera.frameIntervalMicroseconds, now)
+            guard let participant = participants[id], let camera = participant.camera else { continue }
+            if let failure = camera.sendDueMedia(now: now) { participant.events.yield(.failure(failure)) }
         }
         _ = try? room.poll(timeoutMilliseconds: 0)
         room.service()
@@ -264,10 +285,11 @@ final class RoomRuntime {
             }
         }
         _ = try? room.poll(timeoutMilliseconds: 0)
+        reportSpeakers(now: now)
         for id in order {
             guard let participant = participants[id] else { continue }
             if let camera = participant.camera {
-                while (try? camera.publisher.pollIncoming(timeoutMilliseconds: 0)) != nil {}
+                camera.drainFeedback()
                 for (subscriberId, event) in camera.node.forwarder.switchEvents.drain() {
                     participants[subscriberId]?.events.yield(.layerSwitched(LayerSwitch(
                         publisherId: id, from: event.from, to: event.to, reason: event.reason,
@@ -281,6 +303,22 @@ final class RoomRuntime {
             if let change = participant.quality.serviceIfDue()?.change {
                 participant.events.yield(.qualityChanged(previous: change.previous, current: change.overall, mos: change.mos))
             }
+        }
+    }
+
+    /// Every 100 ms: speaker changes to every participant, and the ranking to adaptive
+    /// subscriptions (the most dominant paused last).
+    private func reportSpeakers(now: Int64) {
+        if let update = speakers.feed.serviceIfDue() {
+            for id in order {
+                guard let events = participants[id]?.events else { continue }
+                if let snapshot = update.snapshot { events.yield(.activeSpeakersChanged(snapshot)) }
+                if let change = update.dominantSpeakerChange { events.yield(.dominantSpeakerChanged(change.current)) }
+            }
+        }
+        if now >= nextRankingMicroseconds {
+            room.setDominanceRanking(speakers.feed.dominanceRanking())
+            nextRankingMicroseconds = now + 100_000
         }
     }
 

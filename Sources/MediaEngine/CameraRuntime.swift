@@ -1,0 +1,70 @@
+internal import EngineCore
+import MediaCodecs
+
+/// One participant's published media as the loop runs it: the camera's publisher (encoder, SRTP,
+/// feedback), the room's forwarding node for it, the feed its frames arrive in, and, once the
+/// microphone is published, its publisher too. Both publishers share one socket (the node
+/// latches one publisher address) and the feedback on it goes to both.
+final class CameraRuntime {
+    let trackId: String
+    let publisher: Publisher
+    let node: ForwardingNode
+    let feed: TrackFeed<VideoFrame>
+    /// The socket both publishers send from and receive feedback on.
+    let transport: UDPTransport
+    /// The SSRC the node forwards as this participant's audio (reserved when the node was made).
+    let audioSSRC: UInt32
+    var microphone: MicrophoneRuntime?
+    let frameIntervalMicroseconds: Int64
+    var nextFrameMicroseconds: Int64 = 0
+    var keyFramesReported = 0
+    private var receiveBuffer = [UInt8](repeating: 0, count: 2048)
+
+    init(trackId: String, publisher: Publisher, node: ForwardingNode, feed: TrackFeed<VideoFrame>,
+         transport: UDPTransport, audioSSRC: UInt32, frameRate: Int) {
+        self.trackId = trackId
+        self.publisher = publisher
+        self.node = node
+        self.feed = feed
+        self.transport = transport
+        self.audioSSRC = audioSSRC
+        frameIntervalMicroseconds = 1_000_000 / Int64(max(1, frameRate))
+    }
+
+    /// Loop: encodes and sends the camera frame that is due (paced at the frame rate; a late loop
+    /// does not bunch frames up) and the microphone frames waiting. Returns what failed.
+    func sendDueMedia(now: Int64) -> EngineError? {
+        var failure: EngineError?
+        if now >= nextFrameMicroseconds, let frame = feed.take() {
+            do {
+                try publisher.send(video: frame)
+            } catch {
+                failure = .invalidFrame("\(error)")
+            }
+            nextFrameMicroseconds = max(nextFrameMicroseconds + frameIntervalMicroseconds, now)
+        }
+        if let error = microphone?.sendDueFrames(now: now) { failure = error }
+        return failure
+    }
+
+    /// Loop: every feedback datagram waiting (PLI, NACK, RR, REMB) to both publishers; each
+    /// takes what names its SSRCs.
+    func drainFeedback() {
+        while true {
+            let received = receiveBuffer.withUnsafeMutableBytes { buffer in
+                (try? transport.receive(into: buffer, timeoutMilliseconds: 0)) ?? nil
+            }
+            guard let received else { return }
+            let datagram = Array(receiveBuffer[..<received])
+            _ = try? publisher.handleIncoming(datagram)
+            if let microphone { _ = try? microphone.publisher.handleIncoming(datagram) }
+        }
+    }
+
+    /// Goodbye on every stream (RTCP BYE), and the playing sources stop.
+    func close() {
+        try? publisher.sendGoodbye(reason: "left")
+        microphone?.close()
+        feed.finishSource(.failure(EngineError.closed("camera track \(trackId)")))
+    }
+}

@@ -1,0 +1,10 @@
+/// What a published camera has sent so far.
+public struct LocalVideoStats: Sendable, Hashable {
+    /// Frames given to the encoder.
+    public var framesEncoded: Int
+    /// Key frames made because a receiver asked (PLI/FIR, after the throttle).
+    public var keyFramesRequested: Int
+    /// The layers the encoder produces now, lightest first (SPEC §2: the webcam cap and dynaCast
+    /// stop the others).
+    public var sendingLayers: [Int]
+}

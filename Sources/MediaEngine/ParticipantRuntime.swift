@@ -1,0 +1,25 @@
+internal import EngineCore
+
+/// One participant as the loop runs it: what it publishes, what it receives (all on one
+/// downlink, which the testing target can throttle), its quality reporter and its event stream.
+final class ParticipantRuntime {
+    let id: String
+    let events: AsyncStream<ParticipantEvent>.Continuation
+    var camera: CameraRuntime?
+    var subscriptions: [String: SubscriptionRuntime] = [:]
+    let quality = CallQualityReporter(publisher: nil, subscribers: [])
+    /// Every feed the room forwards to this participant passes here (open unless limited).
+    let downlink = ThrottledLink()
+
+    init(id: String, events: AsyncStream<ParticipantEvent>.Continuation) {
+        self.id = id
+        self.events = events
+    }
+
+    func close() {
+        camera?.close()
+        for subscription in subscriptions.values { subscription.close() }
+        events.yield(.connectionStateChanged(.disconnected))
+        events.finish()
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+
+/// Where a track's frames wait for the engine loop: pushed from a capture thread into a bounded
+/// queue, or pulled by the loop from an attached source. A push into a full queue drops the
+/// oldest frame and counts it (capacity 1 for a camera: the newest frame wins, the engine paces
+/// to the frame rate; a few for a mic, whose frames all matter but must not pile up).
+final class TrackFeed<Frame>: @unchecked Sendable {
+    typealias Source = any MediaFrameSource<Frame>
+    /// How a `play(from:)` ended: the source ran out, failed, or the track or engine closed.
+    typealias Completion = CheckedContinuation<Void, any Error>
+
+    let capacity: Int
+    private let lock = NSLock()
+    // Guarded by `lock`.
+    private var queue: [Frame] = []
+    private var droppedCount = 0
+    private var pushedCount = 0
+    private var source: Source?
+    private var completion: Completion?
+
+    init(capacity: Int) {
+        self.capacity = max(1, capacity)
+        queue.reserveCapacity(self.capacity)
+    }
+
+    /// Leaves `frame` for the loop (dropping and counting the oldest one waiting if full).
+    func put(_ frame: Frame) {
+        lock.withLock {
+            if queue.count >= capacity {
+                queue.removeFirst()
+                droppedCount += 1
+            }
+            queue.append(frame)
+            pushedCount += 1
+        }
+    }
+
+    /// Whether frames come from a source (paced by the loop) rather than pushes.
+    var isPlayingSource: Bool { lock.withLock { source != nil } }
+
+    /// Loop thread: the next frame: from the source if one plays (its end or failure completes
+    /// the `play` that attached it), else the oldest pushed one.
+    func take() -> Frame? {
+        lock.lock()
+        guard let source else {
+            defer { lock.unlock() }
+            return queue.isEmpty ? nil : queue.removeFirst()
+        }
+        lock.unlock()
+        do {
+            if let frame = try source.nextFrame() { return frame }
+            finishSource(.success(()))
+        } catch {
+            finishSource(.failure(error))
+        }
+        return nil
+    }
+
+    /// Attaches `source`; the continuation resumes when it ends. A source already playing is
+    /// replaced (its `play` finishes).
+    func attach(_ source: Source, completion: Completion) {
+        let previous = lock.withLock { () -> Completion? in
+            defer { (self.source, self.completion) = (source, completion) }
+            return self.completion
+        }
+        previous?.resume()
+    }
+
+    /// Ends the playing source (its `play` returns or throws `result`'s error).
+    func finishSource(_ result: Result<Void, any Error>) {
+        let completion = lock.withLock { () -> Completion? in
+            defer { (source, self.completion) = (nil, nil) }
+            return self.completion
+        }
+        completion?.resume(with: result)
+    }
+
+    /// Frames pushed, and of those dropped before the loop took them.
+    var counts: (pushed: Int, dropped: Int) { lock.withLock { (pushedCount, droppedCount) } }
+}

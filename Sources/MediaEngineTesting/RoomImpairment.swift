@@ -1,0 +1,31 @@
+import MediaEngine
+
+extension Room {
+    /// Squeezes everything the room forwards to `participantId` to `bitsPerSecond` (a policer:
+    /// what exceeds it is lost, so the participant's estimate falls for real); nil opens it.
+    public func limitDownlink(of participantId: String, to bitsPerSecond: Int?) async throws(EngineError) {
+        try await setDownlinkLimit(bitsPerSecond, participant: participantId)
+    }
+
+    /// Datagrams the limit on `participantId`'s downlink dropped so far.
+    public func droppedByDownlinkLimit(of participantId: String) async throws(EngineError) -> Int {
+        try await downlinkDrops(participant: participantId)
+    }
+}
+
+extension RoomOptions {
+    /// The same options with a room's reaction times changed (nil: the library's default): the
+    /// forwarder's up-switch hold (SPEC §3), how fast receivers' estimates grow per second
+    /// without loss (1.0 doubles each second) and their ceiling, and how long adaptive
+    /// subscriptions hold a recovered estimate before resuming a video (SPEC §5).
+    public func tuned(upSwitchHoldMilliseconds: Int64? = nil, estimateGrowthPerSecond: Double? = nil,
+                      maximumReceiveEstimateBitsPerSecond: UInt64? = nil, resumeHoldMilliseconds: Int64? = nil) -> RoomOptions {
+        var options = self
+        options.tuning.upSwitchHoldMilliseconds = upSwitchHoldMilliseconds ?? options.tuning.upSwitchHoldMilliseconds
+        options.tuning.estimateGrowthPerSecond = estimateGrowthPerSecond ?? options.tuning.estimateGrowthPerSecond
+        options.tuning.maximumReceiveEstimateBitsPerSecond = maximumReceiveEstimateBitsPerSecond
+            ?? options.tuning.maximumReceiveEstimateBitsPerSecond
+        options.tuning.resumeHoldMilliseconds = resumeHoldMilliseconds ?? options.tuning.resumeHoldMilliseconds
+        return options
+    }
+}
