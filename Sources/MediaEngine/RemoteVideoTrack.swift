@@ -26,6 +26,10 @@ public struct RemoteVideoStats: Sendable, Hashable {
     public var nackCount: Int
     public var packetsRecovered: Int
     public var bytesReceived: Int
+    /// The fraction lost in the subscriber's last receiver report (RFC 3550 §6.4.1), 0...1.
+    public var fractionLost: Double?
+    /// The downlink estimate the forwarder selects layers against (REMB or loss-based), bps.
+    public var availableBitsPerSecond: Int?
 
     init(forwarded: ForwardedSubscriberStats, received: VideoReceiverStatistics) {
         currentSpatialLayer = forwarded.currentSpatialLayer
@@ -45,6 +49,8 @@ public struct RemoteVideoStats: Sendable, Hashable {
         nackCount = Int(received.nackRequests)
         packetsRecovered = Int(received.packetsRecovered)
         bytesReceived = Int(received.bytesReceived)
+        fractionLost = forwarded.fractionLost
+        availableBitsPerSecond = forwarded.estimatedBitsPerSecond
     }
 }
 

@@ -172,7 +172,7 @@ final class RoomRuntime {
             let localSSRC = runtime.randomSSRC()
             let tuning = options.tuning
             let estimate = BandwidthEstimator.Configuration(
-                initialBitsPerSecond: 5_000_000, maximumBitsPerSecond: tuning.maximumReceiveEstimateBitsPerSecond ?? 20_000_000,
+                initialBitsPerSecond: tuning.initialReceiveEstimateBitsPerSecond ?? 5_000_000, maximumBitsPerSecond: tuning.maximumReceiveEstimateBitsPerSecond ?? 20_000_000,
                 increasePerSecond: tuning.estimateGrowthPerSecond ?? 0.25)
             let endpoint = try Subscriber(configuration: SubscriberConfiguration(
                 localSSRC: localSSRC, cname: "\(subscriberId)<-\(publisherId)",

@@ -6,6 +6,8 @@ package struct RoomTuning: Sendable, Hashable {
     package var upSwitchHoldMilliseconds: Int64?
     /// How fast a subscriber's estimate grows without loss, per second (1.0 doubles each second).
     package var estimateGrowthPerSecond: Double?
+    /// A receiver's estimate before any measurement, bits per second.
+    package var initialReceiveEstimateBitsPerSecond: UInt64?
     /// A receiver's estimate ceiling, bits per second.
     package var maximumReceiveEstimateBitsPerSecond: UInt64?
     /// How long a recovered estimate must hold before adaptive subscriptions resume a video, ms.

@@ -16,13 +16,16 @@ extension Room {
 extension RoomOptions {
     /// The same options with a room's reaction times changed (nil: the library's default): the
     /// forwarder's up-switch hold (SPEC §3), how fast receivers' estimates grow per second
-    /// without loss (1.0 doubles each second) and their ceiling, and how long adaptive
+    /// without loss (1.0 doubles each second), where they start and their ceiling, and how long adaptive
     /// subscriptions hold a recovered estimate before resuming a video (SPEC §5).
     public func tuned(upSwitchHoldMilliseconds: Int64? = nil, estimateGrowthPerSecond: Double? = nil,
-                      maximumReceiveEstimateBitsPerSecond: UInt64? = nil, resumeHoldMilliseconds: Int64? = nil) -> RoomOptions {
+                      initialReceiveEstimateBitsPerSecond: UInt64? = nil, maximumReceiveEstimateBitsPerSecond: UInt64? = nil,
+                      resumeHoldMilliseconds: Int64? = nil) -> RoomOptions {
         var options = self
         options.tuning.upSwitchHoldMilliseconds = upSwitchHoldMilliseconds ?? options.tuning.upSwitchHoldMilliseconds
         options.tuning.estimateGrowthPerSecond = estimateGrowthPerSecond ?? options.tuning.estimateGrowthPerSecond
+        options.tuning.initialReceiveEstimateBitsPerSecond = initialReceiveEstimateBitsPerSecond
+            ?? options.tuning.initialReceiveEstimateBitsPerSecond
         options.tuning.maximumReceiveEstimateBitsPerSecond = maximumReceiveEstimateBitsPerSecond
             ?? options.tuning.maximumReceiveEstimateBitsPerSecond
         options.tuning.resumeHoldMilliseconds = resumeHoldMilliseconds ?? options.tuning.resumeHoldMilliseconds

@@ -1,6 +1,7 @@
 import CommandLineSupport
 import Foundation
-import EngineCore
+import MediaEngine
+import Simulcast
 
 /// `simulcast demo`: a real call on loopback UDP with SRTP (`DemoCall`): one publisher, the
 /// forwarding node, four subscribers (viewports per layer, plus one whose downlink is throttled
@@ -69,24 +70,32 @@ enum DemoCommand {
     }
 
     @discardableResult
-    static func run(_ arguments: ArraySlice<String>, output: @escaping (String) -> Void = { print($0) }) throws -> DemoReport {
+    static func run(_ arguments: ArraySlice<String>, output: @escaping @Sendable (String) -> Void = { print($0) }) async throws -> DemoReport {
         let (options, parsed) = try parse(arguments)
         if let path = parsed.string("json") { try OutputFiles.createParentDirectory(of: path) }
-        let call = try DemoCall(options: options)
-        if let note = sizeNotice(requestedWidth: options.size.width, height: options.size.height, plan: call.plan) {
+        if let note = sizeNotice(requestedWidth: options.size.width, height: options.size.height,
+                                 plan: try LayerPlan(width: options.size.width, height: options.size.height)) {
             writeToStandardError(note + "\n")
         }
-        output("simulcast demo: \(call.plan.layers.map { "\($0.width)x\($0.height)" }.joined(separator: " + ")) "
-            + "\(options.input.map { "from \($0)" } ?? "built-in scene") → node \(call.node.localEndpoint) → "
-            + "\(call.viewers.count) subscribers, SRTP \(call.publisher.path.isSecure ? "on" : "off"), "
-            + "\(options.seconds) s; '\(call.viewers.last?.id ?? "")' throttled to \(options.throttleKbps) kbps "
-            + "from \(options.throttleFromSeconds) s to \(options.throttleToSeconds) s")
-        let live = parsed.flag("quiet") ? nil : LiveTable(call: call, redraw: isatty(STDOUT_FILENO) != 0, output: output)
-        try call.run { second in live?.update(second: second) }
-
-        var paths: [String: String] = [:]
-        if options.saveDirectory != nil { paths = try call.saveCaptures() }
-        let report = DemoReport(call: call, ivfPaths: paths)
+        let call = try await DemoCall.start(options: options)
+        let report: DemoReport
+        do {
+            output("simulcast demo: \(call.layerSizes.map { "\($0.width)x\($0.height)" }.joined(separator: " + ")) "
+                + "\(options.input.map { "from \($0)" } ?? "built-in scene") → hosted room → "
+                + "\(call.viewers.count) subscribers, SRTP on, \(options.seconds) s; '\(call.viewers.last?.id ?? "")' throttled "
+                + "to \(options.throttleKbps) kbps from \(options.throttleFromSeconds) s to \(options.throttleToSeconds) s")
+            let live = parsed.flag("quiet") ? nil : LiveTable(call: call, redraw: isatty(STDOUT_FILENO) != 0, output: output)
+            try await call.run { second in await live?.update(second: second) }
+            var paths: [String: String] = [:]
+            if let directory = options.saveDirectory {
+                for viewer in call.viewers { paths[viewer.id] = DemoCall.capturePath(directory: directory, viewer: viewer.id) }
+            }
+            report = try await DemoReport(call: call, ivfPaths: paths)
+            try await call.finish()
+        } catch {
+            await call.engine.close()
+            throw error
+        }
         output("")
         output(report.summaryTable)
         output("")
@@ -97,18 +106,21 @@ enum DemoCommand {
             try OutputFiles.write(report.json.serialized() + "\n", to: path)
             output("JSON: \(path)")
         }
-        if !paths.isEmpty { output("IVF: \(paths.values.sorted().joined(separator: ", "))") }
+        let ivf = report.viewers.compactMap(\.ivfPath)
+        if !ivf.isEmpty { output("IVF: \(ivf.sorted().joined(separator: ", "))") }
         return report
     }
 }
 
-/// The per-subscriber table while the call runs: redrawn in place on a terminal, otherwise one
-/// line per second.
+/// The per-subscriber table while the call runs, from each received video's stats: redrawn in
+/// place on a terminal, otherwise one line per second.
 private final class LiveTable {
     private let call: DemoCall
     private let redraw: Bool
     private let output: (String) -> Void
     private var drawn = false
+    /// Frames decoded and bytes received at the previous update, per viewer.
+    private var previous: [String: (frames: Int, bytes: Int)] = [:]
 
     init(call: DemoCall, redraw: Bool, output: @escaping (String) -> Void) {
         self.call = call
@@ -116,23 +128,22 @@ private final class LiveTable {
         self.output = output
     }
 
-    func update(second: Int) {
+    func update(second: Int) async {
         var rows: [String] = []
         for viewer in call.viewers {
-            let stats = viewer.subscriber.statistics.video
-            let counters = call.node.counters(for: viewer.id)
-            let layer = (try? call.node.forwarder.stats(for: viewer.id).current).map(\.description) ?? "-"
-            let kbps = (stats.bytesReceived - viewer.windowBytesStart) * 8 / 1000
-            let loss = (counters?.lastReportBlock?.fractionLost ?? 0) * 100
-            let estimate = (counters?.lastREMBBitsPerSecond ?? 0) / 1000
-            let rtt = (try? call.node.stats(for: viewer.id).roundTripMilliseconds) ?? nil
-            rows.append(formatRow(viewer.id, layer, viewer.windowFrames, kbps, loss, stats.freezeCount, estimate, rtt,
-                                  viewer.link?.bitsPerSecond))
+            guard let stats = try? await viewer.remote.stats() else { continue }
+            let last = previous[viewer.id] ?? (0, 0)
+            previous[viewer.id] = (stats.framesDecoded, stats.bytesReceived)
+            let layer = stats.currentSpatialLayer.map { LayerTarget(spatial: $0, temporal: stats.currentTemporalLayer ?? 0).description } ?? "-"
+            rows.append(formatRow(viewer.id, layer, stats.framesDecoded - last.frames, (stats.bytesReceived - last.bytes) * 8 / 1000,
+                                  (stats.fractionLost ?? 0) * 100, stats.freezeCount, stats.availableBitsPerSecond.map { $0 / 1000 },
+                                  stats.roundTripMilliseconds, viewer.throttled && second > Int(call.options.throttleFromSeconds)
+                                      && Double(second) <= call.options.throttleToSeconds ? call.options.throttleKbps : nil))
         }
         if redraw {
             var text = drawn ? "\u{1B}[\(call.viewers.count + 2)A" : ""
             text += "\u{1B}[2K t=\(second)s".padding(toLength: 9, withPad: " ", startingAt: 0)
-                + "subscriber  layer  fps   kbps  loss  freezes  REMB kbps  rtt ms  downlink\n"
+                + "subscriber  layer  fps   kbps  loss  freezes  est. kbps  rtt ms  downlink\n"
             text += "\u{1B}[2K" + String(repeating: "-", count: 86) + "\n"
             for row in rows { text += "\u{1B}[2K" + row + "\n" }
             output(String(text.dropLast()))
@@ -143,13 +154,13 @@ private final class LiveTable {
     }
 }
 
-/// One live-table row: subscriber, layer, fps, kbps, loss %, freezes, REMB kbps, rtt, downlink rate.
-private func formatRow(_ id: String, _ layer: String, _ fps: Int, _ kbps: Int64, _ loss: Double, _ freezes: Int,
-                       _ estimate: UInt64, _ rtt: Double?, _ downlink: Int?) -> String {
+/// One live-table row: subscriber, layer, fps, kbps, loss %, freezes, estimate kbps, rtt, downlink limit.
+private func formatRow(_ id: String, _ layer: String, _ fps: Int, _ kbps: Int, _ loss: Double, _ freezes: Int,
+                       _ estimate: Int?, _ rtt: Double?, _ downlinkKbps: Int?) -> String {
     " " + [id.padding(toLength: 12, withPad: " ", startingAt: 0),
            layer.padding(toLength: 5, withPad: " ", startingAt: 0),
-           String(format: "%4d", fps), String(format: "%6lld", kbps),
+           String(format: "%4d", fps), String(format: "%6d", kbps),
            String(format: "%4.1f%%", loss), String(format: "%7d", freezes),
-           String(format: "%9llu", estimate), rtt.map { String(format: "%7.1f", $0) } ?? "      -",
-           " " + (downlink.map { "\($0 / 1000) kbps" } ?? "open")].joined(separator: " ")
+           estimate.map { String(format: "%9d", $0) } ?? "        -", rtt.map { String(format: "%7.1f", $0) } ?? "      -",
+           " " + (downlinkKbps.map { "\($0) kbps" } ?? "open")].joined(separator: " ")
 }

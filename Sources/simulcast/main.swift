@@ -4,7 +4,7 @@ import Foundation
 /// The `simulcast` command-line tool: one subcommand per job.
 let usage = """
 usage: simulcast <command> [options]
-  demo      a loopback call: publisher → forwarding node → 4 subscribers (one throttled mid-call), SRTP;
+  demo      a loopback call through the public API: publisher → hosted room → 4 subscribers (one throttled mid-call), SRTP;
             --participants N: a room of N speaking publishers, adaptive subscriptions for a throttled viewer
   encode    encode the built-in scene or a Y4M file into simulcast VP8 layers (IVF per layer)
   inspect   print one RTP/RTCP packet (--hex) or summarise a pcap file as JSON
@@ -21,7 +21,7 @@ do {
     switch command {
     case "demo":
         if rest.contains("--help") { print(DemoCommand.usage); exit(0) }
-        if DemoCommand.isRoom(rest) { try RoomDemo.run(rest) } else { try DemoCommand.run(rest) }
+        if DemoCommand.isRoom(rest) { try await RoomDemo.run(rest) } else { try await DemoCommand.run(rest) }
     case "encode":
         if rest.contains("--help") { print(EncodeCommand.usage); exit(0) }
         try EncodeCommand.run(rest)

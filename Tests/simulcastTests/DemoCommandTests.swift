@@ -1,25 +1,26 @@
 import Foundation
 import Testing
 import Simulcast
+import Synchronization
 @testable import simulcast
 
 /// A short `simulcast demo` run in-process (real time, loopback UDP, SRTP): the throttled
 /// subscriber steps down for bandwidth and back up, with latencies; the others stay on their
 /// viewport's layer; the JSON says so too.
 @Suite(.serialized) struct DemoCommandTests {
-    @Test func throttledSubscriberStepsDownAndBackUpWhileTheOthersKeepTheirViewportLayer() throws {
+    @Test func throttledSubscriberStepsDownAndBackUpWhileTheOthersKeepTheirViewportLayer() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("demo-test-\(getpid())")
         defer { try? FileManager.default.removeItem(at: directory) }
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let jsonPath = directory.appendingPathComponent("demo.json").path
         // 960x540 (240x136-ish, 480x270, 960x540) keeps the debug build's CPU in check; the short
         // call gets a short hold and a fast estimate ramp so the way back up fits in it.
-        var lines: [String] = []
-        let report = try DemoCommand.run(
+        let lines = OutputLines()
+        let report = try await DemoCommand.run(
             ["--seconds", "8", "--size", "960x540", "--throttle", "1.5-3.5", "--throttle-kbps", "250",
              "--up-hold", "1000", "--growth", "200", "--json", jsonPath, "--save", directory.path],
             output: { lines.append($0) })
-        print(lines.joined(separator: "\n"))
+        print(lines.text)
 
         let throttled = try #require(report.viewers.first { $0.throttled })
         let switches = throttled.switches.filter { $0.event.from != nil }
@@ -63,4 +64,11 @@ import Simulcast
             #expect(FileManager.default.fileExists(atPath: path))
         }
     }
+}
+
+/// What a command printed, collected from whatever thread it prints on.
+final class OutputLines: Sendable {
+    private let lines = Mutex<[String]>([])
+    func append(_ line: String) { lines.withLock { $0.append(line) } }
+    var text: String { lines.withLock { $0.joined(separator: "\n") } }
 }

@@ -7,16 +7,16 @@ import Testing
 /// viewer's videos are paused and resumed by adaptive subscriptions, the open viewer's are not,
 /// and the JSON carries all of it.
 @Suite(.serialized) struct RoomDemoTests {
-    @Test func roomDemoFollowsTheSpeakersAndPausesAndResumesTheThrottledViewersVideos() throws {
+    @Test func roomDemoFollowsTheSpeakersAndPausesAndResumesTheThrottledViewersVideos() async throws {
         let jsonPath = FileManager.default.temporaryDirectory.appendingPathComponent("room-demo-\(getpid()).json").path
         defer { try? FileManager.default.removeItem(atPath: jsonPath) }
-        var lines: [String] = []
+        let lines = OutputLines()
         // 12 s: turns of 2 s (p1 p2 p3 p1 p2 p3); the throttled viewer squeezed to 120 kbps (about
         // what the three Opus streams take) from 2 s to 5.5 s, so its loss is heavy whatever layers
         // the selectors are on, and its estimates have time to recover before the end.
-        let call = try RoomDemo.run(["--participants", "--seconds", "12", "--throttle", "2-5.5", "--throttle-kbps", "120",
+        let call = try await RoomDemo.run(["--participants", "--seconds", "12", "--throttle", "2-5.5", "--throttle-kbps", "120",
                                      "--json", jsonPath, "--quiet"], output: { lines.append($0) })
-        print(lines.joined(separator: "\n"))
+        print(lines.text)
         #expect(call.speakers.map(\.id) == ["p1", "p2", "p3"])
 
         let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: jsonPath)))
@@ -35,7 +35,7 @@ import Testing
             guard let inEffect = snapshots.last(where: { ($0["atMs"] as? Int ?? .max) <= probe }) else { continue }
             let speakers = inEffect["speakers"] as? [[String: Any]] ?? []
             #expect(speakers.first?["participantId"] as? String == speaker, "at \(probe) ms: \(speakers)")
-            #expect(speakers.first?["trackId"] as? String == "mic")
+            #expect(speakers.first?["trackId"] as? String == "mic-\(speaker)")
             checked += 1
         }
         #expect(checked == schedule.count)

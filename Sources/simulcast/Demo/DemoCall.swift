@@ -1,26 +1,17 @@
-import CommandLineSupport
 import Foundation
-import MediaCodecs
-import EngineCore
-import RTPWire
-import Simulcast
-import SRTP
-import SessionCore
+import MediaEngine
+import MediaEngineTesting
+import Synchronization
 
-/// The call `simulcast demo` runs, in one process on loopback UDP with SRTP everywhere:
-///
-///     Publisher (SimulcastEncoder, 3 layers) ─SRTP─► ForwardingNode ─SRTP─► 4 × Subscriber
-///                      ▲                                │   ▲                  │
-///                      └──── SRTCP PLI ─────────────────┘   └──── SRTCP RR/NACK/PLI/REMB
-///
-/// Subscribers watch through viewports matching each layer; the last one has the top layer's
-/// viewport and a downlink (a `ThrottledLink` token bucket) squeezed for a while, so its REMB
-/// estimate falls for real and the forwarder steps it down and back up. dynaCast is on: the
-/// node tells the publisher which layers anyone wants.
-///
-/// One thread drives everything: encode on the 30 fps schedule, then poll the node, the
-/// subscribers and the publisher's feedback, blocking on the node's socket in between.
-final class DemoCall {
+/// The call `simulcast demo` runs, through the public API alone: a room the engine hosts on
+/// loopback (UDP, SRTP on every hop), one publisher with a simulcast camera playing the built-in
+/// scene (or a Y4M file), and four subscribers: one viewport per layer, plus a "throttled" one
+/// with the top layer's viewport whose downlink the room squeezes for a while
+/// (`MediaEngineTesting`'s `limitDownlink`), so its estimate falls for real and the forwarder
+/// steps it down and back up. dynaCast is on unless turned off. The engine's thread runs the
+/// media; this type only starts things, moves the throttle at its times, and keeps what the
+/// events say.
+final class DemoCall: Sendable {
     struct Options {
         var seconds: Double = 15
         var size = (width: 1280, height: 720)
@@ -37,293 +28,200 @@ final class DemoCall {
         var dynaCast = true
     }
 
-    /// One subscriber and everything measured about it.
-    final class Viewer {
+    /// One subscriber and what its events and frames said.
+    final class Viewer: Sendable {
         let id: String
         let viewport: VideoSize
         let viewportLayer: Int
-        let link: ThrottledLink?
-        let socket: UDPSocket
-        let subscriber: Subscriber
-        /// `--save`: what this viewer received, streamed to disk as it arrives.
-        var ivf: IVFFileWriter?
-        /// The first failure writing `ivf` (the capture stops there); reported by `saveCaptures`.
-        var ivfError: IVFError?
-        var ivfTimestamp: UInt64 = 0
-        var lastRTPTimestamp: UInt32?
-        var framesDecoded = 0
-        var decodedSizes: [String: Int] = [:]
-        var layerMicroseconds: [String: Int64] = [:]
-        var switches: [DemoSwitch] = []
-        /// Per-second window for the live table.
-        var windowFrames = 0
-        var windowBytesStart: Int64 = 0
+        let throttled: Bool
+        let participant: LocalParticipant
+        let remote: RemoteVideoTrack
+        let log = Mutex(ViewerLog())
 
-        init(id: String, viewport: VideoSize, viewportLayer: Int, link: ThrottledLink?, socket: UDPSocket,
-             subscriber: Subscriber) {
+        init(id: String, viewport: VideoSize, viewportLayer: Int, throttled: Bool, participant: LocalParticipant,
+             remote: RemoteVideoTrack) {
             self.id = id
             self.viewport = viewport
             self.viewportLayer = viewportLayer
-            self.link = link
-            self.socket = socket
-            self.subscriber = subscriber
+            self.throttled = throttled
+            self.participant = participant
+            self.remote = remote
         }
+    }
 
-        /// Appends an assembled frame to the IVF capture (90 kHz timebase, unwrapped RTP time).
-        func capture(_ frame: VP8AssembledFrame) {
-            guard ivf != nil else { return }
-            if let last = lastRTPTimestamp {
-                ivfTimestamp += UInt64(max(0, Int64(Int32(bitPattern: frame.timestamp &- last))))
-            }
-            lastRTPTimestamp = frame.timestamp
-            do {
-                try ivf?.append(frame: frame.data, timestamp: ivfTimestamp)
-            } catch {
-                ivfError = error
-                ivf = nil
-            }
-        }
+    /// A viewer's switches (with their time into the call) and decoded frame sizes.
+    struct ViewerLog: Sendable {
+        var switches: [DemoSwitch] = []
+        var decodedSizes: [String: Int] = [:]
+        var framesSeen = 0
     }
 
     let options: Options
-    let plan: LayerPlan
-    let publisher: Publisher
-    let node: ForwardingNode
-    /// The node's socket (its truncated-datagram count goes in the report).
-    let nodeSocket: UDPSocket
+    let layerSizes: [VideoSize]
+    let engine: MediaEngine
+    let room: Room
+    let publisher: LocalParticipant
+    let camera: LocalVideoTrack
     let viewers: [Viewer]
-    private let source: () throws -> VideoFrame?
-    private(set) var publisherEvents: [DemoPublisherEvent] = []
-    private var startMicroseconds: Int64 = 0
+    let publisherEvents = Mutex<[DemoPublisherEvent]>([])
+    /// When the call started (monotonic), for event times.
+    private let start = Mutex<ContinuousClock.Instant?>(nil)
+    private let tasks = Mutex<[Task<Void, Never>]>([])
 
-    static let firstSSRC: UInt32 = 0x5100_0000
+    /// The viewers' names by layer, then the throttled one.
+    static let viewerNames = ["small", "medium", "large"]
 
-    init(options: Options) throws {
+    private init(options: Options, layerSizes: [VideoSize], engine: MediaEngine, room: Room, publisher: LocalParticipant,
+                 camera: LocalVideoTrack, viewers: [Viewer]) {
         self.options = options
-        plan = try LayerPlan(width: options.size.width, height: options.size.height)
-        let top = plan.top
-        if let path = options.input {
-            var video = try VideoSource(y4mPath: path, width: top.width, height: top.height)
-            source = {
-                // Loop the file for as long as the call lasts.
-                if let frame = try video.nextFrame() { return frame }
-                video = try VideoSource(y4mPath: path, width: top.width, height: top.height)
-                return try video.nextFrame()
-            }
-        } else {
-            let video = try VideoSource(testSceneWidth: top.width, height: top.height)
-            source = { try video.nextFrame() }
-        }
-
-        if let directory = options.saveDirectory {
-            try OutputFiles.createDirectory(directory)
-        }
-
-        // Keys: one per direction and hop (SDES-style, RFC 4568 §6.1), fresh for every call.
-        var random = SystemRandomNumberGenerator()
-        func freshKeys() throws -> SRTPKeyingMaterial {
-            try SRTPKeyingMaterial(keyAndSalt: (0..<SRTPSuite.default.keyingMaterialLength).map { _ in
-                UInt8.random(in: 0...255, using: &random)
-            })
-        }
-        let publisherKeys = try freshKeys(), feedbackKeys = try freshKeys()
-
-        nodeSocket = try UDPSocket(bindingTo: .loopback(port: 0))
-        try nodeSocket.setReceiveBufferSize(4 << 20)
-        let video = VideoTrackConfiguration(plan: plan, firstSSRC: Self.firstSSRC)
-        node = try ForwardingNode(
-            configuration: ForwardingNodeConfiguration(
-                plan: plan, layerSSRCs: video.ssrcs, publisherKeys: publisherKeys, feedbackKeys: feedbackKeys,
-                selector: LayerSelector.Configuration(upSwitchHoldMilliseconds: options.upSwitchHoldMilliseconds),
-                subscriberLossControl: .init(initialBitsPerSecond: .max, increasePerSecond: options.estimateGrowthPerSecond)),
-            transport: nodeSocket)
-        let publisherSocket = try UDPSocket(bindingTo: .loopback(port: 0))
-        try publisherSocket.setReceiveBufferSize(1 << 20)
-        let transport = try UDPTransport(socket: publisherSocket, destination: node.localEndpoint)
-        publisher = try Publisher(
-            configuration: PublisherConfiguration(video: video, security: .srtp(local: publisherKeys, remote: feedbackKeys),
-                                                  cname: "demo-publisher"),
-            transport: transport, clock: .system, using: &random)
-        try publisher.setDynaCast(enabled: options.dynaCast)
-
-        // Viewers: one per layer's size, plus the throttled one with the top layer's viewport.
-        var viewers: [Viewer] = []
-        let names = ["small", "medium", "large"]
-        var specs: [(String, VideoSize, Bool)] = plan.layers.map { layer in
-            (layer.index < names.count ? names[layer.index] : "layer\(layer.index)",
-             VideoSize(width: layer.width, height: layer.height), false)
-        }
-        specs.append(("throttled", VideoSize(width: top.width, height: top.height), true))
-        var keyPairs: [(down: SRTPKeyingMaterial, up: SRTPKeyingMaterial)] = []
-        for (index, (id, viewport, throttled)) in specs.enumerated() {
-            let downKeys = try freshKeys(), upKeys = try freshKeys()
-            keyPairs.append((downKeys, upKeys))
-            let socket = try UDPSocket(bindingTo: .loopback(port: 0))
-            try socket.setReceiveBufferSize(4 << 20)
-            let localSSRC = 0x7E00_0000 + UInt32(index)
-            let estimator = BandwidthEstimator.Configuration(
-                // As if the transport's probing had already found the link (no probing here).
-                initialBitsPerSecond: 5_000_000, maximumBitsPerSecond: 8_000_000,
-                increasePerSecond: options.estimateGrowthPerSecond)
-            let configuration = SubscriberConfiguration(
-                localSSRC: localSSRC, cname: "demo-\(id)", security: .srtp(receiveKeys: downKeys, sendKeys: upKeys),
-                senderRTCPEndpoint: node.localEndpoint,
-                video: VideoReceiver.Configuration(localSSRC: localSSRC, bandwidth: estimator))
-            let subscriber = try Subscriber(configuration: configuration, transport: socket)
-            let layer = LayerSelector.preferredSpatialLayer(for: .viewPort(viewport), layers: plan.layers.map {
-                VideoSize(width: $0.width, height: $0.height)
-            }, publishedAtSD540: false) ?? 0
-            let link = throttled ? ThrottledLink() : nil
-            let viewer = Viewer(id: id, viewport: viewport, viewportLayer: layer, link: link, socket: socket,
-                                subscriber: subscriber)
-            if let directory = options.saveDirectory {
-                viewer.ivf = try IVFFileWriter(path: Self.capturePath(directory: directory, viewer: id),
-                                               width: top.width, height: top.height,
-                                               timebaseNumerator: 1, timebaseDenominator: 90_000)
-            }
-            subscriber.onVideoFrame = { [unowned viewer] frame in
-                viewer.framesDecoded += 1
-                viewer.windowFrames += 1
-                viewer.decodedSizes["\(frame.width)x\(frame.height)", default: 0] += 1
-            }
-            subscriber.video.onAssembledFrame = { [unowned viewer] frame in viewer.capture(frame) }
-            viewers.append(viewer)
-        }
+        self.layerSizes = layerSizes
+        self.engine = engine
+        self.room = room
+        self.publisher = publisher
+        self.camera = camera
         self.viewers = viewers
-        for (index, viewer) in viewers.enumerated() {
-            try node.addSubscriber(
-                ForwardedSubscriberConfiguration(id: viewer.id, outputSSRC: 0x0D00_0000 + UInt32(index),
-                                                 destination: viewer.socket.localEndpoint, sendKeys: keyPairs[index].down,
-                                                 receiveKeys: keyPairs[index].up,
-                                                 preference: .viewPort(viewer.viewport)),
-                link: viewer.link)
-        }
-        // Every subscriber is known before dynaCast starts listening, so the publisher does not
-        // pause and resume layers while they are added one by one.
-        node.onWantedLayersChanged = { [unowned self] wanted in
-            do {
-                let update = try self.publisher.updateWantedLayers(wanted)
-                if !update.paused.isEmpty || !update.resumed.isEmpty {
-                    self.publisherEvents.append(DemoPublisherEvent(
-                        atMilliseconds: self.elapsedMilliseconds, wanted: wanted.sorted(), sending: update.sending,
-                        paused: update.paused, resumed: update.resumed))
-                }
-            } catch {
-                writeToStandardError("demo: dynaCast update failed: \(error)\n")
+    }
+
+    /// Hosts the room, publishes the camera and subscribes every viewer; nothing plays yet.
+    static func start(options: Options) async throws -> DemoCall {
+        if let directory = options.saveDirectory { try OutputFiles.createDirectory(directory) }
+        let engine = MediaEngine()
+        do {
+            let room = try await engine.hostRoom(options: RoomOptions(autoConsume: false, dynaCast: options.dynaCast).tuned(
+                upSwitchHoldMilliseconds: options.upSwitchHoldMilliseconds, estimateGrowthPerSecond: options.estimateGrowthPerSecond,
+                maximumReceiveEstimateBitsPerSecond: 8_000_000))
+            let publisher = try await room.join(participantId: "publisher")
+            let camera = try publisher.createCameraVideoTrack(
+                encoderConfig: CameraEncoderConfig(width: options.size.width, height: options.size.height))
+            try await publisher.publish(camera)
+            let sizes = camera.layerSizes
+            var specs: [(String, VideoSize, Int, Bool)] = sizes.enumerated().map { index, size in
+                (index < viewerNames.count ? viewerNames[index] : "layer\(index)", size, index, false)
             }
+            specs.append(("throttled", sizes[sizes.count - 1], sizes.count - 1, true))
+            var viewers: [Viewer] = []
+            for (id, viewport, layer, throttled) in specs {
+                let participant = try await room.join(participantId: id)
+                let remote = try await participant.subscribe(to: "publisher")
+                try await remote.setViewPort(width: viewport.width, height: viewport.height)
+                if let directory = options.saveDirectory {
+                    try await remote.startRecording(ivfPath: capturePath(directory: directory, viewer: id))
+                }
+                viewers.append(Viewer(id: id, viewport: viewport, viewportLayer: layer, throttled: throttled,
+                                      participant: participant, remote: remote))
+            }
+            return DemoCall(options: options, layerSizes: sizes, engine: engine, room: room, publisher: publisher,
+                            camera: camera, viewers: viewers)
+        } catch {
+            await engine.close()
+            throw error
         }
-        try publisher.updateWantedLayers(node.wantedSpatialLayers)
     }
 
     private var elapsedMilliseconds: Int64 {
-        startMicroseconds == 0 ? 0 : (monotonicMicroseconds() - startMicroseconds) / 1000
+        guard let start = start.withLock({ $0 }) else { return 0 }
+        let elapsed = ContinuousClock.now - start
+        return elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000
     }
 
-    /// Runs the call for `options.seconds`; `tick(elapsedSeconds)` is called about once a second.
-    func run(tick: (Int) -> Void) throws {
-        startMicroseconds = monotonicMicroseconds()
-        let start = startMicroseconds
-        let duration = microseconds(seconds: options.seconds)
-        let throttleFrom = microseconds(seconds: options.throttleFromSeconds)
-        let throttleTo = microseconds(seconds: options.throttleToSeconds)
-        let frameInterval: Int64 = 1_000_000 / 30
-        var nextFrame = start
-        var nextTick = start + 1_000_000
-        var seconds = 0
-        var lastAccount = start
-        var throttleState = 0  // 0 before, 1 during, 2 after
-        let throttledViewer = viewers.first { $0.link != nil }
-        for viewer in viewers { viewer.windowBytesStart = 0 }
-        while true {
-            let now = monotonicMicroseconds()
-            let elapsed = now - start
-            if elapsed >= duration { break }
-            if let link = throttledViewer?.link {
-                if throttleState == 0, elapsed >= throttleFrom, throttleTo > throttleFrom {
-                    link.setRate(bitsPerSecond: options.throttleKbps * 1000, nowMilliseconds: now / 1000)
-                    throttleState = 1
-                } else if throttleState == 1, elapsed >= throttleTo {
-                    link.setRate(bitsPerSecond: nil, nowMilliseconds: now / 1000)
-                    throttleState = 2
-                }
-            }
-            if now >= nextFrame {
-                if let frame = try source() { try publisher.send(video: frame) }
-                nextFrame += frameInterval
-                // After a stall, do not burst to catch up: keep the cadence from now.
-                if now - nextFrame > 200_000 { nextFrame = now + frameInterval }
-            }
-            try pump()
-            account(now: monotonicMicroseconds(), since: &lastAccount)
-            if now >= nextTick {
-                seconds += 1
-                tick(seconds)
-                for viewer in viewers {
-                    viewer.windowFrames = 0
-                    viewer.windowBytesStart = viewer.subscriber.statistics.video.bytesReceived
-                }
-                nextTick += 1_000_000
-            }
-            let wait = max(0, min(5_000, nextFrame - monotonicMicroseconds())) / 1000
-            try node.poll(timeoutMilliseconds: Int32(wait))
+    /// Plays the camera for `options.seconds`, squeezing the throttled viewer's downlink in its
+    /// window; `tick(elapsedSeconds)` about once a second.
+    func run(tick: (Int) async -> Void) async throws {
+        let top = layerSizes[layerSizes.count - 1]
+        let input = options.input
+        /// The camera's pictures: the Y4M file (looped) or the built-in scene.
+        @Sendable func source() throws -> any VideoFrameSource {
+            if let input { return try Y4MFileSource(path: input, width: top.width, height: top.height, loops: true) }
+            return try TestSceneSource(width: top.width, height: top.height)
         }
-        try pump()
-        account(now: monotonicMicroseconds(), since: &lastAccount)
-        try? publisher.sendGoodbye(reason: "demo finished")
-    }
+        _ = try source()  // a file that cannot be read fails here, before the call starts
+        listen()
+        let clock = ContinuousClock()
+        let begin = clock.now
+        start.withLock { $0 = begin }
+        let camera = camera
+        let playing = Task { try await camera.play(from: source()) }
+        defer { playing.cancel() }
 
-    /// Moves every datagram one hop: node in/out, subscribers in (and their RTCP out), node again
-    /// for that RTCP, then the publisher's feedback.
-    private func pump() throws {
-        try node.poll(timeoutMilliseconds: 0)
-        node.service()
-        for viewer in viewers { try viewer.subscriber.step(timeoutMilliseconds: 0) }
-        try node.poll(timeoutMilliseconds: 0)
-        while try publisher.pollIncoming(timeoutMilliseconds: 0) != nil {}
-        let now = elapsedMilliseconds
-        for (id, event) in node.forwarder.switchEvents {
-            viewers.first { $0.id == id }?.switches.append(DemoSwitch(atMilliseconds: now, event: event))
+        var moments: [(seconds: Double, action: Moment)] = []
+        for second in stride(from: 1.0, to: options.seconds, by: 1) { moments.append((second, .tick(Int(second)))) }
+        if options.throttleToSeconds > options.throttleFromSeconds {
+            moments.append((options.throttleFromSeconds, .throttle(options.throttleKbps * 1000)))
+            moments.append((options.throttleToSeconds, .throttle(nil)))
         }
-        node.forwarder.switchEvents.removeAll()
+        moments.append((options.seconds, .end))
+        for (seconds, action) in moments.sorted(by: { $0.seconds < $1.seconds }) {
+            try await clock.sleep(until: begin + .milliseconds(Int64(seconds * 1000)))
+            switch action {
+            case let .tick(second): await tick(second)
+            case let .throttle(bitsPerSecond): try await room.limitDownlink(of: "throttled", to: bitsPerSecond)
+            case .end: return
+            }
+        }
     }
 
-    /// Adds the time since the last call to each viewer's current layer.
-    private func account(now: Int64, since last: inout Int64) {
-        let delta = max(0, now - last)
-        last = now
+    private enum Moment {
+        case tick(Int)
+        case throttle(Int?)
+        case end
+    }
+
+    /// Keeps each viewer's layer switches and decoded sizes, and the publisher's dynaCast changes.
+    private func listen() {
         for viewer in viewers {
-            let key = (try? node.forwarder.stats(for: viewer.id).current).map(\.description) ?? "none"
-            viewer.layerMicroseconds[key, default: 0] += delta
+            let task = Task { [self] in
+                for await event in viewer.participant.events {
+                    guard case let .layerSwitched(change) = event else { continue }
+                    let at = elapsedMilliseconds
+                    viewer.log.withLock { $0.switches.append(DemoSwitch(atMilliseconds: at, event: change)) }
+                }
+            }
+            let frames = Task {
+                for await frame in viewer.remote.frames {
+                    viewer.log.withLock {
+                        $0.decodedSizes["\(frame.width)x\(frame.height)", default: 0] += 1
+                        $0.framesSeen += 1
+                    }
+                }
+            }
+            tasks.withLock { $0 += [task, frames] }
         }
+        let dynaCast = Task { [self] in
+            for await event in publisher.events {
+                guard case let .publishedLayersChanged(change) = event else { continue }
+                let at = elapsedMilliseconds
+                publisherEvents.withLock {
+                    $0.append(DemoPublisherEvent(atMilliseconds: at, wanted: change.wanted, sending: change.sending,
+                                                 paused: change.paused, resumed: change.resumed))
+                }
+            }
+        }
+        tasks.withLock { $0.append(dynaCast) }
+    }
+
+    /// Ends the call: recordings finish, the engine closes (every stream says goodbye).
+    func finish() async throws {
+        if options.saveDirectory != nil {
+            for viewer in viewers { try await viewer.remote.stopRecording() }
+        }
+        await engine.close()
+        for task in tasks.withLock({ $0 }) { await task.value }
     }
 
     /// Where `--save DIR` puts a viewer's capture.
     static func capturePath(directory: String, viewer id: String) -> String {
         (directory as NSString).appendingPathComponent("\(id).ivf")
     }
-
-    /// Finishes each viewer's IVF capture (streamed into `options.saveDirectory` during the
-    /// call, so it never grows in memory); returns the paths.
-    func saveCaptures() throws -> [String: String] {
-        var paths: [String: String] = [:]
-        for viewer in viewers {
-            if let error = viewer.ivfError { throw error }
-            guard let ivf = viewer.ivf else { continue }
-            try ivf.close()
-            paths[viewer.id] = ivf.path
-        }
-        return paths
-    }
 }
 
 /// A layer switch as the demo reports it.
-struct DemoSwitch {
+struct DemoSwitch: Sendable {
     var atMilliseconds: Int64
-    var event: LayerSwitchEvent
+    var event: LayerSwitch
 }
 
 /// A dynaCast change on the publisher.
-struct DemoPublisherEvent {
+struct DemoPublisherEvent: Sendable {
     var atMilliseconds: Int64
     var wanted: [Int]
     var sending: [Int]

@@ -1,7 +1,6 @@
 import CommandLineSupport
 import Foundation
-import EngineCore
-import Simulcast
+import MediaEngine
 
 /// What one subscriber of the demo got, for the summary table, the JSON and the tests.
 struct DemoViewerReport {
@@ -22,8 +21,8 @@ struct DemoViewerReport {
     var droppedByLink: Int
     var bytesReceived: Int64
     var finalLayer: LayerTarget?
-    /// The node's view at the end (SPEC §3 stats): round trip and jitter from the RRs.
-    var finalStats: ForwardedSubscriberStats?
+    /// The stats at the end (SPEC §3): round trip and jitter.
+    var finalStats: RemoteVideoStats?
     var switches: [DemoSwitch]
     /// Milliseconds spent on each forwarded layer ("S2T2"; "none" before the first key frame).
     var layerMilliseconds: [(layer: String, milliseconds: Int64)]
@@ -53,41 +52,60 @@ struct DemoReport {
     var publisherSending: [Int]
     var publisherEvents: [DemoPublisherEvent]
     var nodeKeyFrameRequests: Int
-    /// Datagrams the node's socket dropped for being longer than its receive buffer.
-    var nodeTruncatedDatagrams: Int
 
-    init(call: DemoCall, ivfPaths: [String: String]) {
+    /// Reads the call's outcome from the API (stats of every received video, the logs its
+    /// events filled) before the engine closes.
+    init(call: DemoCall, ivfPaths: [String: String]) async throws {
         let options = call.options
         seconds = options.seconds
-        layerSizes = call.plan.layers.map { "\($0.width)x\($0.height)" }
-        viewers = call.viewers.map { viewer in
-            let stats = viewer.subscriber.statistics.video
-            let node = call.node.counters(for: viewer.id) ?? ForwardedSubscriberCounters()
-            let layerSize = call.plan.layers[min(viewer.viewportLayer, call.plan.layers.count - 1)]
-            return DemoViewerReport(
+        let sizes = call.layerSizes
+        layerSizes = sizes.map { "\($0.width)x\($0.height)" }
+        var viewers: [DemoViewerReport] = []
+        for viewer in call.viewers {
+            let stats = try await viewer.remote.stats()
+            let forwarding = try await call.room.forwarding(subscriber: viewer.id, publisher: "publisher")
+            let log = viewer.log.withLock { $0 }
+            let layerSize = sizes[min(viewer.viewportLayer, sizes.count - 1)]
+            let finalLayer = stats.currentSpatialLayer.map { LayerTarget(spatial: $0, temporal: stats.currentTemporalLayer ?? 0) }
+            viewers.append(DemoViewerReport(
                 id: viewer.id, viewport: viewer.viewport, viewportLayer: viewer.viewportLayer,
-                viewportLayerSize: "\(layerSize.width)x\(layerSize.height)", throttled: viewer.link != nil,
-                framesDecoded: viewer.framesDecoded, decodedSizes: viewer.decodedSizes,
-                decoderErrors: Int(stats.decoderErrors), freezes: stats.freezeCount,
-                longestFreezeMilliseconds: stats.longestFreezeMilliseconds, packetsLost: stats.packetsLost,
-                nackRequests: stats.nackRequests, packetsRecovered: stats.packetsRecovered,
-                retransmittedByNode: node.retransmitted + node.rebuilt, droppedByLink: viewer.link?.dropped ?? 0,
-                bytesReceived: stats.bytesReceived,
-                finalLayer: (try? call.node.forwarder.stats(for: viewer.id).current) ?? nil,
-                finalStats: try? call.node.stats(for: viewer.id),
-                switches: viewer.switches,
-                layerMilliseconds: viewer.layerMicroseconds.sorted { $0.key < $1.key }.map { ($0.key, $0.value / 1000) },
-                ivfPath: ivfPaths[viewer.id])
+                viewportLayerSize: "\(layerSize.width)x\(layerSize.height)", throttled: viewer.throttled,
+                framesDecoded: stats.framesDecoded, decodedSizes: log.decodedSizes,
+                decoderErrors: stats.decoderErrors, freezes: stats.freezeCount,
+                longestFreezeMilliseconds: Int64(stats.longestFreezeMilliseconds), packetsLost: Int64(stats.packetsLost),
+                nackRequests: Int64(stats.nackCount), packetsRecovered: Int64(stats.packetsRecovered),
+                retransmittedByNode: forwarding.retransmitted,
+                droppedByLink: viewer.throttled ? try await call.room.droppedByDownlinkLimit(of: viewer.id) : 0,
+                bytesReceived: Int64(stats.bytesReceived), finalLayer: finalLayer, finalStats: stats,
+                switches: log.switches,
+                layerMilliseconds: Self.timeOnLayers(log.switches, callMilliseconds: Int64(options.seconds * 1000)),
+                ivfPath: ivfPaths[viewer.id]))
         }
-        if let throttled = call.viewers.first(where: { $0.link != nil }) {
+        self.viewers = viewers
+        if let throttled = call.viewers.first(where: \.throttled) {
             throttle = (throttled.id, options.throttleKbps, options.throttleFromSeconds, options.throttleToSeconds)
         }
-        publisherFrames = call.publisher.videoFramesEncoded
-        publisherKeyFrames = call.publisher.keyFramesRequested
-        publisherSending = call.publisher.sendingLayers
-        publisherEvents = call.publisherEvents
-        nodeKeyFrameRequests = call.node.counters.keyFrameRequestsSent
-        nodeTruncatedDatagrams = call.nodeSocket.truncatedDatagrams
+        let camera = try await call.camera.stats()
+        publisherFrames = camera.framesEncoded
+        publisherKeyFrames = camera.keyFramesRequested
+        publisherSending = camera.sendingLayers
+        publisherEvents = call.publisherEvents.withLock { $0 }
+        nodeKeyFrameRequests = try await call.room.forwarding(subscriber: call.viewers[0].id, publisher: "publisher")
+            .keyFrameRequestsToPublisher
+    }
+
+    /// Milliseconds on each forwarded layer ("S2T2"; "none" before the first one), from the
+    /// switches and their times.
+    static func timeOnLayers(_ switches: [DemoSwitch], callMilliseconds: Int64) -> [(layer: String, milliseconds: Int64)] {
+        var totals: [String: Int64] = [:]
+        var current = "none", since: Int64 = 0
+        for item in switches {
+            let at = min(max(item.atMilliseconds, since), callMilliseconds)
+            totals[current, default: 0] += at - since
+            (current, since) = (item.event.to?.description ?? "none", at)
+        }
+        totals[current, default: 0] += max(0, callMilliseconds - since)
+        return totals.filter { $0.value > 0 }.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
     }
 
     static func reasonName(_ reason: LayerChangeReason) -> String {
@@ -156,7 +174,7 @@ struct DemoReport {
                 ("droppedByThrottle", .int(viewer.droppedByLink)),
                 ("finalLayer", viewer.finalLayer.map { .string($0.description) } ?? .null),
                 ("rttMs", viewer.finalStats?.roundTripMilliseconds.map { .double(($0 * 10).rounded() / 10) } ?? .null),
-                ("jitterMs", viewer.finalStats?.jitterMilliseconds.map { .double(($0 * 10).rounded() / 10) } ?? .null),
+                ("jitterMs", viewer.finalStats.map { .double(($0.jitterMilliseconds * 10).rounded() / 10) } ?? .null),
                 ("switches", .array(viewer.switches.map { item in
                     .object([
                         ("atMs", .int(Int(item.atMilliseconds))),
@@ -185,8 +203,7 @@ struct DemoReport {
                 ])
             })),
         ])))
-        document.append(("node", .object([("keyFrameRequestsToPublisher", .int(nodeKeyFrameRequests)),
-                                          ("truncatedDatagrams", .int(nodeTruncatedDatagrams))])))
+        document.append(("node", .object([("keyFrameRequestsToPublisher", .int(nodeKeyFrameRequests))])))
         return .object(document)
     }
 }

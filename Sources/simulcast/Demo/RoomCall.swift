@@ -1,25 +1,20 @@
 import CommandLineSupport
 import Foundation
-import MediaCodecs
-import EngineCore
-import RTPWire
-import Simulcast
-import SRTP
-import SessionCore
+import MediaEngine
+import MediaEngineTesting
+import Synchronization
 
-/// The room `simulcast demo --participants N` runs, in one process on loopback UDP with SRTP:
+/// The room `simulcast demo --participants N` runs, through the public API alone: a room the
+/// engine hosts on loopback (UDP, SRTP), N publishers (p1…pN, a 640x360 two-layer camera and a
+/// mic each) and two viewers that subscribe to everyone: "viewer" on an open downlink and
+/// "throttled", whose downlink the room squeezes for a while (`MediaEngineTesting`).
 ///
-///     N × Publisher (VP8 simulcast + Opus with RFC 6464 levels) ─► RoomNode (one ForwardingNode each)
-///                                                                   ├─► "viewer":    N feeds, open downlink
-///                                                                   └─► "throttled": N feeds sharing one
-///                                                                                    throttled downlink
-///
-/// The publishers' built-in audio speaks in turns (`TestSignal` bursts, `turnSeconds` each, offset
-/// per publisher). The viewer's feeds drive an `ActiveSpeakerFeed` whose dominance ranking orders
-/// the room's adaptive subscriptions; each viewer has a `CallQualityReporter` over its feeds.
-/// During the throttle window the throttled viewer's REMBs fall and the room pauses whole videos
-/// for it (least dominant first), then resumes them once the estimate has recovered for the hold.
-final class RoomCall {
+/// The publishers' mics speak in turns (`ToneSource` bursts, `turnSeconds` each, offset per
+/// publisher). The room finds the active and dominant speakers from the levels its subscribers
+/// receive (events), and its adaptive subscriptions pause whole videos for the throttled viewer
+/// (least dominant first, muted ones before, pinned ones last) and resume them once its estimate
+/// has recovered. This type only starts things, moves the throttle, and keeps what the events say.
+final class RoomCall: Sendable {
     struct Options {
         var participants = 3
         var seconds: Double = 16
@@ -39,150 +34,113 @@ final class RoomCall {
         var recordsSpeakerSnapshots = true
     }
 
-    /// One receiving participant: a Subscriber per publisher (its feeds), all on one downlink.
-    final class Viewer {
+    /// A publishing participant, and where its turns fall in the tone pattern.
+    struct Speaker: Sendable {
         let id: String
-        let link: ThrottledLink?
-        var feeds: [(publisher: String, subscriber: Subscriber)] = []
-        let quality: CallQualityReporter
-        var qualityChanges: [(atMilliseconds: Int64, change: ConnectionQualityChange)] = []
-        var framesDecoded: [String: Int] = [:]
-        var windowFrames: [String: Int] = [:]
+        let participant: LocalParticipant
+        let camera: LocalVideoTrack
+        let mic: LocalAudioTrack
+        let frequencyHz: Double
+        let offsetFrames: Int
+    }
 
-        init(id: String, link: ThrottledLink?) {
+    /// A receiving participant: one remote video per publisher, all on one downlink.
+    final class Viewer: Sendable {
+        let id: String
+        let throttled: Bool
+        let participant: LocalParticipant
+        let remotes: [RemoteVideoTrack]
+        let log = Mutex(ViewerLog())
+
+        init(id: String, throttled: Bool, participant: LocalParticipant, remotes: [RemoteVideoTrack]) {
             self.id = id
-            self.link = link
-            quality = CallQualityReporter(publisher: nil, subscribers: [])
+            self.throttled = throttled
+            self.participant = participant
+            self.remotes = remotes
         }
     }
 
-    final class Speaker {
-        let id: String
-        let publisher: Publisher
-        let source: VideoSource
-        let signal: TestSignal
-        let audioOffsetFrames: Int
-        let audioSSRC: UInt32
+    struct ViewerLog: Sendable {
+        var qualityChanges: [(atMilliseconds: Int64, previous: ConnectionQualityLevel, current: ConnectionQualityLevel, mos: Double)] = []
+        var framesDecoded: [String: Int] = [:]
+        var windowFrames: [String: Int] = [:]
+    }
 
-        init(id: String, publisher: Publisher, source: VideoSource, signal: TestSignal, audioOffsetFrames: Int,
-             audioSSRC: UInt32) {
-            self.id = id
-            self.publisher = publisher
-            self.source = source
-            self.signal = signal
-            self.audioOffsetFrames = audioOffsetFrames
-            self.audioSSRC = audioSSRC
-        }
+    /// What the room said, with times into the call.
+    struct RoomLog: Sendable {
+        var snapshots: [(atMilliseconds: Int64, speakers: [ActiveSpeaker])] = []
+        var snapshotCount = 0
+        var latestSnapshot: [ActiveSpeaker] = []
+        var dominantChanges: [(atMilliseconds: Int64, dominant: String?)] = []
+        var adaptiveEvents: [(atMilliseconds: Int64, subscriber: String, participant: String, paused: Bool, reason: String?)] = []
     }
 
     let options: Options
-    let plan: LayerPlan
-    let room: RoomNode
+    let layerSizes: [VideoSize]
+    let engine: MediaEngine
+    let room: Room
     let speakers: [Speaker]
     let viewers: [Viewer]
-    let speakerFeed: ActiveSpeakerFeed
-    /// Every speaker snapshot with its time, when `options.recordsSpeakerSnapshots`.
-    private(set) var snapshots: [(atMilliseconds: Int64, speakers: [ActiveSpeaker])] = []
-    /// Speaker snapshots emitted, recorded or not.
-    private(set) var snapshotCount = 0
-    private(set) var dominantChanges: [(atMilliseconds: Int64, dominant: String?)] = []
-    private(set) var adaptiveEvents: [(atMilliseconds: Int64, record: RoomNode.AdaptiveEventRecord)] = []
-    private var startMicroseconds: Int64 = 0
+    let log = Mutex(RoomLog())
+    private let start = Mutex<ContinuousClock.Instant?>(nil)
+    private let tasks = Mutex<[Task<Void, Never>]>([])
 
-    init(options: Options) throws {
+    private init(options: Options, layerSizes: [VideoSize], engine: MediaEngine, room: Room, speakers: [Speaker], viewers: [Viewer]) {
         self.options = options
-        plan = try LayerPlan(width: options.size.width, height: options.size.height)
-        room = RoomNode(adaptive: .init(resumeHoldMilliseconds: options.resumeHoldMilliseconds))
-        speakerFeed = ActiveSpeakerFeed()
-
-        var random = SystemRandomNumberGenerator()
-        func freshKeys() throws -> SRTPKeyingMaterial {
-            try SRTPKeyingMaterial(keyAndSalt: (0..<SRTPSuite.default.keyingMaterialLength).map { _ in
-                UInt8.random(in: 0...255, using: &random)
-            })
-        }
-        let turnFrames = max(1, Int(options.turnSeconds * 50))
-        let count = options.participants
-        var speakers: [Speaker] = []
-        for index in 0..<count {
-            let id = "p\(index + 1)"
-            let publisherKeys = try freshKeys(), feedbackKeys = try freshKeys()
-            let video = VideoTrackConfiguration(plan: plan, firstSSRC: 0x5100_0000 + UInt32(index) * 0x100)
-            let audioSSRC = 0x5A00_0000 + UInt32(index)
-            let socket = try UDPSocket(bindingTo: .loopback(port: 0))
-            try socket.setReceiveBufferSize(4 << 20)
-            let node = try room.addPublisher(id, configuration: ForwardingNodeConfiguration(
-                plan: plan, layerSSRCs: video.ssrcs, publisherKeys: publisherKeys, feedbackKeys: feedbackKeys,
-                selector: LayerSelector.Configuration(upSwitchHoldMilliseconds: 1000), audioSSRC: audioSSRC,
-                subscriberLossControl: .init(initialBitsPerSecond: .max, increasePerSecond: options.estimateGrowthPerSecond)),
-                transport: socket)
-            let publisherSocket = try UDPSocket(bindingTo: .loopback(port: 0))
-            try publisherSocket.setReceiveBufferSize(1 << 20)
-            let publisher = try Publisher(
-                configuration: PublisherConfiguration(video: video, audio: AudioTrackConfiguration(ssrc: audioSSRC),
-                                                      security: .srtp(local: publisherKeys, remote: feedbackKeys), cname: id),
-                transport: try UDPTransport(socket: publisherSocket, destination: node.localEndpoint), clock: .system,
-                using: &random)
-            // Speaker `index` talks in the index-th turn of every round of `count` turns.
-            let signal = TestSignal(frequencyHz: 220 + 110 * Double(index), amplitude: 0.3, talkFrames: turnFrames,
-                                    pauseFrames: turnFrames * (count - 1))
-            speakers.append(Speaker(id: id, publisher: publisher,
-                                    source: try VideoSource(testSceneWidth: plan.top.width, height: plan.top.height),
-                                    signal: signal, audioOffsetFrames: (count - index) % count * turnFrames,
-                                    audioSSRC: audioSSRC))
-            speakerFeed.map(ssrc: audioSSRC, participantId: id, trackId: "mic")
-        }
+        self.layerSizes = layerSizes
+        self.engine = engine
+        self.room = room
         self.speakers = speakers
-
-        var viewers: [Viewer] = []
-        for (viewerIndex, (id, throttled)) in [("viewer", false), ("throttled", true)].enumerated() {
-            let viewer = Viewer(id: id, link: throttled ? ThrottledLink() : nil)
-            room.addSubscriber(id)
-            for (index, speaker) in speakers.enumerated() {
-                let downKeys = try freshKeys(), upKeys = try freshKeys()
-                let socket = try UDPSocket(bindingTo: .loopback(port: 0))
-                try socket.setReceiveBufferSize(4 << 20)
-                let localSSRC = 0x7E00_0000 + UInt32(viewerIndex * 16 + index)
-                guard let node = room.node(for: speaker.id) else { throw CommandError("no node for \(speaker.id)") }
-                let estimator = BandwidthEstimator.Configuration(
-                    initialBitsPerSecond: 2_000_000, maximumBitsPerSecond: 4_000_000,
-                    increasePerSecond: options.estimateGrowthPerSecond)
-                let subscriber = try Subscriber(configuration: SubscriberConfiguration(
-                    localSSRC: localSSRC, cname: "\(id)-\(speaker.id)", security: .srtp(receiveKeys: downKeys, sendKeys: upKeys),
-                    senderRTCPEndpoint: node.localEndpoint,
-                    video: VideoReceiver.Configuration(localSSRC: localSSRC, bandwidth: estimator)), transport: socket)
-                let publisherId = speaker.id
-                subscriber.onVideoFrame = { [unowned viewer] _ in
-                    viewer.framesDecoded[publisherId, default: 0] += 1
-                    viewer.windowFrames[publisherId, default: 0] += 1
-                }
-                if !throttled { speakerFeed.attach(subscriber) }
-                viewer.quality.attach(subscriber)
-                viewer.feeds.append((speaker.id, subscriber))
-                try room.addFeed(publisher: speaker.id, ForwardedSubscriberConfiguration(
-                    id: id, outputSSRC: 0x0D00_0000 + UInt32(viewerIndex * 16 + index), destination: socket.localEndpoint,
-                    sendKeys: downKeys, receiveKeys: upKeys), link: viewer.link)
-            }
-            viewers.append(viewer)
-        }
         self.viewers = viewers
-        for id in options.muted { room.setMuted(true, participant: id) }
-        for id in options.pinned { room.setPinned(true, participant: id, for: "throttled") }
+    }
 
-        speakerFeed.onSnapshot = { [unowned self] snapshot in
-            self.snapshotCount += 1
-            if self.options.recordsSpeakerSnapshots { self.snapshots.append((self.elapsedMilliseconds, snapshot)) }
-        }
-        speakerFeed.onDominantSpeakerChange = { [unowned self] change in
-            self.dominantChanges.append((self.elapsedMilliseconds, change.current))
-        }
-        room.onAdaptiveEvent = { [unowned self] record in
-            self.adaptiveEvents.append((self.elapsedMilliseconds, record))
+    /// Hosts the room, publishes every camera and mic, subscribes both viewers; nothing plays yet.
+    static func start(options: Options) async throws -> RoomCall {
+        let engine = MediaEngine()
+        do {
+            let room = try await engine.hostRoom(options: RoomOptions(autoConsume: false).tuned(
+                upSwitchHoldMilliseconds: 1000, estimateGrowthPerSecond: options.estimateGrowthPerSecond,
+                initialReceiveEstimateBitsPerSecond: 2_000_000, maximumReceiveEstimateBitsPerSecond: 4_000_000,
+                resumeHoldMilliseconds: options.resumeHoldMilliseconds))
+            let turnFrames = max(1, Int(options.turnSeconds * 50))
+            let count = options.participants
+            var speakers: [Speaker] = []
+            for index in 0..<count {
+                let id = "p\(index + 1)"
+                let participant = try await room.join(participantId: id)
+                let camera = try participant.createCameraVideoTrack(
+                    encoderConfig: CameraEncoderConfig(width: options.size.width, height: options.size.height))
+                let mic = participant.createMicrophoneAudioTrack()
+                try await participant.publish(camera)
+                try await participant.publish(mic)
+                if options.muted.contains(id) { try await mic.setMuted(true) }
+                // Speaker `index` talks in the index-th turn of every round of `count` turns.
+                speakers.append(Speaker(id: id, participant: participant, camera: camera, mic: mic,
+                                        frequencyHz: 220 + 110 * Double(index), offsetFrames: (count - index) % count * turnFrames))
+            }
+            var viewers: [Viewer] = []
+            for (id, throttled) in [("viewer", false), ("throttled", true)] {
+                let participant = try await room.join(participantId: id)
+                var remotes: [RemoteVideoTrack] = []
+                for speaker in speakers {
+                    let remote = try await participant.subscribe(to: speaker.id)
+                    if throttled, options.pinned.contains(speaker.id) { try await remote.setPinned(true) }
+                    remotes.append(remote)
+                }
+                viewers.append(Viewer(id: id, throttled: throttled, participant: participant, remotes: remotes))
+            }
+            return RoomCall(options: options, layerSizes: speakers[0].camera.layerSizes, engine: engine, room: room,
+                            speakers: speakers, viewers: viewers)
+        } catch {
+            await engine.close()
+            throw error
         }
     }
 
     var elapsedMilliseconds: Int64 {
-        startMicroseconds == 0 ? 0 : (monotonicMicroseconds() - startMicroseconds) / 1000
+        guard let start = start.withLock({ $0 }) else { return 0 }
+        let elapsed = ContinuousClock.now - start
+        return elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000
     }
 
     /// Who the schedule says speaks at `milliseconds` into the call.
@@ -191,157 +149,167 @@ final class RoomCall {
         return options.muted.contains(speakers[turn].id) ? "" : speakers[turn].id
     }
 
-    /// Runs the call; `tick(elapsedSeconds)` about once a second.
-    func run(tick: (Int) -> Void) throws {
-        startMicroseconds = monotonicMicroseconds()
-        let start = startMicroseconds
-        let duration = microseconds(seconds: options.seconds)
-        let frameInterval: Int64 = 1_000_000 / 30, audioInterval: Int64 = 20_000
-        var nextFrame = start, nextAudio = start, nextTick = start + 1_000_000, nextRanking = start
-        var audioIndex = 0, seconds = 0, throttleState = 0
-        let throttled = viewers.first { $0.link != nil }
-        while true {
-            let now = monotonicMicroseconds()
-            let elapsed = now - start
-            if elapsed >= duration { break }
-            if let link = throttled?.link {
-                if throttleState == 0, elapsed >= microseconds(seconds: options.throttleFromSeconds) {
-                    link.setRate(bitsPerSecond: options.throttleKbps * 1000, nowMilliseconds: now / 1000)
-                    throttleState = 1
-                } else if throttleState == 1, elapsed >= microseconds(seconds: options.throttleToSeconds) {
-                    link.setRate(bitsPerSecond: nil, nowMilliseconds: now / 1000)
-                    throttleState = 2
-                }
-            }
-            while now >= nextAudio {
-                for speaker in speakers {
-                    let frame = options.muted.contains(speaker.id) ? AudioFrame.silence(channels: speaker.signal.channels)
-                        : speaker.signal.frame(audioIndex + speaker.audioOffsetFrames)
-                    try speaker.publisher.send(audio: frame)
-                }
-                audioIndex += 1
-                nextAudio += audioInterval
-                if now - nextAudio > 200_000 { nextAudio = now + audioInterval }
-            }
-            if now >= nextFrame {
-                for speaker in speakers {
-                    if let frame = try speaker.source.nextFrame() { try speaker.publisher.send(video: frame) }
-                }
-                nextFrame += frameInterval
-                if now - nextFrame > 200_000 { nextFrame = now + frameInterval }
-            }
-            try pump()
-            if now >= nextRanking {
-                room.setDominanceRanking(speakerFeed.dominanceRanking())
-                nextRanking = now + 100_000
-            }
-            speakerFeed.serviceIfDue()
-            for viewer in viewers {
-                if let change = viewer.quality.serviceIfDue()?.change {
-                    viewer.qualityChanges.append((elapsedMilliseconds, change))
-                }
-            }
-            if now >= nextTick {
-                seconds += 1
-                tick(seconds)
-                for viewer in viewers { viewer.windowFrames.removeAll() }
-                nextTick += 1_000_000
-            }
-            let wait = max(0, min(5_000, min(nextFrame, nextAudio) - monotonicMicroseconds())) / 1000
-            try room.poll(timeoutMilliseconds: Int32(wait))
+    /// Plays every camera and mic for `options.seconds`, squeezing the throttled viewer in its
+    /// window; `tick(elapsedSeconds)` about once a second.
+    func run(tick: (Int) async -> Void) async throws {
+        var players: [Task<Void, any Error>] = []
+        defer { for player in players { player.cancel() } }
+        let top = layerSizes[layerSizes.count - 1]
+        let turnFrames = max(1, Int(options.turnSeconds * 50)), count = speakers.count
+        listen()
+        let clock = ContinuousClock()
+        let begin = clock.now
+        start.withLock { $0 = begin }
+        for speaker in speakers {
+            players.append(Task { try await speaker.camera.play(from: TestSceneSource(width: top.width, height: top.height)) })
+            players.append(Task {
+                try await speaker.mic.play(from: ToneSource(frequencyHz: speaker.frequencyHz, amplitude: 0.3, talkFrames: turnFrames,
+                                                            pauseFrames: turnFrames * (count - 1), offsetFrames: speaker.offsetFrames))
+            })
         }
-        try pump()
-        for speaker in speakers { try? speaker.publisher.sendGoodbye(reason: "demo finished") }
+        var moments: [(seconds: Double, action: Moment)] = []
+        for second in stride(from: 1.0, to: options.seconds, by: 1) { moments.append((second, .tick(Int(second)))) }
+        moments.append((options.throttleFromSeconds, .throttle(options.throttleKbps * 1000)))
+        moments.append((options.throttleToSeconds, .throttle(nil)))
+        moments.append((options.seconds, .end))
+        for (seconds, action) in moments.sorted(by: { $0.seconds < $1.seconds }) {
+            try await clock.sleep(until: begin + .milliseconds(Int64(seconds * 1000)))
+            switch action {
+            case let .tick(second):
+                await tick(second)
+                for viewer in viewers { viewer.log.withLock { $0.windowFrames.removeAll() } }
+            case let .throttle(bitsPerSecond): try await room.limitDownlink(of: "throttled", to: bitsPerSecond)
+            case .end: return
+            }
+        }
     }
 
-    /// One hop for every datagram: nodes in/out, subscribers in (their RTCP out), nodes again,
-    /// then the publishers' feedback.
-    private func pump() throws {
-        try room.poll(timeoutMilliseconds: 0)
-        room.service()
+    private enum Moment {
+        case tick(Int)
+        case throttle(Int?)
+        case end
+    }
+
+    /// Keeps what each viewer's events and frames say; the speakers from the open viewer's
+    /// stream (every participant hears the same room).
+    private func listen() {
+        let recordsSnapshots = options.recordsSpeakerSnapshots
         for viewer in viewers {
-            for feed in viewer.feeds { try feed.subscriber.step(timeoutMilliseconds: 0) }
+            let reportsSpeakers = !viewer.throttled
+            let events = Task { [self] in
+                for await event in viewer.participant.events {
+                    let at = elapsedMilliseconds
+                    switch event {
+                    case let .qualityChanged(previous, current, mos):
+                        viewer.log.withLock { $0.qualityChanges.append((at, previous, current, mos)) }
+                    case let .subscriptionPaused(publisherId, reason):
+                        log.withLock { $0.adaptiveEvents.append((at, viewer.id, publisherId, true, reason.rawValue)) }
+                    case let .subscriptionResumed(publisherId, reason):
+                        log.withLock { $0.adaptiveEvents.append((at, viewer.id, publisherId, false, reason?.rawValue)) }
+                    case let .activeSpeakersChanged(snapshot) where reportsSpeakers:
+                        log.withLock {
+                            $0.snapshotCount += 1
+                            $0.latestSnapshot = snapshot
+                            if recordsSnapshots { $0.snapshots.append((at, snapshot)) }
+                        }
+                    case let .dominantSpeakerChanged(dominant) where reportsSpeakers:
+                        log.withLock { $0.dominantChanges.append((at, dominant)) }
+                    default:
+                        break
+                    }
+                }
+            }
+            tasks.withLock { $0.append(events) }
+            for remote in viewer.remotes {
+                let publisherId = remote.publisherId
+                let frames = Task {
+                    for await _ in remote.frames {
+                        viewer.log.withLock {
+                            $0.framesDecoded[publisherId, default: 0] += 1
+                            $0.windowFrames[publisherId, default: 0] += 1
+                        }
+                    }
+                }
+                tasks.withLock { $0.append(frames) }
+            }
         }
-        try room.poll(timeoutMilliseconds: 0)
-        for speaker in speakers {
-            while try speaker.publisher.pollIncoming(timeoutMilliseconds: 0) != nil {}
-        }
-        // Layer switches are not reported by the room demo: do not let them pile up.
-        for node in room.nodes.values { node.forwarder.switchEvents.removeAll() }
+    }
+
+    /// Ends the call: the engine closes (every stream says goodbye).
+    func finish() async {
+        await engine.close()
+        for task in tasks.withLock({ $0 }) { await task.value }
     }
 
     // MARK: - Report
 
     /// The live-table rows at this moment.
-    func tableRows() -> [String] {
-        var rows: [String] = []
-        let ranking = speakerFeed.dominanceRanking()
-        let snapshot = speakerFeed.snapshot.map { "\($0.participantId) \(String(format: "%.2f", $0.level))" }
-        rows.append("speakers: [\(snapshot.joined(separator: ", "))]  dominance: \(ranking.joined(separator: " > "))"
-            + "  scheduled: \(scheduledSpeaker(atMilliseconds: elapsedMilliseconds))")
+    func tableRows() async -> [String] {
+        let (snapshot, dominant) = log.withLock { ($0.latestSnapshot, $0.dominantChanges.last?.dominant) }
+        var rows = ["speakers: [\(snapshot.map { "\($0.participantId) \(String(format: "%.2f", $0.level))" }.joined(separator: ", "))]"
+            + "  dominant: \(dominant ?? "nobody")  scheduled: \(scheduledSpeaker(atMilliseconds: elapsedMilliseconds))"]
         for viewer in viewers {
-            let level = viewer.quality.connectionQuality().map { "\($0.overall)" } ?? "unknown"
-            let estimate = room.estimatedBandwidth(for: viewer.id).map { "\($0 / 1000)" } ?? "-"
-            let paused = room.pausedVideos(for: viewer.id)
-            let fps = speakers.map { "\($0.id):\(viewer.windowFrames[$0.id] ?? 0)" }.joined(separator: " ")
+            let (level, window) = viewer.log.withLock { ($0.qualityChanges.last.map { "\($0.current)" } ?? "unknown", $0.windowFrames) }
+            let state = try? await room.adaptiveState(of: viewer.id)
+            let estimate = state?.estimatedBitsPerSecond.map { "\($0 / 1000)" } ?? "-"
+            let fps = speakers.map { "\($0.id):\(window[$0.id] ?? 0)" }.joined(separator: " ")
+            let throttling = viewer.throttled && Double(elapsedMilliseconds) / 1000 >= options.throttleFromSeconds
+                && Double(elapsedMilliseconds) / 1000 < options.throttleToSeconds
             rows.append(" " + [viewer.id.padding(toLength: 10, withPad: " ", startingAt: 0),
                                level.padding(toLength: 9, withPad: " ", startingAt: 0),
                                "est \(estimate) kbps".padding(toLength: 15, withPad: " ", startingAt: 0),
-                               "link \(viewer.link?.bitsPerSecond.map { "\($0 / 1000) kbps" } ?? "open")"
+                               "link \(throttling ? "\(options.throttleKbps) kbps" : "open")"
                                    .padding(toLength: 14, withPad: " ", startingAt: 0),
-                               "fps \(fps)", "paused [\(paused.joined(separator: ","))]"].joined(separator: " "))
+                               "fps \(fps)", "paused [\((state?.paused ?? []).joined(separator: ","))]"].joined(separator: " "))
         }
         return rows
     }
 
-    var json: JSONValue {
-        func eventJSON(_ at: Int64, _ record: RoomNode.AdaptiveEventRecord) -> JSONValue {
-            let kind: String, reason: String?
-            switch record.event.kind {
-            case let .paused(why): (kind, reason) = ("paused", why.rawValue)
-            case let .resumed(why): (kind, reason) = ("resumed", why?.rawValue)
-            }
-            return .object([("atMs", .int(Int(at))), ("subscriber", .string(record.subscriberId)),
-                            ("participant", .string(record.event.participantId)), ("event", .string(kind)),
-                            ("reason", reason.map { .string($0) } ?? .null)])
-        }
+    /// The `--json` document; `pausedAtEnd` is read from the room before it closes.
+    func json(pausedAtEnd: [String: [String]]) -> JSONValue {
+        let roomLog = log.withLock { $0 }
         let schedule: [JSONValue] = stride(from: 0.0, to: options.seconds, by: options.turnSeconds).map { from in
             .object([("fromMs", .int(Int(from * 1000))), ("toMs", .int(Int(min(options.seconds, from + options.turnSeconds) * 1000))),
                      ("speaker", .string(scheduledSpeaker(atMilliseconds: Int64(from * 1000))))])
         }
         let viewerJSON: [JSONValue] = viewers.map { viewer in
-            .object([
+            let viewerLog = viewer.log.withLock { $0 }
+            return .object([
                 ("id", .string(viewer.id)),
-                ("throttled", .bool(viewer.link != nil)),
-                ("framesDecoded", .object(speakers.map { ($0.id, .int(viewer.framesDecoded[$0.id] ?? 0)) })),
-                ("qualityChanges", .array(viewer.qualityChanges.map { at, change in
-                    .object([("atMs", .int(Int(at))), ("previous", .string("\(change.previous)")),
-                             ("current", .string("\(change.overall)")), ("mos", .double(change.mos))])
+                ("throttled", .bool(viewer.throttled)),
+                ("framesDecoded", .object(speakers.map { ($0.id, .int(viewerLog.framesDecoded[$0.id] ?? 0)) })),
+                ("qualityChanges", .array(viewerLog.qualityChanges.map { change in
+                    .object([("atMs", .int(Int(change.atMilliseconds))), ("previous", .string("\(change.previous)")),
+                             ("current", .string("\(change.current)")), ("mos", .double(change.mos))])
                 })),
-                ("finalQuality", .string(viewer.quality.connectionQuality().map { "\($0.overall)" } ?? "unknown")),
-                ("pausedAtEnd", .array(room.pausedVideos(for: viewer.id).map { .string($0) })),
+                ("finalQuality", .string(viewerLog.qualityChanges.last.map { "\($0.current)" } ?? "unknown")),
+                ("pausedAtEnd", .array((pausedAtEnd[viewer.id] ?? []).map { .string($0) })),
             ])
         }
         return .object([
             ("participants", .int(speakers.count)),
             ("seconds", .double(options.seconds)),
-            ("layerSizes", .array(plan.layers.map { .string("\($0.width)x\($0.height)") })),
+            ("layerSizes", .array(layerSizes.map { .string("\($0.width)x\($0.height)") })),
             ("throttle", .object([("subscriber", .string("throttled")), ("kbps", .int(options.throttleKbps)),
                                   ("fromSeconds", .double(options.throttleFromSeconds)),
                                   ("toSeconds", .double(options.throttleToSeconds))])),
             ("speakingSchedule", .array(schedule)),
             ("muted", .array(options.muted.sorted().map { .string($0) })),
             ("pinnedByThrottled", .array(options.pinned.sorted().map { .string($0) })),
-            ("speakerSnapshots", .array(snapshots.map { at, speakers in
+            ("speakerSnapshots", .array(roomLog.snapshots.map { at, speakers in
                 .object([("atMs", .int(Int(at))), ("speakers", .array(speakers.map {
                     .object([("participantId", .string($0.participantId)), ("trackId", .string($0.trackId)),
                              ("level", .double(($0.level * 1000).rounded() / 1000))])
                 }))])
             })),
-            ("dominantSpeakerChanges", .array(dominantChanges.map { at, dominant in
+            ("dominantSpeakerChanges", .array(roomLog.dominantChanges.map { at, dominant in
                 .object([("atMs", .int(Int(at))), ("dominant", dominant.map { .string($0) } ?? .null)])
             })),
-            ("adaptiveEvents", .array(adaptiveEvents.map { eventJSON($0.atMilliseconds, $0.record) })),
+            ("adaptiveEvents", .array(roomLog.adaptiveEvents.map { event in
+                .object([("atMs", .int(Int(event.atMilliseconds))), ("subscriber", .string(event.subscriber)),
+                         ("participant", .string(event.participant)), ("event", .string(event.paused ? "paused" : "resumed")),
+                         ("reason", event.reason.map { .string($0) } ?? .null)])
+            })),
             ("viewers", .array(viewerJSON)),
         ])
     }

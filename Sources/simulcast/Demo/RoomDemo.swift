@@ -1,6 +1,7 @@
 import CommandLineSupport
 import Foundation
-import EngineCore
+import MediaEngine
+import Simulcast
 
 /// `simulcast demo --participants [N]`: runs a `RoomCall`, a live table while it runs, then a
 /// summary and optionally the JSON.
@@ -55,48 +56,57 @@ enum RoomDemo {
     }
 
     @discardableResult
-    static func run(_ arguments: ArraySlice<String>, output: @escaping (String) -> Void = { print($0) }) throws -> RoomCall {
+    static func run(_ arguments: ArraySlice<String>, output: @escaping @Sendable (String) -> Void = { print($0) }) async throws -> RoomCall {
         let (options, parsed) = try parse(arguments)
         if let path = parsed.string("json") { try OutputFiles.createParentDirectory(of: path) }
-        let call = try RoomCall(options: options)
-        if let note = sizeNotice(requestedWidth: options.size.width, height: options.size.height, plan: call.plan) {
+        if let note = sizeNotice(requestedWidth: options.size.width, height: options.size.height,
+                                 plan: try LayerPlan(width: options.size.width, height: options.size.height)) {
             writeToStandardError(note + "\n")
         }
-        output("simulcast demo --participants \(options.participants): \(call.speakers.count) publishers "
-            + "(\(call.plan.layers.map { "\($0.width)x\($0.height)" }.joined(separator: " + ")), Opus speaking in "
-            + "\(options.turnSeconds) s turns) → room → viewer + throttled (\(options.throttleKbps) kbps from "
-            + "\(options.throttleFromSeconds) s to \(options.throttleToSeconds) s), SRTP on, \(options.seconds) s; "
-            + "lowest video layer budgeted at \((call.room.lowestVideoBitsPerSecond(of: call.speakers[0].id) ?? 0) / 1000) kbps, "
-            + "audio at \(call.room.audioBitsPerSecond / 1000) kbps")
-        let quiet = parsed.flag("quiet")
-        try call.run { second in
-            guard !quiet else { return }
-            output("t=\(second)s " + call.tableRows().joined(separator: "\n      "))
+        let call = try await RoomCall.start(options: options)
+        var pausedAtEnd: [String: [String]] = [:]
+        var droppedByThrottle = 0
+        do {
+            let budget = try await call.room.budget(publisher: call.speakers[0].id)
+            output("simulcast demo --participants \(options.participants): \(call.speakers.count) publishers "
+                + "(\(call.layerSizes.map { "\($0.width)x\($0.height)" }.joined(separator: " + ")), Opus speaking in "
+                + "\(options.turnSeconds) s turns) → room → viewer + throttled (\(options.throttleKbps) kbps from "
+                + "\(options.throttleFromSeconds) s to \(options.throttleToSeconds) s), SRTP on, \(options.seconds) s; "
+                + "lowest video layer budgeted at \((budget.lowestVideo ?? 0) / 1000) kbps, audio at \(budget.audio / 1000) kbps")
+            let quiet = parsed.flag("quiet")
+            try await call.run { second in
+                guard !quiet else { return }
+                output("t=\(second)s " + (await call.tableRows()).joined(separator: "\n      "))
+            }
+            for viewer in call.viewers { pausedAtEnd[viewer.id] = try await call.room.adaptiveState(of: viewer.id).paused }
+            droppedByThrottle = try await call.room.droppedByDownlinkLimit(of: "throttled")
+            await call.finish()
+        } catch {
+            await call.engine.close()
+            throw error
         }
 
+        let roomLog = call.log.withLock { $0 }
         output("")
         output("adaptive subscriptions:")
-        for (at, record) in call.adaptiveEvents {
-            let what: String
-            switch record.event.kind {
-            case let .paused(reason): what = "paused (\(reason.rawValue))"
-            case let .resumed(reason): what = "resumed (\(reason?.rawValue ?? "promoted"))"
-            }
-            output("  \(String(format: "%6.2f", Double(at) / 1000)) s  \(record.subscriberId): \(record.event.participantId) \(what)")
+        for event in roomLog.adaptiveEvents {
+            let what = event.paused ? "paused (\(event.reason ?? "-"))" : "resumed (\(event.reason ?? "promoted"))"
+            output("  \(String(format: "%6.2f", Double(event.atMilliseconds) / 1000)) s  \(event.subscriber): \(event.participant) \(what)")
         }
-        if call.adaptiveEvents.isEmpty { output("  (none)") }
-        output("dominant speaker changes: " + call.dominantChanges.map {
+        if roomLog.adaptiveEvents.isEmpty { output("  (none)") }
+        output("dominant speaker changes: " + roomLog.dominantChanges.map {
             "\(String(format: "%.1f", Double($0.atMilliseconds) / 1000)) s → \($0.dominant ?? "nobody")"
         }.joined(separator: ", "))
         for viewer in call.viewers {
-            output("\(viewer.id): quality \(viewer.quality.connectionQuality().map { "\($0.overall)" } ?? "unknown"), "
-                + "quality changes \(viewer.qualityChanges.map { "\($0.change.previous)→\($0.change.overall)" }.joined(separator: ", ")), "
-                + "frames decoded " + call.speakers.map { "\($0.id) \(viewer.framesDecoded[$0.id] ?? 0)" }.joined(separator: ", ")
-                + (viewer.link.map { ", link dropped \($0.dropped) datagrams" } ?? ""))
+            let viewerLog = viewer.log.withLock { $0 }
+            output("\(viewer.id): quality \(viewerLog.qualityChanges.last.map { "\($0.current)" } ?? "unknown"), "
+                + "quality changes \(viewerLog.qualityChanges.map { "\($0.previous)→\($0.current)" }.joined(separator: ", ")), "
+                + "frames decoded " + call.speakers.map { "\($0.id) \(viewerLog.framesDecoded[$0.id] ?? 0)" }.joined(separator: ", ")
+                + (viewer.throttled ? ", link dropped \(droppedByThrottle) datagrams" : ""))
         }
-        output("speaker snapshots: \(call.snapshotCount)")
+        output("speaker snapshots: \(roomLog.snapshotCount)")
         if let path = parsed.string("json") {
-            try OutputFiles.write(call.json.serialized() + "\n", to: path)
+            try OutputFiles.write(call.json(pausedAtEnd: pausedAtEnd).serialized() + "\n", to: path)
             output("JSON: \(path)")
         }
         return call
