@@ -24,7 +24,7 @@ print(f"check-soak: growth after warm-up {growth} KiB (limit {args.max_growth_ki
 failures = []
 if growth > args.max_growth_kib:
     failures.append(f"RSS grew {growth} KiB after the warm-up")
-pushed = report["framesPushed"]
+pushed = report["framesEncoded"]
 decoded = report["framesDecoded"]
 if len(decoded) != report["subscribers"]:
     failures.append(f"{len(decoded)} of {report['subscribers']} viewers decoded anything")

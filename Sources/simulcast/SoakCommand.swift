@@ -1,7 +1,7 @@
 import CommandLineSupport
 import Foundation
-import MediaCodecs
 import MediaEngine
+import MediaEngineTesting
 
 /// `simulcast soak`: a long loopback call through the public API (one publisher, a hosted room,
 /// N subscribers with different viewports) that samples the process's resident memory, so a
@@ -27,7 +27,7 @@ enum SoakCommand {
         var size: String
         var subscribers: Int
         var samples: [Sample]
-        var framesPushed: Int
+        var framesEncoded: Int
         var framesDecoded: [String: Int]
     }
 
@@ -58,30 +58,24 @@ enum SoakCommand {
         }
         drains.append(Task { for await _ in publisher.events {} })
 
-        // The capture: the built-in scene at 30 fps, paced by the wall clock.
-        let source = try VideoSource(testSceneWidth: size.width, height: size.height)
+        // The capture: the built-in scene, which the engine plays at 30 fps; this loop only samples.
+        let playing = Task { try await camera.play(from: TestSceneSource(width: size.width, height: size.height)) }
         var samples: [Sample] = []
-        let start = Date()
-        var nextSample = 0.0, pushed = 0
-        while true {
-            let elapsed = Date().timeIntervalSince(start)
-            if elapsed >= nextSample {
-                samples.append(Sample(atSeconds: (elapsed * 10).rounded() / 10, rssKiB: residentKiB()))
-                print(String(format: "%7.1f s  RSS %6d KiB  frames %@", elapsed, samples.last!.rssKiB, decoded.summary))
-                nextSample += sampleEvery
-            }
-            if elapsed >= seconds { break }
-            guard let frame = try source.nextFrame() else { break }
-            try camera.push(frame)
-            pushed += 1
-            let due = Double(pushed) / 30
-            let wait = due - Date().timeIntervalSince(start)
-            if wait > 0 { try await Task.sleep(nanoseconds: UInt64(wait * 1e9)) }
+        let clock = ContinuousClock()
+        let start = clock.now
+        for index in 0... {
+            let at = min(Double(index) * sampleEvery, seconds)
+            try await clock.sleep(until: start + .milliseconds(Int64(at * 1000)))
+            samples.append(Sample(atSeconds: (at * 10).rounded() / 10, rssKiB: residentKiB()))
+            print(String(format: "%7.1f s  RSS %6d KiB  frames %@", at, samples.last!.rssKiB, decoded.summary))
+            if at >= seconds { break }
         }
+        let pushed = try await camera.stats().framesEncoded
+        playing.cancel()
         await engine.close()
         for drain in drains { await drain.value }
         let report = Report(seconds: seconds, size: "\(size.width)x\(size.height)", subscribers: viewers, samples: samples,
-                            framesPushed: pushed, framesDecoded: decoded.all)
+                            framesEncoded: pushed, framesDecoded: decoded.all)
         if let path = options.string("json") {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
