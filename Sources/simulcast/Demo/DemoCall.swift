@@ -64,8 +64,7 @@ final class DemoCall: Sendable {
     let camera: LocalVideoTrack
     let viewers: [Viewer]
     let publisherEvents = Mutex<[DemoPublisherEvent]>([])
-    /// When the call started (monotonic), for event times.
-    private let start = Mutex<ContinuousClock.Instant?>(nil)
+    let timeline = DemoTimeline()
     private let tasks = Mutex<[Task<Void, Never>]>([])
 
     /// The viewers' names by layer, then the throttled one.
@@ -118,11 +117,7 @@ final class DemoCall: Sendable {
         }
     }
 
-    private var elapsedMilliseconds: Int64 {
-        guard let start = start.withLock({ $0 }) else { return 0 }
-        let elapsed = ContinuousClock.now - start
-        return elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000
-    }
+    private var elapsedMilliseconds: Int64 { timeline.elapsedMilliseconds }
 
     /// Plays the camera for `options.seconds`, squeezing the throttled viewer's downlink in its
     /// window; `tick(elapsedSeconds)` about once a second.
@@ -136,34 +131,11 @@ final class DemoCall: Sendable {
         }
         _ = try source()  // a file that cannot be read fails here, before the call starts
         listen()
-        let clock = ContinuousClock()
-        let begin = clock.now
-        start.withLock { $0 = begin }
         let camera = camera
         let playing = Task { try await camera.play(from: source()) }
         defer { playing.cancel() }
-
-        var moments: [(seconds: Double, action: Moment)] = []
-        for second in stride(from: 1.0, to: options.seconds, by: 1) { moments.append((second, .tick(Int(second)))) }
-        if options.throttleToSeconds > options.throttleFromSeconds {
-            moments.append((options.throttleFromSeconds, .throttle(options.throttleKbps * 1000)))
-            moments.append((options.throttleToSeconds, .throttle(nil)))
-        }
-        moments.append((options.seconds, .end))
-        for (seconds, action) in moments.sorted(by: { $0.seconds < $1.seconds }) {
-            try await clock.sleep(until: begin + .milliseconds(Int64(seconds * 1000)))
-            switch action {
-            case let .tick(second): await tick(second)
-            case let .throttle(bitsPerSecond): try await room.limitDownlink(of: "throttled", to: bitsPerSecond)
-            case .end: return
-            }
-        }
-    }
-
-    private enum Moment {
-        case tick(Int)
-        case throttle(Int?)
-        case end
+        try await timeline.run(seconds: options.seconds, throttle: ("throttled", options.throttleKbps, options.throttleFromSeconds,
+                                                                    options.throttleToSeconds), room: room, tick: tick)
     }
 
     /// Keeps each viewer's layer switches and decoded sizes, and the publisher's dynaCast changes.

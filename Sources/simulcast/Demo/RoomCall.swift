@@ -82,7 +82,7 @@ final class RoomCall: Sendable {
     let speakers: [Speaker]
     let viewers: [Viewer]
     let log = Mutex(RoomLog())
-    private let start = Mutex<ContinuousClock.Instant?>(nil)
+    let timeline = DemoTimeline()
     private let tasks = Mutex<[Task<Void, Never>]>([])
 
     private init(options: Options, layerSizes: [VideoSize], engine: MediaEngine, room: Room, speakers: [Speaker], viewers: [Viewer]) {
@@ -137,11 +137,7 @@ final class RoomCall: Sendable {
         }
     }
 
-    var elapsedMilliseconds: Int64 {
-        guard let start = start.withLock({ $0 }) else { return 0 }
-        let elapsed = ContinuousClock.now - start
-        return elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000
-    }
+    var elapsedMilliseconds: Int64 { timeline.elapsedMilliseconds }
 
     /// Who the schedule says speaks at `milliseconds` into the call.
     func scheduledSpeaker(atMilliseconds milliseconds: Int64) -> String {
@@ -157,9 +153,7 @@ final class RoomCall: Sendable {
         let top = layerSizes[layerSizes.count - 1]
         let turnFrames = max(1, Int(options.turnSeconds * 50)), count = speakers.count
         listen()
-        let clock = ContinuousClock()
-        let begin = clock.now
-        start.withLock { $0 = begin }
+        let timeline = timeline
         for speaker in speakers {
             players.append(Task { try await speaker.camera.play(from: TestSceneSource(width: top.width, height: top.height)) })
             players.append(Task {
@@ -167,27 +161,11 @@ final class RoomCall: Sendable {
                                                             pauseFrames: turnFrames * (count - 1), offsetFrames: speaker.offsetFrames))
             })
         }
-        var moments: [(seconds: Double, action: Moment)] = []
-        for second in stride(from: 1.0, to: options.seconds, by: 1) { moments.append((second, .tick(Int(second)))) }
-        moments.append((options.throttleFromSeconds, .throttle(options.throttleKbps * 1000)))
-        moments.append((options.throttleToSeconds, .throttle(nil)))
-        moments.append((options.seconds, .end))
-        for (seconds, action) in moments.sorted(by: { $0.seconds < $1.seconds }) {
-            try await clock.sleep(until: begin + .milliseconds(Int64(seconds * 1000)))
-            switch action {
-            case let .tick(second):
-                await tick(second)
-                for viewer in viewers { viewer.log.withLock { $0.windowFrames.removeAll() } }
-            case let .throttle(bitsPerSecond): try await room.limitDownlink(of: "throttled", to: bitsPerSecond)
-            case .end: return
-            }
+        try await timeline.run(seconds: options.seconds, throttle: ("throttled", options.throttleKbps, options.throttleFromSeconds,
+                                                                    options.throttleToSeconds), room: room) { second in
+            await tick(second)
+            for viewer in viewers { viewer.log.withLock { $0.windowFrames.removeAll() } }
         }
-    }
-
-    private enum Moment {
-        case tick(Int)
-        case throttle(Int?)
-        case end
     }
 
     /// Keeps what each viewer's events and frames say; the speakers from the open viewer's
