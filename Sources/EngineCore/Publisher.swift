@@ -126,6 +126,10 @@ public final class Publisher {
     /// Transport-wide feedback reports taken.
     public private(set) var transportFeedbacksReceived = 0
     private var bandwidthEstimator: SendSideBandwidthEstimator?
+    /// Bandwidth probing (with send-side estimation and a camera): its padding stream and when to use it.
+    public let probeSender: RTPStreamSender?
+    private var probeController: ProbeController
+    private var probeResultsTaken = 0
     public private(set) var layerPausesByREMB = 0
     public private(set) var layerResumesByREMB = 0
     /// Video layers the REMB currently allows (all layers without REMB or with `.ignore`).
@@ -214,9 +218,20 @@ public final class Publisher {
                                                resumeHeadroom: headroom, resumeHoldMilliseconds: hold,
                                                expiryMilliseconds: expiry)
         }
+        probeController = ProbeController(configuration: configuration.probing)
         if let estimation = configuration.sendSideEstimation {
             bandwidthEstimator = SendSideBandwidthEstimator(configuration: estimation)
             path.transportFeedback = TransportFeedbackAdapter()
+        }
+        if configuration.sendSideEstimation != nil, let video = configuration.video {
+            let ssrc = configuration.probeSSRC ?? (video.ssrcs.max() ?? 0) &+ 16
+            guard !all.contains(ssrc) else { throw .invalidConfiguration("probe SSRC \(ssrc) is also a media SSRC") }
+            probeSender = try RTPStreamSender(
+                configuration: .init(ssrc: ssrc, payloadType: video.payloadType, clockRate: 90_000, mid: video.mid,
+                                     initialSequenceNumber: UInt16.random(in: 0...UInt16.max, using: &random), historyCapacity: 1),
+                path: path)
+        } else {
+            probeSender = nil
         }
     }
 
@@ -491,10 +506,49 @@ public final class Publisher {
         transportFeedbacksReceived += 1
         outcome.transportFeedbacks += 1
         let roundTrip = latestReportBlocks.values.compactMap(\.roundTripMicroseconds).max().map { Double($0) / 1000 } ?? 100
-        let estimate = estimator.update(results, roundTripMilliseconds: roundTrip, nowMilliseconds: path.clock.monotonicMilliseconds())
+        let now = path.clock.monotonicMilliseconds()
+        let estimate = estimator.update(results, roundTripMilliseconds: roundTrip, nowMilliseconds: now)
         bandwidthEstimator = estimator
+        if estimator.probeResults > probeResultsTaken, let probed = estimator.lastProbeBitsPerSecond {
+            probeResultsTaken = estimator.probeResults
+            probeController.measured(probed, nowMilliseconds: now)
+        }
         outcome.estimatedBitrate = estimate
         try limitVideo(to: min(estimate, lastREMBBitrate ?? .max), &outcome)
+    }
+
+    /// What the camera would send with every layer it may (not paused for nobody watching),
+    /// with the allocator's resume headroom: what probing climbs to.
+    private var wantedVideoBitsPerSecond: UInt64 {
+        guard let encoder else { return 0 }
+        var kbps = 0
+        for index in encoder.plan.layers.indices where !encoder.isPaused(layer: index, reason: .unwatched) {
+            kbps += encoder.plan.layers[index].bitrates.targetKbps
+        }
+        return UInt64(Double(kbps) * 1_000 * (rembAllocator?.resumeHeadroom ?? 1.15))
+    }
+
+    /// Sends what bandwidth probing has due now (`ProbeController`): while the estimate is below
+    /// what the camera wants and the link shows no over-use, a 30 ms cluster of padding-only
+    /// packets on the probe SSRC at twice the estimate. `pollIncoming` calls it; a loop that
+    /// reads feedback some other way calls it every few milliseconds.
+    public func sendProbesIfDue() throws(PublisherError) {
+        guard let probeSender, let estimator = bandwidthEstimator else { return }
+        let now = path.clock.monotonicMilliseconds()
+        guard let cluster = probeController.cluster(estimate: estimator.targetBitsPerSecond, wanted: wantedVideoBitsPerSecond,
+                                                    lastOveruseMilliseconds: estimator.lastOveruseMilliseconds,
+                                                    nowMilliseconds: now) else { return }
+        var due = cluster.bytesDue(nowMilliseconds: now)
+        while due > 0 {
+            let sent = try probeSender.sendPadding(probeCluster: cluster.id)
+            probeController.sent(bytes: sent)
+            due -= sent
+        }
+    }
+
+    /// Probe clusters started and those that proved their rate.
+    public var probeClusters: (started: Int, succeeded: Int) {
+        (probeController.clustersStarted, probeController.clustersSucceeded)
     }
 
     /// Pauses or resumes top layers so the video fits `bitsPerSecond` (`REMBLayerAllocator`).
@@ -535,6 +589,7 @@ public final class Publisher {
     /// `feedbackErrors` and dropped. Returns nil when nothing arrived.
     @discardableResult
     public func pollIncoming(timeoutMilliseconds: Int32) throws(PublisherError) -> FeedbackOutcome? {
+        try sendProbesIfDue()
         let transport = path.transport
         let result: Result<Int?, PublisherError> = receiveBuffer.withUnsafeMutableBytes { buffer in
             Result { () throws(PublisherError) -> Int? in

@@ -110,6 +110,11 @@ public struct PublisherConfiguration: Sendable {
     /// bitrate to REMB. With it, the estimate bounds the video like a REMB would (`rembPolicy`'s
     /// layer limits) and is in `Publisher.estimatedBitsPerSecond`.
     public var sendSideEstimation: SendSideBandwidthEstimator.Configuration?
+    /// How the estimate probes for more (`ProbeController`): padding-only packets on their own
+    /// SSRC (`probeSSRC`; nil: the top video SSRC + 16), which receivers count for transport-wide
+    /// feedback and drop. Used with `sendSideEstimation` and a camera track.
+    public var probing = ProbeController.Configuration()
+    public var probeSSRC: UInt32?
 
     public init(video: VideoTrackConfiguration? = nil, audio: AudioTrackConfiguration? = nil,
                 security: PublisherSecurity, cname: String = "simulcast-engine",

@@ -104,14 +104,50 @@ public final class RTPStreamSender {
                      audioLevel: AudioLevel? = nil) throws(PublisherError) {
         let now = path.clock.monotonicMicroseconds()
         let sequenceNumber = nextSequenceNumber
+        let carriesTransportSequence = try writeHeader(marker: marker, timestamp: timestamp, padding: false,
+                                                       audioLevel: audioLevel, now: now)
+        plain.append(contentsOf: payload)
+        let count = try path.protect(plain)
+        retransmissionStore.mediaSent(path.security.output[0..<count], sequenceNumber: sequenceNumber,
+                                      nowMilliseconds: Int64(clamping: now / 1000))
+        packetCount &+= 1
+        octetCount &+= UInt32(truncatingIfNeeded: payload.count)
+        lastRTPTimestamp = timestamp
+        lastSendMicroseconds = now
+        try transmit(count: count, carriesTransportSequence: carriesTransportSequence, probeCluster: nil)
+    }
+
+    /// Padding bytes one padding-only packet carries (the RFC 3550 §5.1 count is one byte).
+    public static let paddingPerPacket = 255
+
+    /// Sends one padding-only packet (RFC 3550 §5.1: P bit, no payload, `paddingPerPacket` bytes
+    /// of padding) with the last RTP timestamp, as part of bandwidth-probe cluster
+    /// `probeCluster`; not kept for retransmission, not counted in sender reports. Returns the
+    /// bytes it put on the wire.
+    @discardableResult
+    public func sendPadding(probeCluster: Int) throws(PublisherError) -> Int {
+        let now = path.clock.monotonicMicroseconds()
+        let carriesTransportSequence = try writeHeader(marker: false, timestamp: lastRTPTimestamp, padding: true,
+                                                       audioLevel: nil, now: now)
+        plain.append(contentsOf: repeatElement(0, count: Self.paddingPerPacket - 1))
+        plain.append(UInt8(Self.paddingPerPacket))
+        let count = try path.protect(plain)
+        try transmit(count: count, carriesTransportSequence: carriesTransportSequence, probeCluster: probeCluster)
+        return count
+    }
+
+    /// Writes the next packet's header and extensions (SPEC §6) into `plain`; returns whether it
+    /// carries a transport-wide sequence number. Counters do not move: a failure leaves no gap.
+    private func writeHeader(marker: Bool, timestamp: UInt32, padding: Bool, audioLevel: AudioLevel?,
+                             now: Int64) throws(PublisherError) -> Bool {
         let header = RTPHeader(marker: marker, payloadType: configuration.payloadType,
-                               sequenceNumber: sequenceNumber, timestamp: timestamp, ssrc: configuration.ssrc)
+                               sequenceNumber: nextSequenceNumber, timestamp: timestamp, ssrc: configuration.ssrc)
         let map = path.extensionMap
         let transportSequence = TransportSequenceNumber(path.nextTransportSequenceNumber)
         let carriesTransportSequence = map.id(for: .transportSequenceNumber) != nil
         plain.removeAll(keepingCapacity: true)
         do {
-            try header.serialize(into: &plain, extensionForm: .oneByte) { (appender) throws(WireError) in
+            try header.serialize(into: &plain, padding: padding, extensionForm: .oneByte) { (appender) throws(WireError) in
                 if let mid, map.id(for: .mid) != nil { try appender.append(mid, map: map) }
                 if let rid, map.id(for: .rid) != nil { try appender.append(rid, map: map) }
                 if map.id(for: .absSendTime) != nil { try appender.append(AbsSendTime(microseconds: UInt64(clamping: now)), map: map) }
@@ -121,20 +157,19 @@ public final class RTPStreamSender {
         } catch {
             throw .wire(error)
         }
-        plain.append(contentsOf: payload)
-        let count = try path.protect(plain)
-        retransmissionStore.mediaSent(path.security.output[0..<count], sequenceNumber: sequenceNumber,
-                                      nowMilliseconds: Int64(clamping: now / 1000))
-        // Counters advance once the packet is built and protected: a failure above leaves no gap.
+        return carriesTransportSequence
+    }
+
+    /// Sends the protected packet of `count` bytes, once it is built: the sequence numbers
+    /// advance, the transport-wide feedback adapter learns when it left.
+    private func transmit(count: Int, carriesTransportSequence: Bool, probeCluster: Int?) throws(PublisherError) {
         let sentTransportSequence = path.takeTransportSequenceNumber()
-        nextSequenceNumber = sequenceNumber &+ 1  // wraps mod 2^16 by design
-        packetCount &+= 1
-        octetCount &+= UInt32(truncatingIfNeeded: payload.count)
-        lastRTPTimestamp = timestamp
-        lastSendMicroseconds = now
+        nextSequenceNumber &+= 1  // wraps mod 2^16 by design
         wireBytes &+= UInt64(count)
         try path.transmitProtected(count: count, ssrc: configuration.ssrc)
-        if carriesTransportSequence { path.recordSent(transportSequenceNumber: sentTransportSequence, bytes: count) }
+        if carriesTransportSequence {
+            path.recordSent(transportSequenceNumber: sentTransportSequence, bytes: count, probeCluster: probeCluster)
+        }
     }
 
     /// Resends the packet with `sequenceNumber` exactly as first sent, if it is still in the

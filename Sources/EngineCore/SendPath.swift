@@ -52,9 +52,11 @@ public final class SendPath {
         }
     }
 
-    /// Notes that the packet with transport-wide sequence number `sequenceNumber` left now.
-    func recordSent(transportSequenceNumber sequenceNumber: UInt16, bytes: Int) {
-        transportFeedback?.sent(transportSequenceNumber: sequenceNumber, sendMicroseconds: clock.monotonicMicroseconds(), bytes: bytes)
+    /// Notes that the packet with transport-wide sequence number `sequenceNumber` left now (in
+    /// probe cluster `probeCluster`, if it was padding sent to probe).
+    func recordSent(transportSequenceNumber sequenceNumber: UInt16, bytes: Int, probeCluster: Int? = nil) {
+        transportFeedback?.sent(transportSequenceNumber: sequenceNumber, sendMicroseconds: clock.monotonicMicroseconds(),
+                                bytes: bytes, probeCluster: probeCluster)
     }
 
     /// Takes the next transport-wide sequence number (wraps mod 2^16 by design).

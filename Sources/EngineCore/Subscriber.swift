@@ -171,6 +171,12 @@ public final class Subscriber {
            let sequence = try? extensions.value(TransportSequenceNumber.self, map: extensionMap) {
             transportFeedback?.record(transportSequenceNumber: sequence.value, arrivalMicroseconds: now)
         }
+        // Padding only (RFC 3550 §5.1; a sender probing the link): it counted for the feedback
+        // above and carries nothing for the receivers.
+        if packet.payload.isEmpty, packet.paddingLength > 0 {
+            counters.paddingPackets += 1
+            return
+        }
         switch payloadType {
         case configuration.videoPayloadType:
             video.receive(packet, wireBytes: length, arrivalMicroseconds: now)

@@ -65,6 +65,8 @@ public struct SubscriberStatistics: Sendable, Equatable {
     public var foreignSourceDatagrams: Int64 = 0
     /// RTP packets with a payload type that is neither the video nor the audio one.
     public var unknownPayloadTypePackets: Int64 = 0
+    /// Padding-only packets (bandwidth probes): counted for transport-wide feedback, then dropped.
+    public var paddingPackets: Int64 = 0
     /// RTCP compound packets received and parsed.
     public var rtcpPacketsReceived: Int64 = 0
     /// RTCP compound packets sent.

@@ -73,6 +73,12 @@ public struct LossBasedRateControl: Sendable {
         return bitsPerSecond
     }
 
+    /// Lifts the ceiling to at least `floor` (within the bounds): what a bandwidth probe proved the
+    /// link carries without loss.
+    public mutating func raise(to floor: UInt64) {
+        bitsPerSecond = min(max(bitsPerSecond, floor), configuration.maximumBitsPerSecond)
+    }
+
     /// Caps the ceiling at `limit` (e.g. a multiple of the incoming rate), within the bounds.
     public mutating func cap(at limit: UInt64) {
         bitsPerSecond = min(max(min(bitsPerSecond, limit), configuration.minimumBitsPerSecond), configuration.maximumBitsPerSecond)

@@ -9,7 +9,7 @@ import Testing
 /// estimation, a subscriber sending transport-wide feedback, and between them a relay whose
 /// forward link is a bottleneck (rate + 300 ms FIFO) that is squeezed mid-call.
 @Suite struct SendSideEstimationLoopbackTests {
-    @Test func aSqueezedLinkBringsTheSendRateUnderItWithinTwoSecondsAndPausesTheTopLayer() throws {
+    @Test func aSqueezedLinkBringsTheSendRateUnderItWithinTwoSecondsAndProbingBringsTheTopLayerBack() throws {
         let clock = ManualClock()
         let subscriberSocket = try UDPSocket()
         try subscriberSocket.setReceiveBufferSize(1 << 20)
@@ -76,6 +76,24 @@ import Testing
               + "estimate \(publisher.estimatedBitsPerSecond ?? 0) bps, \(relay.forward.statistics.droppedByQueue) datagrams tail-dropped")
         #expect((underAt ?? .max) <= 2_000_000)
         #expect(sendRate() < 330_000)
+
+        // The squeeze ends: probing climbs back (padding clusters at twice the estimate) and the
+        // top layer resumes within 10 s; the subscriber drops the padding after counting it.
+        relay.forward.configuration.capacityBitsPerSecond = 3_000_000
+        let opened = clock.now
+        let probesBefore = publisher.probeClusters
+        var allLayersAt: Int64?
+        while clock.now - opened < 10_000_000, allLayersAt == nil {
+            try run(milliseconds: 100)
+            if publisher.rembActiveLayerCount == 2 { allLayersAt = clock.now - opened }
+        }
+        print("send-side estimation: link open again: all layers after \(allLayersAt.map { "\($0 / 1000) ms" } ?? "never"), "
+              + "estimate \(publisher.estimatedBitsPerSecond ?? 0) bps, probe clusters \(publisher.probeClusters.started - probesBefore.started) "
+              + "(\(publisher.probeClusters.succeeded - probesBefore.succeeded) proved their rate), "
+              + "\(subscriber.statistics.paddingPackets) padding packets counted and dropped")
+        #expect((allLayersAt ?? .max) <= 10_000_000)
+        #expect(publisher.probeClusters.succeeded > probesBefore.succeeded)
+        #expect(subscriber.statistics.paddingPackets > 0 && subscriber.statistics.video.decoderErrors == 0)
         #expect(decoded > 100)
     }
 }

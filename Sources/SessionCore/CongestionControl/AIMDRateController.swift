@@ -78,6 +78,14 @@ public struct AIMDRateController: Sendable {
         return bitsPerSecond
     }
 
+    /// Lifts the rate to at least `measured` (within the bounds): what a bandwidth probe proved
+    /// the link carries. The capacity found at the last decrease no longer holds.
+    public mutating func raise(to measured: Double) {
+        guard measured > bitsPerSecond else { return }
+        bitsPerSecond = min(measured, maximumBitsPerSecond)
+        capacityEstimate = nil
+    }
+
     private mutating func updateCapacity(_ acked: Double) {
         guard let capacity = capacityEstimate else {
             capacityEstimate = acked

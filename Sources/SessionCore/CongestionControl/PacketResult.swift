@@ -4,10 +4,13 @@ public struct PacketResult: Sendable, Equatable {
     public var sendMicroseconds: Int64
     public var arrivalMicroseconds: Int64?
     public var bytes: Int
+    /// The probe cluster the packet was sent in (`ProbeController`), nil for media.
+    public var probeCluster: Int?
 
-    public init(sendMicroseconds: Int64, arrivalMicroseconds: Int64?, bytes: Int) {
+    public init(sendMicroseconds: Int64, arrivalMicroseconds: Int64?, bytes: Int, probeCluster: Int? = nil) {
         self.sendMicroseconds = sendMicroseconds
         self.arrivalMicroseconds = arrivalMicroseconds
         self.bytes = bytes
+        self.probeCluster = probeCluster
     }
 }

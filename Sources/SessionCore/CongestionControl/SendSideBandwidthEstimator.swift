@@ -2,7 +2,8 @@
 /// target bitrate out. Delay-based (`TrendlineEstimator` → `OveruseDetector` →
 /// `AIMDRateController`, on the acknowledged rate) and loss-based (`LossBasedRateControl` on the
 /// loss the feedback reports); the target is the lower of the two, within the configured floor
-/// and ceiling whatever the feedback says. Time is a parameter; no I/O.
+/// and ceiling whatever the feedback says. Probe clusters (`ProbeBitrateEstimator`) lift both
+/// when they prove the link carries more. Time is a parameter; no I/O.
 public struct SendSideBandwidthEstimator: Sendable {
     public struct Configuration: Sendable, Equatable {
         public var initialBitsPerSecond: UInt64
@@ -29,6 +30,12 @@ public struct SendSideBandwidthEstimator: Sendable {
     /// What feedback was dropped as impossible (arrival before send by more than a second of
     /// clock offset is fine; sizes out of range, send times far from the last are not).
     public private(set) var implausibleResults = 0
+    private var probes = ProbeBitrateEstimator()
+    /// What the last probe cluster measured, and when the link last showed over-use (ms).
+    public private(set) var lastProbeBitsPerSecond: UInt64?
+    public private(set) var lastOveruseMilliseconds: Int64?
+    /// Probe clusters measured so far.
+    public var probeResults: Int { probes.results }
 
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
@@ -49,7 +56,8 @@ public struct SendSideBandwidthEstimator: Sendable {
     /// The delay-based detector's latest signal.
     public var signal: OveruseDetector.Signal { detector.signal }
 
-    /// Takes one feedback report's results (in send order) at `nowMilliseconds`; returns the target.
+    /// Takes one feedback report's results (in send order) at `nowMilliseconds`; returns the
+    /// target. A probe cluster measured in it is in `lastProbeBitsPerSecond`.
     @discardableResult
     public mutating func update(_ results: [PacketResult], roundTripMilliseconds: Double = 100,
                                 nowMilliseconds: Int64) -> UInt64 {
@@ -66,12 +74,19 @@ public struct SendSideBandwidthEstimator: Sendable {
                 continue
             }
             received += 1
+            probes.add(result)
             latestArrivalMilliseconds = max(latestArrivalMilliseconds ?? .min, arrival / 1000)
             acknowledged.add(bytes: result.bytes, nowMilliseconds: arrival / 1000)
             if trendline.add(sendMicroseconds: result.sendMicroseconds, arrivalMicroseconds: arrival) {
                 detector.update(trend: trendline.trend, deltaMilliseconds: trendline.lastDeltaMilliseconds,
                                 nowMilliseconds: Double(arrival) / 1000)
             }
+        }
+        if detector.signal == .overuse { lastOveruseMilliseconds = nowMilliseconds }
+        if let probed = probes.measured() {
+            lastProbeBitsPerSecond = probed
+            rateControl.raise(to: Double(probed))
+            lossControl.raise(to: probed)
         }
         let ackedRate = latestArrivalMilliseconds.map { acknowledged.bitsPerSecond(nowMilliseconds: $0) } ?? 0
         rateControl.update(signal: detector.signal, acknowledgedBitsPerSecond: ackedRate > 0 ? Double(ackedRate) : nil,

@@ -12,6 +12,8 @@ public struct TransportFeedbackAdapter: Sendable {
     private var sendTimes: [Int64]
     private var sizes: [Int]
     private var acknowledged: [Bool]
+    /// The probe cluster of each slot's packet (-1: media).
+    private var clusters: [Int]
     /// Reports whose results could not be used, and results for packets not (or no longer) known.
     public private(set) var malformedFeedback = 0
     public private(set) var unknownPackets = 0
@@ -22,15 +24,18 @@ public struct TransportFeedbackAdapter: Sendable {
         sendTimes = Array(repeating: .min, count: self.capacity)
         sizes = Array(repeating: 0, count: self.capacity)
         acknowledged = Array(repeating: false, count: self.capacity)
+        clusters = Array(repeating: -1, count: self.capacity)
     }
 
-    /// A packet with `transportSequenceNumber` left at `sendMicroseconds` with `bytes` on the wire.
-    public mutating func sent(transportSequenceNumber: UInt16, sendMicroseconds: Int64, bytes: Int) {
+    /// A packet with `transportSequenceNumber` left at `sendMicroseconds` with `bytes` on the wire,
+    /// as part of probe cluster `probeCluster` (nil: media).
+    public mutating func sent(transportSequenceNumber: UInt16, sendMicroseconds: Int64, bytes: Int, probeCluster: Int? = nil) {
         let slot = Int(transportSequenceNumber) % capacity
         sequences[slot] = transportSequenceNumber
         sendTimes[slot] = sendMicroseconds
         sizes[slot] = bytes
         acknowledged[slot] = false
+        clusters[slot] = probeCluster ?? -1
     }
 
     /// The results `feedback` reports, in sequence order.
@@ -51,7 +56,8 @@ public struct TransportFeedbackAdapter: Sendable {
             }
             if packet.receiveDelta != nil { acknowledged[slot] = true }
             results.append(PacketResult(sendMicroseconds: sendTimes[slot],
-                                        arrivalMicroseconds: packet.receiveDelta == nil ? nil : arrival, bytes: sizes[slot]))
+                                        arrivalMicroseconds: packet.receiveDelta == nil ? nil : arrival, bytes: sizes[slot],
+                                        probeCluster: clusters[slot] >= 0 ? clusters[slot] : nil))
         }
         return results.sorted { $0.sendMicroseconds < $1.sendMicroseconds }
     }
