@@ -84,6 +84,8 @@ public final class ForwardingNode {
     private var upstreamUnwrappers: [SequenceNumberUnwrapper]
     private var upstreamNACK: [NACKGenerator]
     private var nackScratch: [Int64] = []
+    /// When each of the publisher's packets arrived, for transport-wide feedback (if sent).
+    private var transportFeedback: TransportFeedbackRecorder?
     private var nackedScratch: [UInt16] = []
     private var downstreams: [String: Downstream] = [:]
     /// The same subscribers sorted by id, kept sorted as they come and go: audio forwarding and
@@ -116,6 +118,7 @@ public final class ForwardingNode {
         }
         upstreamUnwrappers = configuration.layerSSRCs.map { _ in SequenceNumberUnwrapper() }
         upstreamNACK = configuration.layerSSRCs.map { _ in NACKGenerator(configuration: configuration.upstreamNACK) }
+        if configuration.sendsTransportFeedback { transportFeedback = TransportFeedbackRecorder() }
         upstreamThrottle = KeyFrameRequestThrottle(minimumIntervalMilliseconds: configuration.keyFrameRequestIntervalMilliseconds)
         rebuildBuffer.reserveCapacity(1500)
     }
@@ -280,6 +283,11 @@ public final class ForwardingNode {
             measureBitrate(downstream, now: now)
             sendSenderReportIfDue(downstream, now: now)
         }
+        if let report = transportFeedback?.feedback(senderSSRC: configuration.localSSRC, mediaSSRC: configuration.layerSSRCs[0],
+                                                     nowMicroseconds: clock.monotonicMicroseconds()),
+           sendToPublisher(.transportWideFeedback(report)) {
+            counters.transportFeedbacksSent += 1
+        }
         for layer in upstreamNACK.indices {
             nackScratch.removeAll(keepingCapacity: true)
             upstreamNACK[layer].requestInto(&nackScratch, nowMilliseconds: now, roundTripMilliseconds: nil)
@@ -329,17 +337,40 @@ public final class ForwardingNode {
             counters.publisherRTCP += 1
             handlePublisherRTCP(length: plain)
         case .rtp:
-            // Only a packet of one of the track's SSRCs may pin or move the publisher's address.
-            guard let fields = try? RTPFixedFields(reading: receiveBuffer[0..<plain]), isPublishedSSRC(fields.ssrc) else {
+            guard let fields = try? RTPFixedFields(reading: receiveBuffer[0..<plain]) else {
                 counters.malformed += 1
+                return
+            }
+            // Only a packet of one of the track's SSRCs may pin or move the publisher's address;
+            // padding on another SSRC from the pinned address is the publisher probing.
+            guard isPublishedSSRC(fields.ssrc) else {
+                if publisherSource.peer == source, recordTransportSequence(length: plain, paddingOnly: true) {
+                    counters.paddingPackets += 1
+                } else {
+                    counters.malformed += 1
+                }
                 return
             }
             guard publisherSource.admit(source) else {
                 counters.foreignSourcePackets += 1
                 return
             }
+            if transportFeedback != nil { _ = recordTransportSequence(length: plain, paddingOnly: false) }
             handlePublisherRTP(length: plain, fields: fields)
         }
+    }
+
+    /// Notes the arrival of the publisher's packet in `receiveBuffer[0..<length]` for
+    /// transport-wide feedback (when the node sends it). With `paddingOnly`, only a packet that
+    /// carries nothing but padding counts; returns whether it was one (or, without it, parsed).
+    private func recordTransportSequence(length: Int, paddingOnly: Bool) -> Bool {
+        guard let packet = try? RTPPacket(parsing: receiveBuffer[0..<length]) else { return false }
+        if paddingOnly, !(packet.payload.isEmpty && packet.paddingLength > 0) { return false }
+        if transportFeedback != nil, let extensions = packet.header.extensions,
+           let sequence = try? extensions.value(TransportSequenceNumber.self, map: configuration.extensionMap) {
+            transportFeedback?.record(transportSequenceNumber: sequence.value, arrivalMicroseconds: clock.monotonicMicroseconds())
+        }
+        return true
     }
 
     /// The publisher's RTCP: a BYE for layer SSRCs (RFC 3550 §6.6) says it stopped sending those

@@ -1,3 +1,4 @@
+import RTPWire
 import SRTP
 import Simulcast
 import SessionCore
@@ -35,6 +36,12 @@ public struct ForwardingNodeConfiguration: Sendable {
     public var subscriberLossControl: LossBasedRateControl.Configuration
     /// What a subscriber's NACKs may make the node resend to it.
     public var retransmissionBudget: RetransmissionBudget.Configuration
+    /// Whether the node tells the publisher when each packet arrived (transport-wide feedback,
+    /// draft-holmer-rmcat-transport-wide-cc-extensions-01, every 50 ms), for its send-side
+    /// estimate; padding-only probe packets from the publisher count too, then are dropped.
+    public var sendsTransportFeedback = false
+    /// Where the publisher's packets carry the transport-wide sequence number.
+    public var extensionMap = RTPHeaderExtensionMap.defaults
 
     public init(plan: LayerPlan, layerSSRCs: [UInt32], publisherKeys: SRTPKeyingMaterial?,
                 feedbackKeys: SRTPKeyingMaterial?, publisherRTCPEndpoint: NetworkEndpoint? = nil,
@@ -139,6 +146,10 @@ public struct ForwardingNodeCounters: Sendable, Equatable {
     public var malformed = 0
     /// Valid-looking publisher packets from an address other than the publisher's (dropped).
     public var foreignSourcePackets = 0
+    /// Padding-only packets from the publisher (bandwidth probes): counted for transport-wide
+    /// feedback, then dropped; and transport-wide feedback reports sent to it.
+    public var paddingPackets = 0
+    public var transportFeedbacksSent = 0
     /// Send failures (socket errors).
     public var sendFailures = 0
     /// Audio packets from the publisher (forwarded as they are).

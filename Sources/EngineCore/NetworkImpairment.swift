@@ -155,6 +155,12 @@ public struct NetworkImpairment: Sendable {
     /// Datagrams waiting in the delay queue.
     public var queuedCount: Int { queue.count }
 
+    /// How long a datagram offered at `nowMicroseconds` would wait for the bottleneck (its
+    /// queueing delay; 0 without a capacity or with the link idle).
+    public func backlogMicroseconds(nowMicroseconds now: Int64) -> Int64 {
+        configuration.capacityBitsPerSecond == nil ? 0 : max(0, linkFreeMicroseconds - now)
+    }
+
     private mutating func shouldDrop() -> Bool {
         let probability = configuration.lossProbability
         guard probability > 0 else { return false }
