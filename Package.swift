@@ -81,10 +81,10 @@ let package = Package(
         .testTarget(name: "SRTPTests", dependencies: ["SRTP"], path: "Tests/SRTPTests"),
         .testTarget(name: "DTLSTests", dependencies: ["DTLS", "SRTP", "RTPWire"], path: "Tests/DTLSTests"),
         // The public API as a client sees it: `import MediaEngine` only.
-        .testTarget(name: "MediaEngineTests", dependencies: ["MediaEngine"], path: "Tests/MediaEngineTests"),
+        .testTarget(name: "MediaEngineTests", dependencies: ["MediaEngine", "MediaEngineTesting"], path: "Tests/MediaEngineTests"),
         .testTarget(name: "SessionCoreTests", dependencies: ["SessionCore"], path: "Tests/SessionCoreTests"),
         .testTarget(name: "EngineCoreTests", dependencies: ["EngineCore", "SessionCore"], path: "Tests/EngineCoreTests"),
-        .testTarget(name: "simulcastTests", dependencies: ["simulcast", "RTPWire", "MediaCodecs", "Simulcast"],
+        .testTarget(name: "simulcastTests", dependencies: ["simulcast", "MediaEngine", "RTPWire", "MediaCodecs", "Simulcast"],
                     path: "Tests/simulcastTests"),
     ],
     swiftLanguageModes: [.v6]
