@@ -43,6 +43,41 @@ import Testing
         #expect(videoRTP.allSatisfy { $0.count >= 12 + 10 })
     }
 
+    /// A receiver's PLI and REMB (RFC 4585 §6.3.1, draft-alvestrand-rmcat-remb) come back on the
+    /// sending socket: the key frame and the paused top layer are events.
+    @Test func keyFrameRequestsAndREMBBecomeEvents() async throws {
+        let receiver = try LoopbackReceiver()
+        let engine = MediaEngine()
+        let output = try await engine.sendPlainRTP(PlainRTPOptions(videoDestination: "127.0.0.1:\(receiver.port)", firstVideoSSRC: 1000,
+                                                                   security: .insecure, rtcpMux: true))
+        let participant = output.participant
+        let camera = try participant.createCameraVideoTrack(encoderConfig: .h360p)
+        try await participant.publish(camera)
+        async let played: Void = camera.play(from: TestSceneSource(width: 640, height: 360))
+        let sender = try #require(receiver.receiveOne()?.from)
+        let pli: [UInt8] = [0x81, 206, 0, 2, 0, 0, 0, 7, 0, 0, 0x03, 0xE8]
+        let remb: [UInt8] = [0x8F, 206, 0, 5, 0, 0, 0, 7, 0, 0, 0, 0, 0x52, 0x45, 0x4D, 0x42,
+                             1, 0x00, 0xC3, 0x50, 0, 0, 0x03, 0xE8]  // 50 000 bps for SSRC 1000
+        receiver.send(pli, to: sender)
+        receiver.send(remb, to: sender)
+        try await Task.sleep(for: .milliseconds(300))
+        await participant.leave()
+        var stoppedBy: EngineError?
+        do { try await played } catch { stoppedBy = error as? EngineError }
+        #expect(stoppedBy == .closed("camera track \(camera.id)"))  // the endless scene stops at the goodbye
+        var events: [ParticipantEvent] = []
+        for await event in participant.events { events.append(event) }
+        #expect(events.contains(.keyFrameRequested(trackId: camera.id)))
+        let change = try #require(events.compactMap { event -> PublishedLayersChange? in
+            if case let .publishedLayersChanged(change) = event { return change }
+            return nil
+        }.first)
+        #expect(change.paused == [1] && change.sending == [0] && change.rembBitsPerSecond == 50_000)
+        let statistics = try await output.statistics()
+        #expect(statistics.rembsReceived == 1 && statistics.layerPausesByREMB == 1 && statistics.keyFramesRequested >= 1)
+        await engine.close()
+    }
+
     @Test func optionsThatCannotWorkAreTypedErrors() async throws {
         let engine = MediaEngine()
         await #expect(throws: EngineError.invalidConfiguration("a plain RTP output needs a video or an audio destination")) {
@@ -105,6 +140,32 @@ final class LoopbackReceiver {
     }
 
     deinit { close(descriptor) }
+
+    /// The next datagram (within 200 ms) and where it came from.
+    func receiveOne() -> (bytes: [UInt8], from: sockaddr_in)? {
+        var buffer = [UInt8](repeating: 0, count: 2048)
+        var source = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let count = buffer.withUnsafeMutableBytes { bytes in
+            withUnsafeMutablePointer(to: &source) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { recvfrom(descriptor, bytes.baseAddress, bytes.count, 0, $0, &length) }
+            }
+        }
+        guard count > 0 else { return nil }
+        return (Array(buffer[..<count]), source)
+    }
+
+    /// Sends `bytes` to `destination` from this socket.
+    func send(_ bytes: [UInt8], to destination: sockaddr_in) {
+        var destination = destination
+        _ = bytes.withUnsafeBytes { buffer in
+            withUnsafePointer(to: &destination) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    sendto(descriptor, buffer.baseAddress, buffer.count, 0, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+        }
+    }
 
     /// Every datagram waiting, until none arrives for 200 ms.
     func receiveAll() -> [[UInt8]] {
