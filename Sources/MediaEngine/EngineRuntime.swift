@@ -30,18 +30,31 @@ final class EngineRuntime {
         return runtime
     }
 
+    /// Opens a plain RTP output (checks the options, binds its socket); publishing comes next.
+    func openPlainRTPOutput(options: PlainRTPOptions) throws(EngineError) -> PlainRTPRuntime {
+        let id = "plain-rtp-\(nextRoomNumber)"
+        let output = try PlainRTPRuntime(id: id, options: options, runtime: self)
+        nextRoomNumber += 1
+        rooms[id] = output
+        return output
+    }
+
     func closeRoom(_ id: String) {
         rooms.removeValue(forKey: id)?.close()
     }
 
     /// Fresh SRTP master key and salt (the default suite), from the system random source.
     func freshKeys() throws(EngineError) -> SRTPKeyingMaterial {
-        let bytes = (0..<SRTPSuite.default.keyingMaterialLength).map { _ in UInt8.random(in: 0...255, using: &random) }
         do {
-            return try SRTPKeyingMaterial(keyAndSalt: bytes)
+            return try SRTPKeyingMaterial(keyAndSalt: freshKeyAndSalt())
         } catch {
             throw .systemFailure("SRTP keys: \(error)")
         }
+    }
+
+    /// Fresh SRTP master key || salt bytes (the default suite), from the system random source.
+    func freshKeyAndSalt() -> [UInt8] {
+        (0..<SRTPSuite.default.keyingMaterialLength).map { _ in UInt8.random(in: 0...255, using: &random) }
     }
 
     /// A random SSRC base (RFC 3550 §8.1: SSRCs are chosen at random).

@@ -9,7 +9,7 @@ import Simulcast
 /// which blocks the engine's loop for that time (typically well under a second); then the loop
 /// paces the camera's frames, answers Janus's feedback and keeps the session alive.
 /// Receiving through Janus is not supported yet. Loop-confined.
-final class JanusRoomRuntime: RoomBackend {
+final class JanusRoomRuntime: PublishOnlyRoomBackend {
     let id: String
     let url: URL
     let room: Int
@@ -84,31 +84,7 @@ final class JanusRoomRuntime: RoomBackend {
     }
 
     /// What every receiving call answers: the engine only publishes through Janus so far.
-    private static let receivingUnsupported = EngineError.notAllowed("receiving through a Janus room is not supported yet")
-
-    func subscribe(_ subscriberId: String, to publisherId: String, runtime: EngineRuntime) throws(EngineError) -> SubscriptionRuntime {
-        throw Self.receivingUnsupported
-    }
-
-    func setPreference(_ preference: EffectivePreference, subscriber subscriberId: String, publisher publisherId: String) throws(EngineError) {
-        throw Self.receivingUnsupported
-    }
-
-    func setPinned(_ pinned: Bool, subscriber subscriberId: String, publisher publisherId: String) throws(EngineError) {
-        throw Self.receivingUnsupported
-    }
-
-    func stats(subscriber subscriberId: String, publisher publisherId: String) throws(EngineError) -> RemoteVideoStats {
-        throw Self.receivingUnsupported
-    }
-
-    func startRecording(subscriber subscriberId: String, publisher publisherId: String, path: String) throws(EngineError) {
-        throw Self.receivingUnsupported
-    }
-
-    func stopRecording(subscriber subscriberId: String, publisher publisherId: String) throws(EngineError) {
-        throw Self.receivingUnsupported
-    }
+    let receivingUnsupported = EngineError.notAllowed("receiving through a Janus room is not supported yet")
 
     func tick(runtime: EngineRuntime) {
         guard let session, let feed else { return }

@@ -44,6 +44,30 @@ public final class MediaEngine: Sendable {
         return LocalParticipant(id: participantId, roomId: roomId, options: RoomOptions(), events: events, loop: loop)
     }
 
+    /// Sends plain RTP over UDP (RFC 3550), mediasoup `PlainTransport` style: no ICE, no DTLS,
+    /// SRTP (RFC 3711) with an SDES key (RFC 4568) unless `options.security` opts out, RTCP on
+    /// port + 1 or muxed (RFC 5761), simulcast VP8 (RFC 7741) one SSRC per layer and Opus
+    /// (RFC 7587). Checks the options and binds the socket; then publish the returned
+    /// participant's camera (first) and microphone and push frames or `play(from:)` sources:
+    ///
+    ///     let output = try await engine.sendPlainRTP(PlainRTPOptions(videoDestination: "127.0.0.1:5004"))
+    ///     let camera = try output.participant.createCameraVideoTrack(encoderConfig: .h360p)
+    ///     try await output.participant.publish(camera)
+    ///     try await camera.play(from: source)
+    ///     await output.participant.leave()        // RTCP BYE
+    ///
+    /// Its events report key-frame requests (`.keyFrameRequested`), REMB layer pauses and
+    /// resumes (`.publishedLayersChanged`) and failures; receiving calls throw `.notAllowed`.
+    public func sendPlainRTP(_ options: PlainRTPOptions, participantId: String = "plain-rtp") async throws(EngineError) -> PlainRTPOutput {
+        let (events, continuation) = AsyncStream.makeStream(of: ParticipantEvent.self, bufferingPolicy: .bufferingNewest(256))
+        let (roomId, key) = try await loop.perform { runtime throws(EngineError) -> (String, [UInt8]?) in
+            let output = try runtime.openPlainRTPOutput(options: options)
+            try output.join(participantId, events: continuation, runtime: runtime)
+            return (output.id, output.srtpKeyAndSalt)
+        }
+        let participant = LocalParticipant(id: participantId, roomId: roomId, options: RoomOptions(), events: events, loop: loop)
+        return PlainRTPOutput(participant: participant, srtpKeyAndSalt: key, loop: loop)
+    }
 
     /// Stops the engine: every participant says goodbye (RTCP BYE), every event and frame
     /// stream finishes, the thread ends. Calling it again does nothing.

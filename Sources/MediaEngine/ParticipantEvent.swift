@@ -21,15 +21,21 @@ public struct LayerSwitch: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// dynaCast (SPEC §2) paused or resumed layers of this participant's camera: what the room's
-/// subscribers want, what the encoder sends now, and what changed.
+/// dynaCast (SPEC §2) or a receiver's REMB paused or resumed layers of this participant's
+/// camera: what the room's subscribers want (or the REMB allows), what the encoder sends now,
+/// and what changed.
 public struct PublishedLayersChange: Sendable, Hashable, CustomStringConvertible {
     public var wanted: [Int]
     public var sending: [Int]
     public var paused: [Int]
     public var resumed: [Int]
+    /// The REMB bitrate that caused the change (a plain RTP output's receiver); nil for dynaCast.
+    public var rembBitsPerSecond: UInt64? = nil
 
-    public var description: String { "sending \(sending) (wanted \(wanted), paused \(paused), resumed \(resumed))" }
+    public var description: String {
+        "sending \(sending) (wanted \(wanted), paused \(paused), resumed \(resumed))"
+            + (rembBitsPerSecond.map { ", REMB \($0) bps" } ?? "")
+    }
 }
 
 /// Everything that happens to one participant, on its `events` stream, in order.
@@ -51,7 +57,7 @@ public enum ParticipantEvent: Sendable, Hashable, CustomStringConvertible {
     case activeSpeakersChanged([ActiveSpeaker])
     /// The participant holding the stage changed (nil: nobody).
     case dominantSpeakerChanged(String?)
-    /// dynaCast paused or resumed layers of this participant's camera.
+    /// dynaCast (or a plain RTP receiver's REMB) paused or resumed layers of this participant's camera.
     case publishedLayersChanged(PublishedLayersChange)
     /// Something went wrong in the background (e.g. a frame that could not be encoded).
     case failure(EngineError)

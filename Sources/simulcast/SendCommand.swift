@@ -1,15 +1,14 @@
 import CommandLineSupport
 import Foundation
-import MediaCodecs
-import EngineCore
-import RTPWire
+import MediaEngine
+import MediaEngineTesting
 import Simulcast
 import SRTP
-import SessionCore
-import Synchronization
 
 /// `simulcast send`: publishes the built-in scene (or a Y4M file) as simulcast VP8 and, with
-/// `--audio-to`, Opus from a test tone (or a WAV file), SRTP-protected over UDP.
+/// `--audio-to`, Opus from a test tone (or a WAV file), SRTP-protected over UDP. Argument
+/// parsing and calls of the public API (`MediaEngine.sendPlainRTP`): the engine paces, answers
+/// feedback and says goodbye.
 enum SendCommand {
     static let usage = """
     usage: simulcast send --to HOST:PORT[,P2,P3] [--ssrc N] [--pt 96] [--key BASE64 | --insecure]
@@ -51,24 +50,25 @@ enum SendCommand {
 
     /// What was sent, per SSRC.
     struct Summary {
-        var streams: [Publisher.StreamStatistics]
+        var streams: [PlainRTPStatistics.Stream]
         var videoFrames: Int
         var audioFrames: Int
         var keyHex: String?
     }
 
     @discardableResult
-    static func run(_ arguments: ArraySlice<String>, output: (String) -> Void = { print($0) }) throws -> Summary {
+    static func run(_ arguments: ArraySlice<String>, output: (String) -> Void = { print($0) }) async throws -> Summary {
         let options = try CommandLineArguments(
             arguments,
             valueOptions: ["to", "ssrc", "pt", "key", "frames", "input", "size", "max-layer", "audio-to", "audio-ssrc",
                            "audio-pt", "audio-input", "pcap", "rtcp-interval", "cname", "seconds", "rtcp-to",
                            "key-frames", "remb"],
             flagOptions: ["insecure", "fast", "dtx", "rtcp-mux", "rtcp-plain"])
-        var random = SystemRandomNumberGenerator()
-        let videoDestinations = try options.string("to").map { try NetworkEndpoint.parseList($0) }
-        let audioDestination = try options.string("audio-to").map { try NetworkEndpoint(parsing: $0) }
-        guard videoDestinations != nil || audioDestination != nil else {
+        var plain = PlainRTPOptions(videoDestination: options.string("to"), audioDestination: options.string("audio-to"),
+                                    rtcpMux: options.flag("rtcp-mux"), rtcpDestination: options.string("rtcp-to"),
+                                    cname: options.string("cname") ?? "simulcast-send", pcapPath: options.string("pcap"),
+                                    pacing: options.flag("fast") ? .unpaced : .realTime, opusDTX: options.flag("dtx"))
+        guard plain.videoDestination != nil || plain.audioDestination != nil else {
             throw CommandError("send needs --to HOST:PORT (video) and/or --audio-to HOST:PORT")
         }
         guard options.string("frames") == nil || options.string("seconds") == nil else {
@@ -77,37 +77,31 @@ enum SendCommand {
         let frameCount = options.string("seconds") != nil
             ? try options.int("seconds", default: 5, range: 1...300_000) * 30
             : try options.int("frames", default: 150, range: 1...10_000_000)
-        let rtcpDestination = try options.string("rtcp-to").map { try NetworkEndpoint(parsing: $0) }
         let plainRTCP = options.flag("rtcp-plain")
-        let keyFrameScope: KeyFrameRequestScope
         switch options.string("key-frames") ?? "every" {
-        case "every": keyFrameScope = .everyLayer
-        case "named": keyFrameScope = .namedLayer
+        case "every": plain.keyFrameRequestScope = .everyLayer
+        case "named": plain.keyFrameRequestScope = .namedLayer
         case let other: throw CommandError("--key-frames \(other): expected every or named")
         }
-        let rembPolicy: REMBPolicy
         switch options.string("remb") ?? "limit" {
-        case "limit": rembPolicy = .limitLayers()
-        case "ignore": rembPolicy = .ignore
+        case "limit": plain.rembResponse = .limitLayers
+        case "ignore": plain.rembResponse = .ignore
         case let other: throw CommandError("--remb \(other): expected limit or ignore")
         }
-        let payloadType = try options.int("pt", default: 96, range: 0...127)
-        let audioPayloadType = try options.int("audio-pt", default: 111, range: 0...127)
-        let firstSSRC = try ssrc(options, "ssrc", &random)
-        let audioSSRC = try ssrc(options, "audio-ssrc", &random)
-        let intervalMilliseconds = try options.int("rtcp-interval", default: 1000, range: 0...3_600_000)
-        let fast = options.flag("fast")
+        plain.videoPayloadType = try options.int("pt", default: 96, range: 0...127)
+        plain.audioPayloadType = try options.int("audio-pt", default: 111, range: 0...127)
+        plain.firstVideoSSRC = try ssrc(options, "ssrc")
+        plain.audioSSRC = try ssrc(options, "audio-ssrc")
+        plain.reportIntervalMilliseconds = try options.int("rtcp-interval", default: 1000, range: 0...3_600_000)
 
-        // Security: SRTP unless --insecure; a key given or generated.
-        let security: PublisherSecurity
-        var keyHex: String?
+        // Security: SRTP unless --insecure; a key given or generated (by the engine).
         if options.flag("insecure") {
             guard options.string("key") == nil else { throw CommandError("--key and --insecure contradict each other") }
-            security = .insecure
+            plain.security = .insecure
             output("WARNING: --insecure: sending plain RTP/RTCP")
             if plainRTCP { output("(--rtcp-plain is implied by --insecure)") }
         } else {
-            var keyAndSalt: [UInt8]
+            var keyAndSalt: [UInt8]?
             if let text = options.string("key") {
                 guard let data = Data(base64Encoded: text) else {
                     throw CommandError("--key \(text) is not valid base64: expected the \(SRTPSuite.default.keyingMaterialLength)-byte "
@@ -115,170 +109,188 @@ enum SendCommand {
                         + "characters (omit --key to have one generated)")
                 }
                 keyAndSalt = [UInt8](data)
-            } else {
-                keyAndSalt = (0..<SRTPSuite.default.keyingMaterialLength).map { _ in UInt8.random(in: 0...255, using: &random) }
-                output("SRTP key (\(SRTPSuite.default), base64): \(Data(keyAndSalt).base64EncodedString())")
-                output("a=crypto:1 \(SRTPSuite.default) inline:\(Data(keyAndSalt).base64EncodedString())")
             }
-            keyHex = keyAndSalt.map { String(format: "%02x", $0) }.joined()
-            // A key of the wrong length is the SRTPError itself, whose description says the length needed.
-            defer { for index in keyAndSalt.indices { keyAndSalt[index] = 0 } }
-            let material = try SRTPKeyingMaterial(keyAndSalt: keyAndSalt)
-            if plainRTCP {
-                security = .srtpPlainRTCP(local: material)
-                output("WARNING: --rtcp-plain: RTP is SRTP, RTCP (reports and feedback) is plain")
-            } else {
-                security = .srtp(local: material)
-                if rtcpDestination != nil {
-                    output("note: --rtcp-to without --rtcp-plain sends SRTCP; a Janus mountpoint reads only plain RTCP")
-                }
-            }
+            plain.security = plainRTCP ? .srtpWithPlainRTCP(keyAndSalt: keyAndSalt) : .srtp(keyAndSalt: keyAndSalt)
         }
 
-        // Tracks.
-        var video: VideoTrackConfiguration?
-        var source: VideoSource?
-        if let videoDestinations {
+        // The camera's layers (a note when the size is cropped) and the sources played into the tracks.
+        var camera: (config: CameraEncoderConfig, maxLayer: MaxLayer)?
+        var scene: (any VideoFrameSource)?
+        if plain.videoDestination != nil {
             let size = try options.size("size", default: (1280, 720))
-            let maxLayer = try options.int("max-layer", default: 3, range: 2...3)
-            let plan = try LayerPlan(width: size.width, height: size.height, maxLayer: maxLayer == 2 ? .two : .three)
+            let maxLayer: MaxLayer = try options.int("max-layer", default: 3, range: 2...3) == 2 ? .two : .three
+            let plan = try LayerPlan(width: size.width, height: size.height, maxLayer: maxLayer)
             if let note = sizeNotice(requestedWidth: size.width, height: size.height, plan: plan) {
                 writeToStandardError(note + "\n")
             }
-            guard videoDestinations.count == 1 || videoDestinations.count == plan.layers.count else {
-                throw CommandError("--to lists \(videoDestinations.count) ports for \(plan.layers.count) layer(s): "
-                    + "give one port or one per layer, lowest first")
-            }
-            video = VideoTrackConfiguration(plan: plan, firstSSRC: firstSSRC, payloadType: UInt8(payloadType))
             let top = plan.top
-            source = try options.string("input").map { try VideoSource(y4mPath: $0, width: top.width, height: top.height) }
-                ?? VideoSource(testSceneWidth: top.width, height: top.height)
+            scene = try options.string("input").map {
+                try Y4MFileSource(path: $0, width: top.width, height: top.height).prefix(frameCount)
+            } ?? TestSceneSource(width: top.width, height: top.height, frames: frameCount)
+            camera = (CameraEncoderConfig(width: size.width, height: size.height), maxLayer)
         }
-        var audio: AudioTrackConfiguration?
-        var wav: WAVReader?
-        if audioDestination != nil {
-            var opus = OpusEncoder.Configuration(dtx: options.flag("dtx"))
+        var sound: (any AudioFrameSource)?
+        if plain.audioDestination != nil {
+            // Audio runs for the video's duration: 50 frames of 20 ms per 30 video frames.
+            let audioFrameCount = max(1, frameCount * 50 / 30)
             if let path = options.string("audio-input") {
-                let reader = try WAVReader(path: path)
-                opus.channels = reader.channels
-                wav = reader
+                let wav = try WAVFileSource(path: path)
+                plain.audioChannels = wav.channels
+                sound = wav.prefix(audioFrameCount)
+            } else {
+                sound = ToneSource(frequencyHz: 440, amplitude: 0.3, talkFrames: 50, pauseFrames: 25, frames: audioFrameCount)
             }
-            audio = AudioTrackConfiguration(ssrc: audioSSRC, payloadType: UInt8(audioPayloadType), opus: opus)
         }
 
-        // Transport: one socket; per-layer and audio routes.
-        let defaultDestination = videoDestinations?.first ?? audioDestination ?? .loopback(port: 9)
-        let transport = try UDPTransport(destination: defaultDestination, rtcpMux: options.flag("rtcp-mux"),
-                                         rtcpDestination: rtcpDestination)
-        if let video, let videoDestinations, videoDestinations.count > 1 {
-            for (ssrc, destination) in zip(video.ssrcs, videoDestinations) { try transport.route(ssrc: ssrc, to: destination) }
+        let engine = MediaEngine()
+        do {
+            let summary = try await send(plain, camera: camera, scene: scene, sound: sound, engine: engine, output: output)
+            await engine.close()
+            return summary
+        } catch {
+            await engine.close()
+            throw error
         }
-        if let audio, let audioDestination { try transport.route(ssrc: audio.ssrc, to: audioDestination) }
-        if let path = options.string("pcap") { try transport.recordPcap(to: path) }
+    }
 
-        let configuration = PublisherConfiguration(
-            video: video, audio: audio, security: security, cname: options.string("cname") ?? "simulcast-send",
-            reportIntervalMicroseconds: Int64(intervalMilliseconds) * 1000,
-            keyFrameRequestScope: keyFrameScope, rembPolicy: rembPolicy)
-        let publisher = try Publisher(configuration: configuration, transport: transport, clock: .system, using: &random)
+    /// Opens the output, publishes, plays the sources until they end (or SIGTERM/SIGINT), prints
+    /// what the events report as it happens, then the summary and the per-SSRC table.
+    private static func send(_ plain: PlainRTPOptions, camera: (config: CameraEncoderConfig, maxLayer: MaxLayer)?,
+                             scene: sending (any VideoFrameSource)?, sound: sending (any AudioFrameSource)?, engine: MediaEngine,
+                             output: (String) -> Void) async throws -> Summary {
+        let sender = try await refusal { () async throws(EngineError) in try await engine.sendPlainRTP(plain, participantId: "simulcast-send") }
+        let participant = sender.participant
+        switch (plain.security, sender.srtpKeyAndSalt) {
+        case let (.srtp(nil), key?), let (.srtpWithPlainRTCP(nil), key?):
+            // Generated: the receiver needs it.
+            output("SRTP key (\(SRTPSuite.default), base64): \(Data(key).base64EncodedString())")
+            if let line = sender.sdesCryptoAttribute { output(line) }
+        default:
+            break
+        }
+        if case .srtpWithPlainRTCP = plain.security {
+            output("WARNING: --rtcp-plain: RTP is SRTP, RTCP (reports and feedback) is plain")
+        } else if case .srtp = plain.security, plain.rtcpDestination != nil {
+            output("note: --rtcp-to without --rtcp-plain sends SRTCP; a Janus mountpoint reads only plain RTCP")
+        }
 
-        // Interleave by media time: video every 1/30 s, audio every 20 ms, over the same duration.
-        let audioFrameCount = audio == nil ? 0 : max(1, frameCount * 50 / 30)
-        let videoFrameCount = video == nil ? 0 : frameCount
-        let testSignal = TestSignal(frequencyHz: 440, amplitude: 0.3, talkFrames: 50, pauseFrames: 25,
-                                    channels: audio?.opus.channels ?? .mono)
-        let clock = MediaClock.system
-        let start = clock.monotonicMicroseconds()
+        // Tracks: the camera first (its publisher carries the microphone too).
+        var cameraTrack: LocalVideoTrack?
+        if let camera {
+            let track = try await refusal { () async throws(EngineError) -> LocalVideoTrack in
+                let track = try participant.createCameraVideoTrack(encoderConfig: camera.config, maxLayer: camera.maxLayer)
+                try await participant.publish(track)
+                return track
+            }
+            cameraTrack = track
+        }
+        var microphone: LocalAudioTrack?
+        if plain.audioDestination != nil {
+            let track = participant.createMicrophoneAudioTrack()
+            try await refusal { () async throws(EngineError) in try await participant.publish(track) }
+            microphone = track
+        }
+
+        let start = ContinuousClock.now
         let stop = StopSignals.install()
-        defer { stop.restore() }
-        // Feedback: handled between frames and while waiting for the next one; what it changed is
-        // reported as it happens (milliseconds since the start).
-        var stopped = false
-        @discardableResult
-        func pollFeedback(timeoutMilliseconds: Int32) throws -> Bool {
-            guard let outcome = try publisher.pollIncoming(timeoutMilliseconds: timeoutMilliseconds) else { return false }
-            let at = (clock.monotonicMicroseconds() - start) / 1000
-            if outcome.layersPaused > 0 || outcome.layersResumed > 0 {
-                output("t=\(at) ms REMB \(outcome.rembBitrate ?? 0) bps: \(publisher.rembActiveLayerCount) layer(s) active "
-                    + "(paused \(outcome.layersPaused), resumed \(outcome.layersResumed))")
-            }
-            if outcome.keyFramesRequested > 0 {
-                output("t=\(at) ms key-frame request honoured (\(publisher.keyFramesRequested) so far)")
-            }
+        let stopWatcher = Task {
+            guard await stop.stopped() else { return false }
+            await participant.leave()  // the plays end, the BYE goes out
             return true
         }
-        var videoSent = 0, audioSent = 0
-        var videoDone = videoFrameCount == 0, audioDone = audioFrameCount == 0
-        while !videoDone || !audioDone {
-            if stop.requested {
-                stopped = true
+        async let playFailure = playToEnd(scene, into: cameraTrack, sound, into: microphone, then: participant)
+
+        // What feedback changed, as it happens (milliseconds since the start); ends at the goodbye.
+        var keyFramesHonoured = 0
+        var backgroundFailure: EngineError?
+        for await event in participant.events {
+            let at = (ContinuousClock.now - start) / .milliseconds(1)
+            switch event {
+            case let .publishedLayersChanged(change):
+                output("t=\(Int(at)) ms REMB \(change.rembBitsPerSecond ?? 0) bps: \(change.wanted.count) layer(s) active "
+                    + "(paused \(change.paused.count), resumed \(change.resumed.count))")
+            case .keyFrameRequested:
+                keyFramesHonoured += 1
+                output("t=\(Int(at)) ms key-frame request honoured (\(keyFramesHonoured) so far)")
+            case let .failure(error):
+                backgroundFailure = backgroundFailure ?? error
+            default:
                 break
             }
-            let videoTime = Int64(videoSent) * 1_000_000 / 30
-            let audioTime = Int64(audioSent) * 20_000
-            let sendVideo = !videoDone && (audioDone || videoTime <= audioTime)
-            if !fast {
-                let due = start + (sendVideo ? videoTime : audioTime)
-                let now = clock.monotonicMicroseconds()
-                if due > now {
-                    // Wait for the frame's time while answering feedback at once.
-                    var now = now
-                    while due > now {
-                        try pollFeedback(timeoutMilliseconds: Int32(max(1, min((due - now) / 1000, 1000))))
-                        now = clock.monotonicMicroseconds()
-                    }
-                }
-            }
-            if sendVideo {
-                if let source, let frame = try source.nextFrame() {
-                    try publisher.send(video: frame)
-                    videoSent += 1
-                    if fast { usleep(1000) }
-                } else {
-                    videoDone = true
-                }
-                if videoSent >= videoFrameCount { videoDone = true }
-            } else {
-                let frame: AudioFrame?
-                if let wav { frame = wav.frame(audioSent) } else { frame = testSignal.frame(audioSent) }
-                if let frame {
-                    try publisher.send(audio: frame)
-                    audioSent += 1
-                    if fast { usleep(200) }
-                } else {
-                    audioDone = true
-                }
-                if audioSent >= audioFrameCount { audioDone = true }
-            }
-            var drained = 0
-            while drained < 64, try pollFeedback(timeoutMilliseconds: 0) { drained += 1 }
         }
-        if intervalMilliseconds > 0 { try publisher.sendGoodbye(reason: "simulcast send finished") }
-        try transport.finishPcap()
+        stop.restore()  // the watcher returns
+        let stopped = await stopWatcher.value
+        if let failure = await playFailure {
+            if case .closed = failure, stopped {} else { throw failure }
+        }
+        if let backgroundFailure, !stopped { throw backgroundFailure }
+        let statistics = try await sender.statistics()
 
-        let elapsed = Double(clock.monotonicMicroseconds() - start) / 1e6
-        output("Sent \(videoSent) video frame(s) and \(audioSent) audio frame(s) in \(String(format: "%.2f", elapsed)) s "
-            + "(\(publisher.path.isSecure ? "SRTP \(SRTPSuite.default)" : "plain RTP")"
-            + "\(publisher.path.isSecure && publisher.path.rtcpIsPlain ? ", plain RTCP" : ""), "
-            + "\(publisher.reportsSent) RTCP report(s), \(publisher.keyFramesRequested) key-frame request(s) honoured, "
-            + "\(publisher.keyFrameRequestsThrottled) throttled, \(publisher.rembsReceived) REMB(s)"
-            + "\(publisher.lastREMBBitrate.map { ", last \($0) bps" } ?? ""), "
-            + "\(publisher.layerPausesByREMB) layer pause(s) / \(publisher.layerResumesByREMB) resume(s) by REMB, "
-            + "\(publisher.feedbackErrors) bad feedback datagram(s)\(stopped ? ", stopped by signal" : ""))")
+        let elapsed = Double((ContinuousClock.now - start) / .microseconds(1)) / 1e6
+        let security: String
+        switch plain.security {
+        case .srtp: security = "SRTP \(SRTPSuite.default)"
+        case .srtpWithPlainRTCP: security = "SRTP \(SRTPSuite.default), plain RTCP"
+        case .insecure: security = "plain RTP"
+        }
+        output("Sent \(statistics.videoFramesSent) video frame(s) and \(statistics.audioFramesSent) audio frame(s) in "
+            + "\(String(format: "%.2f", elapsed)) s (\(security), "
+            + "\(statistics.reportsSent) RTCP report(s), \(statistics.keyFramesRequested) key-frame request(s) honoured, "
+            + "\(statistics.keyFrameRequestsThrottled) throttled, \(statistics.rembsReceived) REMB(s)"
+            + "\(statistics.lastREMBBitsPerSecond.map { ", last \($0) bps" } ?? ""), "
+            + "\(statistics.layerPausesByREMB) layer pause(s) / \(statistics.layerResumesByREMB) resume(s) by REMB, "
+            + "\(statistics.badFeedbackDatagrams) bad feedback datagram(s)\(stopped ? ", stopped by signal" : ""))")
         output("")
         output("| ssrc | stream | destination | packets | payload bytes | wire bytes | retransmissions |")
         output("|---:|---|---|---:|---:|---:|---:|")
-        for stream in publisher.statistics {
-            output("| \(stream.ssrc) | \(stream.name) | \(transport.destination(for: stream.ssrc)) | \(stream.packets) | "
-                + "\(stream.payloadOctets) | \(stream.wireBytes) | \(stream.retransmissions) |")
+        for stream in statistics.streams {
+            output("| \(stream.ssrc) | \(stream.name) | \(stream.destination) | \(stream.packets) | "
+                + "\(stream.payloadBytes) | \(stream.wireBytes) | \(stream.retransmissions) |")
         }
-        if let path = options.string("pcap") { output("\npcap: \(path)") }
-        return Summary(streams: publisher.statistics, videoFrames: videoSent, audioFrames: audioSent, keyHex: keyHex)
+        if let path = plain.pcapPath { output("\npcap: \(path)") }
+        return Summary(streams: statistics.streams, videoFrames: statistics.videoFramesSent,
+                       audioFrames: statistics.audioFramesSent,
+                       keyHex: sender.srtpKeyAndSalt.map { $0.map { String(format: "%02x", $0) }.joined() })
     }
 
-    private static func ssrc(_ options: CommandLineArguments, _ name: String,
-                             _ random: inout SystemRandomNumberGenerator) throws -> UInt32 {
-        guard let text = options.string(name) else { return UInt32.random(in: 1...0xFFFF_0000, using: &random) }
+    /// Plays the scene into the camera and the sound into the microphone at once until both end,
+    /// then leaves (the BYE goes out); the first failure, if any.
+    private static func playToEnd(_ scene: sending (any VideoFrameSource)?, into camera: LocalVideoTrack?,
+                                  _ sound: sending (any AudioFrameSource)?, into microphone: LocalAudioTrack?,
+                                  then participant: LocalParticipant) async -> EngineError? {
+        async let videoFailure = play(scene, into: camera)
+        async let audioFailure = play(sound, into: microphone)
+        let failures = await (videoFailure, audioFailure)
+        await participant.leave()
+        return failures.0 ?? failures.1
+    }
+
+    /// Plays `source` into `track` until it ends; its failure, if any.
+    private static func play(_ source: sending (any VideoFrameSource)?, into track: LocalVideoTrack?) async -> EngineError? {
+        guard let source, let track else { return nil }
+        do throws(EngineError) { try await track.play(from: source) } catch { return error }
+        return nil
+    }
+
+    private static func play(_ source: sending (any AudioFrameSource)?, into track: LocalAudioTrack?) async -> EngineError? {
+        guard let source, let track else { return nil }
+        do throws(EngineError) { try await track.play(from: source) } catch { return error }
+        return nil
+    }
+
+    /// Runs `body`; a value the engine refuses (`.invalidConfiguration`) becomes the sentence the
+    /// user reads after `simulcast send:` (e.g. "port 70000 is out of range: use 1 to 65535").
+    private static func refusal<T>(_ body: () async throws(EngineError) -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let .invalidConfiguration(why) {
+            throw CommandError(why)
+        }
+    }
+
+    /// `--ssrc N` / `--audio-ssrc N`; nil when not given (the engine picks one at random).
+    private static func ssrc(_ options: CommandLineArguments, _ name: String) throws -> UInt32? {
+        guard let text = options.string(name) else { return nil }
         guard let value = UInt32(text) else {
             throw CommandError("--\(name) \(text): expected an integer in 0...\(UInt32.max)")
         }

@@ -1,8 +1,18 @@
+import Dispatch
 import Glibc
 import Synchronization
 
 /// Set by SIGTERM/SIGINT while a sending command runs: stop sending, say goodbye, print the summary.
 let stopRequested = Atomic<Bool>(false)
+
+/// Posted by the handlers (`sem_post` is async-signal-safe) and by `restore()`, so `stopped()`
+/// wakes without polling. Lives as long as the process; set up by `install()` before the
+/// handlers can run.
+nonisolated(unsafe) private let stopSemaphore: UnsafeMutablePointer<sem_t> = {
+    let semaphore = UnsafeMutablePointer<sem_t>.allocate(capacity: 1)
+    sem_init(semaphore, 0, 0)
+    return semaphore
+}()
 
 /// SIGTERM and SIGINT turned into a flag for the duration of a sending command (`send`,
 /// `publish`), the previous handlers restored afterwards.
@@ -17,15 +27,31 @@ struct StopSignals {
 
     static func install() -> StopSignals {
         stopRequested.store(false, ordering: .relaxed)
-        return StopSignals(previousTerm: signal(SIGTERM) { _ in stopRequested.store(true, ordering: .relaxed) },
-                           previousInt: signal(SIGINT) { _ in stopRequested.store(true, ordering: .relaxed) })
+        while sem_trywait(stopSemaphore) == 0 {}  // wake-ups left from an earlier command
+        let handler: @convention(c) (Int32) -> Void = { _ in
+            stopRequested.store(true, ordering: .relaxed)
+            sem_post(stopSemaphore)
+        }
+        return StopSignals(previousTerm: signal(SIGTERM, handler), previousInt: signal(SIGINT, handler))
     }
 
     /// Whether a stop was asked for.
     var requested: Bool { stopRequested.load(ordering: .relaxed) }
 
+    /// Waits until a stop is asked for (true) or `restore()` is called (false). One waiter per
+    /// `install()`.
+    func stopped() async -> Bool {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                while sem_wait(stopSemaphore) != 0, errno == EINTR {}
+                continuation.resume(returning: stopRequested.load(ordering: .relaxed))
+            }
+        }
+    }
+
     func restore() {
         signal(SIGTERM, previousTerm)
         signal(SIGINT, previousInt)
+        sem_post(stopSemaphore)  // a waiting `stopped()` returns
     }
 }

@@ -30,7 +30,7 @@ do {
         exit(try InspectCommand.run(rest))
     case "send":
         if rest.contains("--help") { print(SendCommand.usage); exit(0) }
-        try SendCommand.run(rest)
+        try await SendCommand.run(rest)
     case "publish":
         if rest.contains("--help") { print(PublishCommand.usage); exit(0) }
         try PublishCommand.run(rest)

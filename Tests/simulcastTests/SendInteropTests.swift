@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import EngineCore
 import RTPWire
+import MediaEngine
 import SRTP
 @testable import simulcast
 
@@ -10,7 +11,7 @@ import SRTP
 @Suite(.serialized) struct SendInteropTests {
     static let frames = 30
 
-    @Test func srtpSimulcastDecodesEveryFrameOnEveryLayerPort() throws {
+    @Test func srtpSimulcastDecodesEveryFrameOnEveryLayerPort() async throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let sizes = [(320, 180), (640, 360), (1280, 720)]
@@ -27,7 +28,7 @@ import SRTP
             ], log: directory.appendingPathComponent("gst\(index).log")))
         }
         for pipeline in pipelines { try pipeline.waitUntilPlaying() }
-        let summary = try SendCommand.run(["--to", "127.0.0.1:" + ports.map(String.init).joined(separator: ","),
+        let summary = try await SendCommand.run(["--to", "127.0.0.1:" + ports.map(String.init).joined(separator: ","),
                                            "--ssrc", "\(ssrc)", "--key", interopKeyBase64, "--frames", "\(Self.frames)",
                                            "--fast", "--rtcp-interval", "200"], output: { _ in })
         usleep(500_000)
@@ -41,7 +42,7 @@ import SRTP
         }
     }
 
-    @Test func srtpOpusDecodesEveryPacketAlongsideVideo() throws {
+    @Test func srtpOpusDecodesEveryPacketAlongsideVideo() async throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let audioPort = try freePortPair(), videoPort = try freePortPair()
@@ -64,7 +65,7 @@ import SRTP
             ], log: directory.appendingPathComponent("gst-video.log")),
         ]
         for pipeline in pipelines { try pipeline.waitUntilPlaying() }
-        let summary = try SendCommand.run(["--audio-to", "127.0.0.1:\(audioPort)", "--audio-ssrc", "4242",
+        let summary = try await SendCommand.run(["--audio-to", "127.0.0.1:\(audioPort)", "--audio-ssrc", "4242",
                                            "--to", "127.0.0.1:\(videoPort)", "--ssrc", "5000", "--size", "320x180",
                                            "--key", interopKeyBase64, "--frames", "\(Self.frames)", "--fast"], output: { _ in })
         usleep(500_000)
@@ -75,7 +76,7 @@ import SRTP
         #expect(fileSize(video) == Self.frames * 320 * 180 * 3 / 2, "gst log:\n\(pipelines[1].logText)")
     }
 
-    @Test func insecurePlainRTPDecodesWithRtpvp8depay() throws {
+    @Test func insecurePlainRTPDecodesWithRtpvp8depay() async throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let sizes = [(320, 180), (640, 360)]
@@ -90,7 +91,7 @@ import SRTP
             ], log: directory.appendingPathComponent("gst\(index).log")))
         }
         for pipeline in pipelines { try pipeline.waitUntilPlaying() }
-        let summary = try SendCommand.run(["--to", "127.0.0.1:" + ports.map(String.init).joined(separator: ","),
+        let summary = try await SendCommand.run(["--to", "127.0.0.1:" + ports.map(String.init).joined(separator: ","),
                                            "--size", "640x360", "--insecure", "--frames", "\(Self.frames)", "--fast"],
                                           output: { _ in })
         usleep(500_000)
@@ -104,12 +105,12 @@ import SRTP
 }
 
 @Suite struct SendCommandTests {
-    @Test func pcapTapRecordsEverySentDatagram() throws {
+    @Test func pcapTapRecordsEverySentDatagram() async throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let sink = try UDPSocket()
         let pcap = directory.appendingPathComponent("send.pcap").path
-        let summary = try SendCommand.run(["--to", "\(sink.localEndpoint)", "--rtcp-mux", "--size", "320x180", "--frames", "5",
+        let summary = try await SendCommand.run(["--to", "\(sink.localEndpoint)", "--rtcp-mux", "--size", "320x180", "--frames", "5",
                                            "--fast", "--pcap", pcap, "--ssrc", "10"], output: { _ in })
         var reader = try PcapReader([UInt8](Data(contentsOf: URL(fileURLWithPath: pcap))))
         let records = try reader.readAll()
@@ -118,10 +119,10 @@ import SRTP
         #expect(summary.streams.map(\.ssrc) == [10])
     }
 
-    @Test func pacesInRealTimeByDefault() throws {
+    @Test func pacesInRealTimeByDefault() async throws {
         let sink = try UDPSocket()
         let start = Date()
-        let summary = try SendCommand.run(["--to", "\(sink.localEndpoint)", "--size", "320x180", "--frames", "7",
+        let summary = try await SendCommand.run(["--to", "\(sink.localEndpoint)", "--size", "320x180", "--frames", "7",
                                            "--audio-to", "\(sink.localEndpoint)"], output: { _ in })
         let elapsed = Date().timeIntervalSince(start)
         // Frame 6 is due at 200 ms and audio frame 10 at 200 ms: real time, not as fast as possible.
@@ -129,52 +130,63 @@ import SRTP
         #expect(summary.videoFrames == 7 && summary.audioFrames == 11)
     }
 
-    @Test func generatedKeyIsPrintedAsBase64AndCryptoLine() throws {
+    @Test func generatedKeyIsPrintedAsBase64AndCryptoLine() async throws {
         let sink = try UDPSocket()
         var lines: [String] = []
-        let summary = try SendCommand.run(["--audio-to", "\(sink.localEndpoint)", "--frames", "3", "--fast"],
+        let summary = try await SendCommand.run(["--audio-to", "\(sink.localEndpoint)", "--frames", "3", "--fast"],
                                           output: { lines.append($0) })
         let cryptoLine = try #require(lines.first { $0.hasPrefix("a=crypto:1 AES_CM_128_HMAC_SHA1_80 inline:") })
         #expect(summary.keyHex?.count == 60)
         _ = cryptoLine
     }
 
-    @Test func badInputIsATypedError() throws {
+    @Test func badInputIsATypedError() async throws {
         let sink = try UDPSocket()
         let to = "\(sink.localEndpoint)"
-        #expect(throws: NetworkError.portOutOfRange(70000)) { try SendCommand.run(["--to", "127.0.0.1:70000"], output: { _ in }) }
-        #expect(throws: NetworkError.self) { try SendCommand.run(["--to", "nowhere"], output: { _ in }) }
-        #expect(throws: SRTPKeyLengthError.self) { () throws -> Void in
-            do { try SendCommand.run(["--to", to, "--key", "AAAA", "--frames", "1"], output: { _ in }) } catch let error as SRTPError {
-                if case .badKeyLength = error { throw SRTPKeyLengthError() }
-                throw error
-            }
+        // What the engine refuses reads as the library's own sentence (`simulcast send: <why>`).
+        try await expectRefusal(["--to", "127.0.0.1:70000"], saying: "\(NetworkError.portOutOfRange(70000))")
+        try await expectRefusal(["--to", "nowhere"], saying: "\(NetworkError.invalidAddress("nowhere"))")
+        var badKeyLength = ""
+        do { _ = try SRTPKeyingMaterial(keyAndSalt: [0, 0, 0]) } catch { badKeyLength = "\(error)" }
+        #expect(badKeyLength.contains("must be 30 bytes"))
+        try await expectRefusal(["--to", to, "--key", "AAAA", "--frames", "1"], saying: badKeyLength)
+        try await expectRefusal(["--to", to, "--rtcp-to", "janus"], saying: "\(NetworkError.invalidAddress("janus"))")
+        await #expect(throws: CommandError.self) { try await SendCommand.run(["--to", to, "--key", "not base64!"], output: { _ in }) }
+        await #expect(throws: CommandError.self) {
+            try await SendCommand.run(["--to", to, "--key", interopKeyBase64, "--insecure"], output: { _ in })
         }
-        #expect(throws: CommandError.self) { try SendCommand.run(["--to", to, "--key", "not base64!"], output: { _ in }) }
-        #expect(throws: CommandError.self) { try SendCommand.run(["--to", to, "--key", interopKeyBase64, "--insecure"], output: { _ in }) }
-        #expect(throws: CommandError.self) { try SendCommand.run(["--to", "127.0.0.1:5000,5002"], output: { _ in }) }
-        #expect(throws: CommandError.self) { try SendCommand.run([], output: { _ in }) }
-        #expect(throws: CommandError.self) { try SendCommand.run(["--to", to, "--frames", "3", "--seconds", "1"], output: { _ in }) }
-        #expect(throws: CommandError.self) { try SendCommand.run(["--to", to, "--key-frames", "some"], output: { _ in }) }
-        #expect(throws: CommandError.self) { try SendCommand.run(["--to", to, "--remb", "maybe"], output: { _ in }) }
-        #expect(throws: NetworkError.self) { try SendCommand.run(["--to", to, "--rtcp-to", "janus"], output: { _ in }) }
-        #expect(throws: PublisherError.self) {
-            try SendCommand.run(["--to", "255.255.255.255:9", "--size", "320x180", "--frames", "1", "--fast"], output: { _ in })
+        await #expect(throws: CommandError.self) { try await SendCommand.run(["--to", "127.0.0.1:5000,5002"], output: { _ in }) }
+        await #expect(throws: CommandError.self) { try await SendCommand.run([], output: { _ in }) }
+        await #expect(throws: CommandError.self) { try await SendCommand.run(["--to", to, "--frames", "3", "--seconds", "1"], output: { _ in }) }
+        await #expect(throws: CommandError.self) { try await SendCommand.run(["--to", to, "--key-frames", "some"], output: { _ in }) }
+        await #expect(throws: CommandError.self) { try await SendCommand.run(["--to", to, "--remb", "maybe"], output: { _ in }) }
+        // A destination the socket cannot send to: the engine's typed error, from the first frame.
+        await #expect(throws: EngineError.self) {
+            try await SendCommand.run(["--to", "255.255.255.255:9", "--size", "320x180", "--frames", "1", "--fast"], output: { _ in })
+        }
+    }
+
+    /// `send` fails with a `CommandError` whose sentence is `why`.
+    private func expectRefusal(_ arguments: ArraySlice<String>, saying why: String,
+                               sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        do {
+            try await SendCommand.run(arguments, output: { _ in })
+            Issue.record("simulcast send \(arguments.joined(separator: " ")) succeeded", sourceLocation: sourceLocation)
+        } catch let error as CommandError {
+            #expect(error.description == why, sourceLocation: sourceLocation)
         }
     }
 }
 
-struct SRTPKeyLengthError: Error {}
-
 @Suite struct SendRTCPDestinationTests {
     /// `--rtcp-to` + `--rtcp-plain` (a Janus mountpoint's videortcpport): every SR/SDES/BYE goes
     /// there, plain, from the socket that sends the media; the media ports get SRTP only.
-    @Test func rtcpToWithRtcpPlainSendsPlainReportsToThatAddressOnly() throws {
+    @Test func rtcpToWithRtcpPlainSendsPlainReportsToThatAddressOnly() async throws {
         let media = try UDPSocket()
         let rtcp = try UDPSocket()
         try media.setReceiveBufferSize(4 << 20)
         var lines: [String] = []
-        let summary = try SendCommand.run(["--to", "\(media.localEndpoint)", "--size", "320x180", "--ssrc", "7000",
+        let summary = try await SendCommand.run(["--to", "\(media.localEndpoint)", "--size", "320x180", "--ssrc", "7000",
                                            "--key", interopKeyBase64, "--frames", "3", "--fast", "--rtcp-interval", "1",
                                            "--rtcp-to", "\(rtcp.localEndpoint)", "--rtcp-plain"],
                                           output: { lines.append($0) })

@@ -1,0 +1,39 @@
+/// A published track's feed with the cadence its frames leave at: one frame every
+/// `intervalMicroseconds`, the first at once. The source is pulled only when a frame is due, so
+/// every frame it yields is sent and none is skipped; a loop late by more than an interval restarts
+/// the cadence rather than bunching frames up. The caller's clock may be real
+/// or virtual (unpaced sending jumps it to the next due frame). Loop-confined.
+struct PacedFeed<Frame> {
+    let trackId: String
+    let feed: TrackFeed<Frame>
+    let intervalMicroseconds: Int64
+    /// When the next frame is due; nil: now (nothing sent yet).
+    private(set) var nextDueMicroseconds: Int64?
+
+    init(trackId: String, feed: TrackFeed<Frame>, intervalMicroseconds: Int64) {
+        self.trackId = trackId
+        self.feed = feed
+        self.intervalMicroseconds = max(1, intervalMicroseconds)
+    }
+
+    /// The next frame if one is due at `now`. Frames pushed (no source playing) wait for the
+    /// cadence only when `pacingPushes`; otherwise they go as they come.
+    mutating func takeDue(at now: Int64, pacingPushes: Bool) -> Frame? {
+        if !pacingPushes, !feed.isPlayingSource {
+            nextDueMicroseconds = nil
+            return feed.take()
+        }
+        if let due = nextDueMicroseconds, now < due { return nil }
+        guard let frame = feed.take() else { return nil }
+        let next = (nextDueMicroseconds ?? now) + intervalMicroseconds
+        // Late by less than an interval: keep the cadence (the rate stays exact); more: restart it.
+        nextDueMicroseconds = next > now ? next : now + intervalMicroseconds
+        return frame
+    }
+
+    /// When the playing source's next frame is due (`now` if at once); nil when no source plays.
+    func sourceDue(now: Int64) -> Int64? {
+        guard feed.isPlayingSource else { return nil }
+        return nextDueMicroseconds ?? now
+    }
+}

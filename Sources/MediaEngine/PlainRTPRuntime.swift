@@ -1,0 +1,282 @@
+internal import EngineCore
+import MediaCodecs
+internal import SessionCore
+import Simulcast
+internal import SRTP
+
+/// A plain RTP output as the loop runs it (`MediaEngine.sendPlainRTP`): one local participant,
+/// one UDP socket, one `Publisher` carrying the camera's simulcast layers and the microphone.
+/// Each pass sends the frames that are due (real time: a camera frame every 1/frame rate s, a
+/// microphone frame every 20 ms; unpaced: the next frame in media-time order), then handles the
+/// feedback waiting (PLI/FIR, NACK, REMB), turning honoured key-frame requests and REMB layer
+/// changes into events. Closing sends the RTCP BYE (when reports are on) and finishes the pcap.
+/// Publish-only. Loop-confined.
+final class PlainRTPRuntime: PublishOnlyRoomBackend {
+    /// The SRTP suite every SRTP output uses (RFC 4568 names it in `a=crypto`).
+    static let srtpSuiteName = "\(SRTPSuite.default)"
+    /// Feedback datagrams handled per pass at most (the rest wait for the next pass).
+    static let feedbackPerPass = 64
+    static let microphoneIntervalMicroseconds: Int64 = 20_000
+
+    let id: String
+    let receivingUnsupported = EngineError.notAllowed("a plain RTP output only sends")
+    private let setup: PlainRTPSetup
+    private let cname: String
+    private let pacing: PlainRTPOptions.Pacing
+    /// The one socket (RTP out, RTCP out and feedback in); let go of at close.
+    private var transport: UDPTransport?
+    private var participantId: String?
+    private var events: AsyncStream<ParticipantEvent>.Continuation?
+    private var publisher: Publisher?
+    private var camera: PacedFeed<VideoFrame>?
+    private var microphone: PacedFeed<AudioFrame>?
+    private var microphoneMuted = false
+    private var videoFramesSent = 0
+    private var audioFramesSent = 0
+    /// Layers the REMB allowed when last reported.
+    private var rembActiveLayers = 0
+    /// Unpaced sending's media clock: the due time of the frame sent last.
+    private var unpacedNow: Int64 = 0
+    /// The counts at close (the publisher and socket are let go of then).
+    private var finalStatistics: PlainRTPStatistics?
+    private let clock = MediaClock.system
+
+    var srtpKeyAndSalt: [UInt8]? { setup.srtpKeyAndSalt }
+
+    /// Checks `options`, opens the socket and the pcap; media flows once tracks are published.
+    init(id: String, options: PlainRTPOptions, runtime: EngineRuntime) throws(EngineError) {
+        self.id = id
+        setup = try PlainRTPSetup(options, runtime: runtime)
+        cname = options.cname
+        pacing = options.pacing
+        guard let defaultDestination = setup.videoDestinations.first ?? setup.audioDestination else {
+            throw .invalidConfiguration("a plain RTP output needs a video or an audio destination")
+        }
+        do {
+            let transport = try UDPTransport(destination: defaultDestination, rtcpMux: options.rtcpMux, rtcpDestination: setup.rtcpDestination)
+            if let audioDestination = setup.audioDestination { try transport.route(ssrc: setup.audioSSRC, to: audioDestination) }
+            if let path = options.pcapPath { try transport.recordPcap(to: path) }
+            self.transport = transport
+        } catch {
+            throw Self.setupError(error)
+        }
+    }
+
+    func join(_ participantId: String, events: AsyncStream<ParticipantEvent>.Continuation, runtime: EngineRuntime) throws(EngineError) {
+        guard self.participantId == nil else { throw .notAllowed("one local participant per plain RTP output") }
+        self.participantId = participantId
+        self.events = events
+        events.yield(.connectionStateChanged(.connected))
+    }
+
+    func leave(_ participantId: String) {
+        guard participantId == self.participantId else { return }
+        close()
+    }
+
+    /// Builds the publisher for the camera's layers (and the microphone the options name, which
+    /// is published after it) and routes each layer.
+    func publishCamera(_ participantId: String, trackId: String, settings: CameraSettings, feed: TrackFeed<VideoFrame>,
+                       runtime: EngineRuntime) throws(EngineError) {
+        let transport = try openTransport(participantId)
+        guard !setup.videoDestinations.isEmpty else { throw .notAllowed("this plain RTP output has no video destination") }
+        guard camera == nil else { throw .alreadyPublished("camera") }
+        let plan: LayerPlan
+        do {
+            plan = try LayerPlan(width: settings.config.width, height: settings.config.height,
+                                 multiStream: settings.multiStream, maxLayer: settings.maxLayer)
+        } catch {
+            throw .invalidConfiguration("\(error)")
+        }
+        let destinations = setup.videoDestinations
+        guard destinations.count == 1 || destinations.count == plan.layers.count else {
+            throw .invalidConfiguration("\(destinations.count) video ports for \(plan.layers.count) layer(s): "
+                + "give one port or one per layer, lowest first")
+        }
+        let video = VideoTrackConfiguration(plan: plan, ssrcs: plan.layers.indices.map { setup.firstVideoSSRC &+ UInt32($0) },
+                                            payloadType: setup.videoPayloadType, frameRate: settings.config.frameRate)
+        do {
+            if destinations.count > 1 {
+                for (ssrc, destination) in zip(video.ssrcs, destinations) { try transport.route(ssrc: ssrc, to: destination) }
+            }
+            let publisher = try Publisher(configuration: setup.publisherConfiguration(video: video, cname: cname), transport: transport)
+            self.publisher = publisher
+            rembActiveLayers = publisher.rembActiveLayerCount
+        } catch {
+            throw Self.setupError(error)
+        }
+        camera = PacedFeed(trackId: trackId, feed: feed, intervalMicroseconds: 1_000_000 / Int64(max(1, settings.config.frameRate)))
+    }
+
+    /// Adds the microphone: to the camera's publisher, or (audio only) to a publisher of its own.
+    func publishMicrophone(_ participantId: String, trackId: String, feed: TrackFeed<AudioFrame>,
+                           runtime: EngineRuntime) throws(EngineError) {
+        let transport = try openTransport(participantId)
+        guard setup.audioDestination != nil else { throw .notAllowed("this plain RTP output has no audio destination") }
+        guard microphone == nil else { throw .alreadyPublished("microphone") }
+        if publisher == nil {
+            guard setup.videoDestinations.isEmpty else {
+                throw .notAllowed("publish the camera first: one publisher carries both tracks of a plain RTP output")
+            }
+            do {
+                publisher = try Publisher(configuration: setup.publisherConfiguration(video: nil, cname: cname), transport: transport)
+            } catch {
+                throw Self.setupError(error)
+            }
+        }
+        microphone = PacedFeed(trackId: trackId, feed: feed, intervalMicroseconds: Self.microphoneIntervalMicroseconds)
+    }
+
+    func setMicrophoneMuted(_ muted: Bool, participant participantId: String) throws(EngineError) {
+        guard participantId == self.participantId, microphone != nil else {
+            throw .notPublished(participant: participantId, track: "microphone")
+        }
+        microphoneMuted = muted
+    }
+
+    func cameraPublisher(of participantId: String) throws(EngineError) -> Publisher {
+        guard participantId == self.participantId, camera != nil, let publisher else {
+            throw .notPublished(participant: participantId, track: "camera")
+        }
+        return publisher
+    }
+
+    func tick(runtime: EngineRuntime) {
+        guard let publisher else { return }
+        let now = pacing == .realTime ? clock.monotonicMicroseconds() : nextUnpacedInstant()
+        if var camera {
+            if let frame = camera.takeDue(at: now, pacingPushes: pacing == .realTime) {
+                do throws(PublisherError) {
+                    try publisher.send(video: frame)
+                    videoFramesSent += 1
+                } catch {
+                    fail(Self.sendingError(error), feed: camera.feed)
+                }
+            }
+            self.camera = camera
+        }
+        if var microphone {
+            while let frame = microphone.takeDue(at: now, pacingPushes: false) {
+                do throws(PublisherError) {
+                    try publisher.send(audio: microphoneMuted ? AudioFrame.silence(channels: frame.channels) : frame)
+                    audioFramesSent += 1
+                } catch {
+                    fail(Self.sendingError(error), feed: microphone.feed)
+                    break
+                }
+            }
+            self.microphone = microphone
+        }
+        handleFeedback(publisher)
+    }
+
+    /// Unpaced: the media clock moves to the earliest frame a playing source has due, so one
+    /// pass sends the next frame(s) in media-time order and the loop's wait between passes lets
+    /// a receiver keep up.
+    private func nextUnpacedInstant() -> Int64 {
+        var earliest = Int64.max
+        if let due = camera?.sourceDue(now: unpacedNow) { earliest = min(earliest, due) }
+        if let due = microphone?.sourceDue(now: unpacedNow) { earliest = min(earliest, due) }
+        if earliest != .max { unpacedNow = max(unpacedNow, earliest) }
+        return unpacedNow
+    }
+
+    /// The feedback waiting: what REMB paused or resumed, and each key frame made for a request.
+    private func handleFeedback(_ publisher: Publisher) {
+        var handled = 0
+        while handled < Self.feedbackPerPass, let outcome = try? publisher.pollIncoming(timeoutMilliseconds: 0) {
+            handled += 1
+            if outcome.layersPaused > 0 || outcome.layersResumed > 0 {
+                let before = rembActiveLayers, after = publisher.rembActiveLayerCount
+                rembActiveLayers = after
+                events?.yield(.publishedLayersChanged(PublishedLayersChange(
+                    wanted: Array(0..<after), sending: publisher.sendingLayers,
+                    paused: after < before ? Array(after..<before) : [], resumed: before < after ? Array(before..<after) : [],
+                    rembBitsPerSecond: outcome.rembBitrate)))
+            }
+            if let camera {
+                for _ in 0..<outcome.keyFramesRequested { events?.yield(.keyFrameRequested(trackId: camera.trackId)) }
+            }
+        }
+    }
+
+    /// A frame could not be sent: the event says so, and a playing source stops with the error
+    /// (its `play(from:)` throws it), as sending the rest would fail the same way.
+    private func fail(_ error: EngineError, feed: TrackFeed<some Any>) {
+        events?.yield(.failure(error))
+        feed.finishSource(.failure(error))
+    }
+
+    var statistics: PlainRTPStatistics {
+        if let finalStatistics { return finalStatistics }
+        guard let publisher, let transport else {
+            return PlainRTPStatistics(streams: [], videoFramesSent: 0, audioFramesSent: 0, reportsSent: 0, keyFramesRequested: 0,
+                                      keyFrameRequestsThrottled: 0, rembsReceived: 0, lastREMBBitsPerSecond: nil,
+                                      layerPausesByREMB: 0, layerResumesByREMB: 0, badFeedbackDatagrams: 0)
+        }
+        let streams = publisher.statistics.map { stream in
+            PlainRTPStatistics.Stream(ssrc: stream.ssrc, name: stream.name, destination: "\(transport.destination(for: stream.ssrc))",
+                                      packets: Int(stream.packets), payloadBytes: Int(stream.payloadOctets),
+                                      wireBytes: Int(clamping: stream.wireBytes), retransmissions: stream.retransmissions)
+        }
+        return PlainRTPStatistics(streams: streams, videoFramesSent: videoFramesSent, audioFramesSent: audioFramesSent,
+                                  reportsSent: publisher.reportsSent, keyFramesRequested: publisher.keyFramesRequested,
+                                  keyFrameRequestsThrottled: publisher.keyFrameRequestsThrottled,
+                                  rembsReceived: publisher.rembsReceived, lastREMBBitsPerSecond: publisher.lastREMBBitrate,
+                                  layerPausesByREMB: publisher.layerPausesByREMB, layerResumesByREMB: publisher.layerResumesByREMB,
+                                  badFeedbackDatagrams: publisher.feedbackErrors)
+    }
+
+    /// Goodbye (a last SR + SDES + BYE per stream, RFC 3550 §6.6) when reports are on, the pcap
+    /// finished, the playing sources stopped, the events finished. Calling it again does nothing.
+    func close() {
+        guard finalStatistics == nil else { return }
+        if let publisher, setup.reportIntervalMicroseconds > 0 {
+            do {
+                try publisher.sendGoodbye(reason: "left")
+            } catch {
+                events?.yield(.failure(Self.sendingError(error)))
+            }
+        }
+        do {
+            try transport?.finishPcap()
+        } catch {
+            events?.yield(.failure(.systemFailure("\(error)")))
+        }
+        finalStatistics = statistics
+        publisher = nil
+        transport = nil
+        camera?.feed.finishSource(.failure(EngineError.closed("camera track \(camera?.trackId ?? "")")))
+        microphone?.feed.finishSource(.failure(EngineError.closed("microphone track \(microphone?.trackId ?? "")")))
+        events?.yield(.connectionStateChanged(.disconnected))
+        events?.finish()
+        events = nil
+    }
+
+    /// The socket, while the output is open and `participantId` is its participant.
+    private func openTransport(_ participantId: String) throws(EngineError) -> UDPTransport {
+        guard let transport else { throw .closed("plain RTP output \(id)") }
+        guard participantId == self.participantId else { throw .unknownParticipant(participantId) }
+        return transport
+    }
+
+    /// What a failure to open or publish is to the caller: a configuration that cannot work
+    /// (SSRCs, ports), or the system (socket, codec, file).
+    private static func setupError(_ error: PublisherError) -> EngineError {
+        switch error {
+        case .invalidConfiguration, .srtp: return .invalidConfiguration("\(error)")
+        case let .network(network):
+            if case .portOutOfRange = network { return .invalidConfiguration("\(network)") }
+            return .systemFailure("\(error)")
+        default: return .systemFailure("\(error)")
+        }
+    }
+
+    /// What a failure to send a frame is: the frame (encoder, packetizer) or the system (socket, SRTP).
+    private static func sendingError(_ error: PublisherError) -> EngineError {
+        switch error {
+        case .encoder, .opus, .packetizer: return .invalidFrame("\(error)")
+        default: return .systemFailure("sending: \(error)")
+        }
+    }
+}
