@@ -133,9 +133,13 @@ public final class Publisher {
     public private(set) var layerPausesByREMB = 0
     public private(set) var layerResumesByREMB = 0
     /// Video layers the REMB currently allows (all layers without REMB or with `.ignore`).
-    public var rembActiveLayerCount: Int { rembAllocator?.activeLayerCount ?? videoSenders.count }
+    public var rembActiveLayerCount: Int {
+        rateAllocator?.runningLayerCount ?? rembAllocator?.activeLayerCount ?? videoSenders.count
+    }
 
     private var rembAllocator: REMBLayerAllocator?
+    /// With send-side estimation: the estimate split across the layers (`SimulcastRateAllocator`).
+    private var rateAllocator: SimulcastRateAllocator?
 
     /// Builds the pipeline. Throws typed errors for impossible configurations: no track, a
     /// wrong number of or duplicate SSRCs, payload types above 127, keys libsrtp cannot use.
@@ -222,6 +226,9 @@ public final class Publisher {
         if let estimation = configuration.sendSideEstimation {
             bandwidthEstimator = SendSideBandwidthEstimator(configuration: estimation)
             path.transportFeedback = TransportFeedbackAdapter()
+            if let video = configuration.video, case .limitLayers = configuration.rembPolicy {
+                rateAllocator = SimulcastRateAllocator(layers: video.plan.layers.map(\.bitrates))
+            }
         }
         if configuration.sendSideEstimation != nil, let video = configuration.video {
             let ssrc = configuration.probeSSRC ?? (video.ssrcs.max() ?? 0) &+ 16
@@ -251,9 +258,9 @@ public final class Publisher {
             videoFramesSkippedCameraOff += 1
             return
         }
-        if var allocator = rembAllocator,
+        if rateAllocator == nil, var allocator = rembAllocator,
            encoder.plan.layers.indices.contains(where: { encoder.isPaused(layer: $0, reason: .bandwidth) }) {
-            // A REMB limit lapses when REMBs stop coming.
+            // A REMB limit lapses when REMBs stop coming (the send-side estimate never does).
             let active = allocator.expire(nowMilliseconds: path.clock.monotonicMilliseconds())
             rembAllocator = allocator
             _ = try applyREMBLayerCount(active, encoder: encoder)
@@ -551,14 +558,55 @@ public final class Publisher {
         (probeController.clustersStarted, probeController.clustersSucceeded)
     }
 
-    /// Pauses or resumes top layers so the video fits `bitsPerSecond` (`REMBLayerAllocator`).
+    /// Fits the video to `bitsPerSecond`: with send-side estimation each layer gets its share
+    /// (`SimulcastRateAllocator`: bitrates set, layers that get nothing paused); with REMB alone
+    /// top layers pause and resume (`REMBLayerAllocator`).
     private func limitVideo(to bitsPerSecond: UInt64, _ outcome: inout FeedbackOutcome) throws(PublisherError) {
+        if rateAllocator != nil {
+            try allocateVideo(bitsPerSecond, &outcome)
+            return
+        }
         guard var allocator = rembAllocator, let encoder else { return }
         let active = allocator.update(bitrate: bitsPerSecond, nowMilliseconds: path.clock.monotonicMilliseconds())
         rembAllocator = allocator
         let (paused, resumed) = try applyREMBLayerCount(active, encoder: encoder)
         outcome.layersPaused += paused
         outcome.layersResumed += resumed
+    }
+
+    /// Splits `bitsPerSecond` across the layers that may run (watched, within the cap): each
+    /// running layer's encoder bitrate follows its share (set when it moved more than 5 %), a
+    /// layer with no share is paused for bandwidth, one that gets a share again resumes (with a
+    /// key frame).
+    private func allocateVideo(_ bitsPerSecond: UInt64, _ outcome: inout FeedbackOutcome) throws(PublisherError) {
+        guard var allocator = rateAllocator, let encoder else { return }
+        let allowed = encoder.plan.layers.indices.map {
+            !encoder.isPaused(layer: $0, reason: .unwatched) && !encoder.isCapped(layer: $0)
+        }
+        let shares = allocator.allocate(bitsPerSecond: bitsPerSecond, allowed: allowed,
+                                        nowMilliseconds: path.clock.monotonicMilliseconds())
+        rateAllocator = allocator
+        do {
+            for index in shares.indices where allowed[index] {
+                let pausedForBandwidth = encoder.isPaused(layer: index, reason: .bandwidth)
+                if shares[index] == 0 {
+                    guard !pausedForBandwidth else { continue }
+                    try encoder.setPaused(true, layer: index, reason: .bandwidth)
+                    layerPausesByREMB += 1
+                    outcome.layersPaused += 1
+                    continue
+                }
+                let current = try encoder.targetBitrateKbps(forLayer: index)
+                if abs(shares[index] - current) * 20 > current { try encoder.setBitrate(kbps: shares[index], forLayer: index) }
+                if pausedForBandwidth {
+                    try encoder.setPaused(false, layer: index, reason: .bandwidth)
+                    layerResumesByREMB += 1
+                    outcome.layersResumed += 1
+                }
+            }
+        } catch {
+            throw .encoder(error)
+        }
     }
 
     /// Pauses layers from `active` up for bandwidth and resumes the ones below it that REMB paused.

@@ -294,6 +294,11 @@ public final class SimulcastEncoder {
         try applyEffectiveBitrate(index)
     }
 
+    /// Whether the quality cap (`apply(cap:)`) stops layer `index`.
+    public func isCapped(layer index: Int) -> Bool {
+        layers.indices.contains(index) && layers[index].capped
+    }
+
     /// Whether `reason` currently pauses layer `index`.
     public func isPaused(layer index: Int, reason: LayerPauseReason) -> Bool {
         layers.indices.contains(index) && layers[index].pauses.contains(reason)

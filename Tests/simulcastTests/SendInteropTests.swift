@@ -195,7 +195,14 @@ import SRTP
         var buffer = [UInt8](repeating: 0, count: 2048)
         var mediaPackets = 0
         while let got = try buffer.withUnsafeMutableBytes({ try media.receive(into: $0, timeoutMilliseconds: 200) }) {
-            #expect(try RTPOrRTCP.classify(buffer[0..<got.count]) == .rtp)
+            // Other tests run beside this one on loopback: a datagram that names none of our
+            // SSRCs (RTP: bytes 8-11, RTCP: the sender's, bytes 4-7) is theirs, not ours.
+            let kind = try RTPOrRTCP.classify(buffer[0..<got.count])
+            let ssrcOffset = kind == .rtp ? 8 : 4
+            guard got.count >= ssrcOffset + 4 else { continue }
+            let ssrc = buffer[ssrcOffset..<ssrcOffset + 4].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+            guard ssrc == 7000 else { continue }
+            #expect(kind == .rtp)
             mediaPackets += 1
         }
         #expect(mediaPackets > 0)
@@ -203,7 +210,9 @@ import SRTP
         var goodbyes = 0
         var sources: Set<UInt16> = []
         while let got = try buffer.withUnsafeMutableBytes({ try rtcp.receive(into: $0, timeoutMilliseconds: 200) }) {
-            let packets = try RTCPCompoundPacket(parsing: buffer[0..<got.count]).packets  // plain: parses as is
+            // Plain: ours parses as is and is sent by SSRC 7000 (a stray from another test is not).
+            guard got.count >= 8, buffer[4..<8].reduce(UInt32(0), { $0 << 8 | UInt32($1) }) == 7000 else { continue }
+            let packets = try RTCPCompoundPacket(parsing: buffer[0..<got.count]).packets
             for packet in packets {
                 if case let .senderReport(sr) = packet { reportSSRCs.insert(sr.ssrc) }
                 if case .goodbye = packet { goodbyes += 1 }
