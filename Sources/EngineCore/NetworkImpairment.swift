@@ -158,7 +158,7 @@ public struct NetworkImpairment: Sendable {
     /// How long a datagram offered at `nowMicroseconds` would wait for the bottleneck (its
     /// queueing delay; 0 without a capacity or with the link idle).
     public func backlogMicroseconds(nowMicroseconds now: Int64) -> Int64 {
-        configuration.capacityBitsPerSecond == nil ? 0 : max(0, linkFreeMicroseconds - now)
+        configuration.capacityBitsPerSecond == nil || linkFreeMicroseconds <= now ? 0 : linkFreeMicroseconds - now
     }
 
     private mutating func shouldDrop() -> Bool {

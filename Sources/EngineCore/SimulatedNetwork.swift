@@ -53,6 +53,10 @@ public final class SimulatedNetwork {
     public var otherPaths: NetworkImpairment
     /// Datagrams for an address no port has.
     public private(set) var undeliverable = 0
+    /// Bytes delivered to each address (link headers included).
+    private var delivered: [NetworkEndpoint: UInt64] = [:]
+    /// The queueing delay each datagram entering the bottleneck met, microseconds, in order.
+    public private(set) var bottleneckQueueingSamples: [Int64] = []
     private var ports: [NetworkEndpoint: Port] = [:]
     private var nextAddress: UInt32 = 0x0A00_0001  // 10.0.0.1
 
@@ -84,6 +88,9 @@ public final class SimulatedNetwork {
         otherPaths.releaseDue(nowMicroseconds: nowMicroseconds) { deliver($0) }
     }
 
+    /// Bytes delivered to `destination` so far, link headers included.
+    public func deliveredBytes(to destination: NetworkEndpoint) -> UInt64 { delivered[destination] ?? 0 }
+
     /// How long a datagram entering the bottleneck now would queue.
     public var bottleneckQueueingMicroseconds: Int64 { bottleneck.backlogMicroseconds(nowMicroseconds: nowMicroseconds) }
 
@@ -98,6 +105,7 @@ public final class SimulatedNetwork {
         }
         framed.append(contentsOf: bytes)
         if bottleneckDestinations.contains(destination) {
+            bottleneckQueueingSamples.append(bottleneck.backlogMicroseconds(nowMicroseconds: nowMicroseconds))
             bottleneck.offer(framed, nowMicroseconds: nowMicroseconds)
         } else {
             otherPaths.offer(framed, nowMicroseconds: nowMicroseconds)
@@ -112,10 +120,12 @@ public final class SimulatedNetwork {
             for index in 0..<4 { address = address << 8 | UInt32(framed[offset + index]) }
             return NetworkEndpoint(address: address, port: UInt16(framed[offset + 4]) << 8 | UInt16(framed[offset + 5]))
         }
-        guard let port = ports[endpoint(at: 6)] else {
+        let destination = endpoint(at: 6)
+        guard let port = ports[destination] else {
             undeliverable += 1
             return
         }
+        delivered[destination, default: 0] += UInt64(framed.count)
         port.deliver(Array(framed[Self.headerBytes...]), from: endpoint(at: 0))
     }
 }

@@ -1,0 +1,37 @@
+import CommandLineSupport
+import Foundation
+
+/// `simulcast-bench cc-eval`: the congestion-control evaluation (RFC 8867 cases on a simulated
+/// bottleneck, RFC 8868 metrics): per case a JSON report and an SVG plot in `--out`, one line
+/// per metric and a PASS/FAIL per acceptance check on the terminal. Exit status 1 if a check
+/// failed (with `--check`).
+func runCongestionEvaluation(_ arguments: ArraySlice<String>) throws {
+    let options = try CommandLineArguments(arguments, valueOptions: ["cases", "out", "size"], flagOptions: ["check"])
+    let known = CongestionCase.all + [CongestionCase.smoke]
+    let names = options.string("cases").map { $0.split(separator: ",").map(String.init) } ?? CongestionCase.all.map(\.name)
+    let out = options.string("out") ?? "cc-eval-results"
+    var failed: [String] = []
+    for name in names {
+        guard var testCase = known.first(where: { $0.name == name }) else {
+            throw ValidationError(message: "--cases \(name): expected names from \(known.map(\.name).joined(separator: ","))")
+        }
+        if options.string("size") != nil {
+            let size = try options.size("size", default: (testCase.width, testCase.height))
+            (testCase.width, testCase.height) = (size.width, size.height)
+        }
+        let started = Date()
+        let (samples, queueing) = try CongestionRun(testCase: testCase).run()
+        let report = CongestionReport(testCase: testCase, samples: samples, queueingMilliseconds: queueing)
+        for line in report.lines { print(line) }
+        print(String(format: "  (%.0f s of simulated time in %.1f s)", testCase.seconds, Date().timeIntervalSince(started)))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try write(try encoder.encode(report), to: "\(out)/\(name).json")
+        try write(Data(CongestionPlot.render(report).utf8), to: "\(out)/\(name).svg")
+        print("  \(out)/\(name).json, \(out)/\(name).svg")
+        failed += report.checks.filter { !$0.value }.map { "\(name): \($0.key)" }
+    }
+    if options.flag("check"), !failed.isEmpty {
+        throw ValidationError(message: "failed: \(failed.joined(separator: "; "))")
+    }
+}
