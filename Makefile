@@ -3,7 +3,7 @@ SWIFT ?= swift
 DEMO_DIR ?= out/demo
 FUZZ_SECONDS ?= 60
 
-.PHONY: deps demo test bench bench-instructions fuzz clean janus-demo soak
+.PHONY: deps demo test bench bench-instructions fuzz clean janus-demo soak cc-eval
 
 deps:
 	@scripts/install-deps.sh
@@ -20,6 +20,8 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) run simulcast-bench encode --frames 30 --repeat 1 --json out/bench-smoke.json > /dev/null
 	python3 scripts/check-bench-json.py out/bench-smoke.json
+	$(SWIFT) run simulcast-bench cc-eval --cases smoke --out out/cc-eval-smoke \
+		--require linkUse85PercentWithin5sOfEachStep,lossOutsideDropsAtMost2Percent
 	scripts/wire-smoke.sh
 	SWIFT=$(SWIFT) scripts/forward-smoke.sh
 	$(SWIFT) test --skip-build --skip 'RoomDemoTests|DemoCommandTests|EngineCallTests|MicrophoneAndSpeakerTests|HostileDatagramTests|WebRTCInteropTests|JanusVideoRoomTests|JanusRoomAPITests'
@@ -41,6 +43,11 @@ janus-demo: deps
 soak: deps
 	$(SWIFT) run -c release simulcast soak --seconds 600 --json out/soak.json
 	python3 scripts/check-soak.py out/soak.json --warmup 30 --max-growth-kib 2048
+
+# Congestion control on a simulated bottleneck (RFC 8867 cases 5.1, 5.2 and 5 % loss, real VP8
+# simulcast publishers, RFC 8868 metrics): cc-eval-results/<case>.{json,svg}, PASS/FAIL per check.
+cc-eval: deps
+	$(SWIFT) run -c release simulcast-bench cc-eval --out cc-eval-results
 
 bench: deps
 	$(SWIFT) run -c release simulcast-bench encode --json bench-results/encode.json \

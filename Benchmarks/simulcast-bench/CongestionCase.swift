@@ -34,11 +34,10 @@ struct CongestionCase: Sendable {
         name: "loss5", summary: "one flow, 2 Mbps with 5 % random loss, 50 ms one way",
         seconds: 60, capacity: [(0, 2_000_000)], flows: 1, lossProbability: 0.05)
 
-    /// What `make test` runs: 20 s of §5.1's first two steps (1 → 2.5 Mbps at 10 s) and a drop
-    /// (to 0.6 Mbps at 15 s).
+    /// What `make test` runs: 20 s, §5.1's start (1 Mbps) and a drop to 0.6 Mbps at 10 s.
     static let smoke = CongestionCase(
-        name: "smoke", summary: "20 s: 1 → 2.5 → 0.6 Mbps at 0/10/15 s, 50 ms one way",
-        seconds: 20, capacity: [(0, 1_000_000), (10, 2_500_000), (15, 600_000)], flows: 1)
+        name: "smoke", summary: "20 s: 1 → 0.6 Mbps at 0/10 s, 50 ms one way",
+        seconds: 20, capacity: [(0, 1_000_000), (10, 600_000)], flows: 1)
 
     static let all = [variableCapacity, twoFlows, randomLoss]
 }

@@ -3,14 +3,15 @@ import Foundation
 
 /// `simulcast-bench cc-eval`: the congestion-control evaluation (RFC 8867 cases on a simulated
 /// bottleneck, RFC 8868 metrics): per case a JSON report and an SVG plot in `--out`, one line
-/// per metric and a PASS/FAIL per acceptance check on the terminal. Exit status 1 if a check
-/// failed (with `--check`).
+/// per metric and a PASS/FAIL per acceptance check on the terminal. With `--require a,b` the
+/// command fails unless those checks passed in every case run (`--require all`: every check).
 func runCongestionEvaluation(_ arguments: ArraySlice<String>) throws {
-    let options = try CommandLineArguments(arguments, valueOptions: ["cases", "out", "size"], flagOptions: ["check"])
+    let options = try CommandLineArguments(arguments, valueOptions: ["cases", "out", "size", "require"])
     let known = CongestionCase.all + [CongestionCase.smoke]
     let names = options.string("cases").map { $0.split(separator: ",").map(String.init) } ?? CongestionCase.all.map(\.name)
     let out = options.string("out") ?? "cc-eval-results"
     var failed: [String] = []
+    let required = options.string("require").map { Set($0.split(separator: ",").map(String.init)) }
     for name in names {
         guard var testCase = known.first(where: { $0.name == name }) else {
             throw ValidationError(message: "--cases \(name): expected names from \(known.map(\.name).joined(separator: ","))")
@@ -29,9 +30,13 @@ func runCongestionEvaluation(_ arguments: ArraySlice<String>) throws {
         try write(try encoder.encode(report), to: "\(out)/\(name).json")
         try write(Data(CongestionPlot.render(report).utf8), to: "\(out)/\(name).svg")
         print("  \(out)/\(name).json, \(out)/\(name).svg")
-        failed += report.checks.filter { !$0.value }.map { "\(name): \($0.key)" }
+        if let required {
+            failed += report.checks.filter { !$0.value && (required.contains("all") || required.contains($0.key)) }
+                .map { "\(name): \($0.key)" }
+            failed += required.subtracting(["all"]).subtracting(report.checks.keys).map { "\(name): no check named \($0)" }
+        }
     }
-    if options.flag("check"), !failed.isEmpty {
-        throw ValidationError(message: "failed: \(failed.joined(separator: "; "))")
+    if !failed.isEmpty {
+        throw ValidationError(message: "required checks failed: \(failed.joined(separator: "; "))")
     }
 }

@@ -14,7 +14,7 @@ usage: simulcast-bench encode [--input FILE.y4m] [--frames N] [--size WxH] [--re
        simulcast-bench srtp [--packets N] [--repeat R] [--size BYTES] [--json PATH]
        simulcast-bench allocations
        simulcast-bench forward [--subscribers 1,8,64] [--frames N] [--size WxH] [--rounds R] [--json PATH] [--quick]
-       simulcast-bench cc-eval [--cases 5.1,5.2,loss5|smoke] [--out DIR] [--size WxH] [--check]
+       simulcast-bench cc-eval [--cases 5.1,5.2,loss5|smoke] [--out DIR] [--size WxH] [--require CHECK,...|all]
 """
 
 let configurationOrder = ["single", "max_layer_2", "max_layer_3", "max_layer_2_independent",

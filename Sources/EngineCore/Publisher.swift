@@ -109,6 +109,14 @@ public final class Publisher {
     /// Called with every reception report block about one of our SSRCs, as it is handled.
     public var onReportBlock: ((ReceivedReportBlock) -> Void)?
 
+    /// Camera frames not encoded because the pacer still held more than `pacerPushbackMilliseconds`
+    /// of packets at its rate (the encoder waits for the link instead of piling frames up).
+    public private(set) var videoFramesSkippedForPacing = 0
+    /// The pacer drains at this multiple of the send-side estimate (libwebrtc's factor).
+    static let pacingFactor = 2.5
+    /// A frame is skipped while the pacer holds more than this much to send.
+    static let pacerPushbackMilliseconds = 100.0
+
     /// Camera frames given while the camera was off (not encoded).
     public internal(set) var videoFramesSkippedCameraOff = 0
 
@@ -226,6 +234,8 @@ public final class Publisher {
         if let estimation = configuration.sendSideEstimation {
             bandwidthEstimator = SendSideBandwidthEstimator(configuration: estimation)
             path.transportFeedback = TransportFeedbackAdapter()
+            path.pacer = PacketPacer(bitsPerSecond: UInt64(Self.pacingFactor * Double(estimation.initialBitsPerSecond)),
+                                     configuration: .init(maximumPacketSize: path.security.maximumProtectedSize))
             if let video = configuration.video, case .limitLayers = configuration.rembPolicy {
                 rateAllocator = SimulcastRateAllocator(layers: video.plan.layers.map(\.bitrates))
             }
@@ -256,6 +266,11 @@ public final class Publisher {
         guard let encoder else { throw .trackNotConfigured("video") }
         guard webcamCap.isCameraOn else {
             videoFramesSkippedCameraOff += 1
+            return
+        }
+        try path.drainPacer()
+        if let pacer = path.pacer, pacer.queuedMilliseconds > Self.pacerPushbackMilliseconds {
+            videoFramesSkippedForPacing += 1
             return
         }
         if rateAllocator == nil, var allocator = rembAllocator,
@@ -516,6 +531,7 @@ public final class Publisher {
         let now = path.clock.monotonicMilliseconds()
         let estimate = estimator.update(results, roundTripMilliseconds: roundTrip, nowMilliseconds: now)
         bandwidthEstimator = estimator
+        path.pacer?.bitsPerSecond = UInt64(Self.pacingFactor * Double(estimate))
         if estimator.probeResults > probeResultsTaken, let probed = estimator.lastProbeBitsPerSecond {
             probeResultsTaken = estimator.probeResults
             probeController.measured(probed, nowMilliseconds: now)
@@ -540,11 +556,18 @@ public final class Publisher {
     /// packets on the probe SSRC at twice the estimate. `pollIncoming` calls it; a loop that
     /// reads feedback some other way calls it every few milliseconds.
     public func sendProbesIfDue() throws(PublisherError) {
+        try path.drainPacer()
         guard let probeSender, let estimator = bandwidthEstimator else { return }
         let now = path.clock.monotonicMilliseconds()
+        // Media that left during the cluster counts towards it: padding fills only the rest.
+        probeController.sent(bytes: path.takeProbeMediaBytes())
         guard let cluster = probeController.cluster(estimate: estimator.targetBitsPerSecond, wanted: wantedVideoBitsPerSecond,
                                                     lastOveruseMilliseconds: estimator.lastOveruseMilliseconds,
-                                                    nowMilliseconds: now) else { return }
+                                                    nowMilliseconds: now) else {
+            path.activeProbeCluster = nil
+            return
+        }
+        path.activeProbeCluster = cluster.id
         var due = cluster.bytesDue(nowMilliseconds: now)
         while due > 0 {
             let sent = try probeSender.sendPadding(probeCluster: cluster.id)

@@ -114,7 +114,7 @@ public final class RTPStreamSender {
         octetCount &+= UInt32(truncatingIfNeeded: payload.count)
         lastRTPTimestamp = timestamp
         lastSendMicroseconds = now
-        try transmit(count: count, carriesTransportSequence: carriesTransportSequence, probeCluster: nil)
+        try transmit(count: count, carriesTransportSequence: carriesTransportSequence)
     }
 
     /// Padding bytes one padding-only packet carries (the RFC 3550 §5.1 count is one byte).
@@ -132,7 +132,14 @@ public final class RTPStreamSender {
         plain.append(contentsOf: repeatElement(0, count: Self.paddingPerPacket - 1))
         plain.append(UInt8(Self.paddingPerPacket))
         let count = try path.protect(plain)
-        try transmit(count: count, carriesTransportSequence: carriesTransportSequence, probeCluster: probeCluster)
+        // Probes keep their own timing: they never wait in the pacer.
+        let sentTransportSequence = path.takeTransportSequenceNumber()
+        nextSequenceNumber &+= 1
+        wireBytes &+= UInt64(count)
+        try path.transmitProtected(count: count, ssrc: configuration.ssrc)
+        if carriesTransportSequence {
+            path.recordSent(transportSequenceNumber: sentTransportSequence, bytes: count, probeCluster: probeCluster)
+        }
         return count
     }
 
@@ -160,16 +167,15 @@ public final class RTPStreamSender {
         return carriesTransportSequence
     }
 
-    /// Sends the protected packet of `count` bytes, once it is built: the sequence numbers
-    /// advance, the transport-wide feedback adapter learns when it left.
-    private func transmit(count: Int, carriesTransportSequence: Bool, probeCluster: Int?) throws(PublisherError) {
+    /// Sends the protected media packet of `count` bytes, once it is built: the sequence
+    /// numbers advance; through the pacer when there is one (audio before video).
+    private func transmit(count: Int, carriesTransportSequence: Bool) throws(PublisherError) {
         let sentTransportSequence = path.takeTransportSequenceNumber()
         nextSequenceNumber &+= 1  // wraps mod 2^16 by design
         wireBytes &+= UInt64(count)
-        try path.transmitProtected(count: count, ssrc: configuration.ssrc)
-        if carriesTransportSequence {
-            path.recordSent(transportSequenceNumber: sentTransportSequence, bytes: count, probeCluster: probeCluster)
-        }
+        try path.sendProtectedRTP(count: count, ssrc: configuration.ssrc,
+                                  transportSequenceNumber: carriesTransportSequence ? sentTransportSequence : nil,
+                                  priority: configuration.clockRate == 90_000 ? .video : .urgent)
     }
 
     /// Resends the packet with `sequenceNumber` exactly as first sent, if it is still in the
@@ -181,7 +187,9 @@ public final class RTPStreamSender {
         let outcome = try retransmissionStore.answer(sequenceNumber: sequenceNumber, roundTripMilliseconds: roundTripMilliseconds,
                                                      nowMilliseconds: now) { (packet) throws(PublisherError) in
             let sent: Result<Void, PublisherError> = packet.withUnsafeBytes { bytes in
-                Result { () throws(PublisherError) in try path.transport.send(bytes, ssrc: configuration.ssrc) }
+                Result { () throws(PublisherError) in
+                    try path.sendRTP(bytes, ssrc: configuration.ssrc, transportSequenceNumber: nil, priority: .urgent)
+                }
             }
             try sent.get()
             wireBytes &+= UInt64(packet.count)

@@ -26,6 +26,15 @@ public final class SendPath {
     let security: SRTPSecurity
     /// What left under each transport-wide sequence number, when send-side estimation runs.
     var transportFeedback: TransportFeedbackAdapter?
+    /// Where RTP waits to leave at the pacing rate, when send-side estimation runs (RTCP and
+    /// probes never wait).
+    var pacer: PacketPacer?
+    /// The probe cluster media packets leaving now belong to (they count towards its rate) and
+    /// the bytes they added to it since `takeProbeMediaBytes`.
+    var activeProbeCluster: Int?
+    private var probeMediaBytes = 0
+    /// Packets sent unpaced because the pacer was full.
+    public private(set) var pacerOverflows = 0
 
     /// - Throws: `.srtp` for keys the installed libsrtp cannot use.
     public init(transport: any PacketTransport, security: PublisherSecurity,
@@ -52,11 +61,19 @@ public final class SendPath {
         }
     }
 
-    /// Notes that the packet with transport-wide sequence number `sequenceNumber` left now (in
-    /// probe cluster `probeCluster`, if it was padding sent to probe).
+    /// Notes that the packet with transport-wide sequence number `sequenceNumber` left now, in
+    /// probe cluster `probeCluster` (padding) or the cluster media counts towards while one runs.
     func recordSent(transportSequenceNumber sequenceNumber: UInt16, bytes: Int, probeCluster: Int? = nil) {
+        let cluster = probeCluster ?? activeProbeCluster
+        if probeCluster == nil, cluster != nil { probeMediaBytes += bytes }
         transportFeedback?.sent(transportSequenceNumber: sequenceNumber, sendMicroseconds: clock.monotonicMicroseconds(),
-                                bytes: bytes, probeCluster: probeCluster)
+                                bytes: bytes, probeCluster: cluster)
+    }
+
+    /// Media bytes that counted towards the active probe cluster since the last call.
+    func takeProbeMediaBytes() -> Int {
+        defer { probeMediaBytes = 0 }
+        return probeMediaBytes
     }
 
     /// Takes the next transport-wide sequence number (wraps mod 2^16 by design).
@@ -82,6 +99,49 @@ public final class SendPath {
             }
         }
         try result.get()
+    }
+
+    /// Sends an RTP packet through the pacer when there is one (then what the budget allows
+    /// leaves now, the rest on later `drainPacer` calls), otherwise at once. A packet that carries
+    /// `transportSequenceNumber` is reported to the feedback adapter when it actually leaves.
+    func sendRTP(_ bytes: UnsafeRawBufferPointer, ssrc: UInt32, transportSequenceNumber: UInt16?,
+                 priority: PacketPacer.Priority) throws(PublisherError) {
+        let now = clock.monotonicMicroseconds()
+        if pacer != nil {
+            if pacer!.enqueue(bytes, ssrc: ssrc, transportSequenceNumber: transportSequenceNumber, priority: priority,
+                              nowMicroseconds: now) {
+                try drainPacer()
+                return
+            }
+            pacerOverflows += 1
+        }
+        try transport.send(bytes, ssrc: ssrc)
+        if let transportSequenceNumber { recordSent(transportSequenceNumber: transportSequenceNumber, bytes: bytes.count) }
+    }
+
+    /// Sends `security.output[0..<count]` as an RTP packet (see `sendRTP`).
+    func sendProtectedRTP(count: Int, ssrc: UInt32, transportSequenceNumber: UInt16?,
+                          priority: PacketPacer.Priority) throws(PublisherError) {
+        let result: Result<Void, PublisherError> = security.output.withUnsafeBytes { bytes in
+            Result { () throws(PublisherError) in
+                try sendRTP(UnsafeRawBufferPointer(rebasing: bytes[0..<count]), ssrc: ssrc,
+                            transportSequenceNumber: transportSequenceNumber, priority: priority)
+            }
+        }
+        try result.get()
+    }
+
+    /// Sends what the pacer's budget allows now.
+    func drainPacer() throws(PublisherError) {
+        guard var pacer else { return }
+        self.pacer = nil  // the departures below must not re-enter it
+        defer { self.pacer = pacer }
+        try pacer.drain(nowMicroseconds: clock.monotonicMicroseconds()) { (departure) throws(PublisherError) in
+            try transport.send(departure.bytes, ssrc: departure.ssrc)
+            if let sequence = departure.transportSequenceNumber {
+                recordSent(transportSequenceNumber: sequence, bytes: departure.bytes.count)
+            }
+        }
     }
 
     /// Serializes, protects and sends an RTCP compound packet for stream `ssrc`.

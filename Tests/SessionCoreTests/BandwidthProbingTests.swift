@@ -43,7 +43,9 @@ import Testing
     }
 
     @Test func theControllerClimbsExponentiallyWhileProbesSucceedAndWaitsAfterAFailure() throws {
-        var controller = ProbeController(configuration: .init(clusterMilliseconds: 30, rateFactor: 2, retryIntervalMilliseconds: 2_000))
+        var configuration = ProbeController.Configuration(clusterMilliseconds: 30, rateFactor: 2, retryIntervalMilliseconds: 2_000)
+        configuration.minimumBytes = 0  // every cluster lasts its 30 ms
+        var controller = ProbeController(configuration: configuration)
         func probe(_ estimate: UInt64, overuseAt: Int64? = nil, at now: Int64) -> ProbeController.Cluster? {
             controller.cluster(estimate: estimate, wanted: 2_000_000, lastOveruseMilliseconds: overuseAt, nowMilliseconds: now)
         }
@@ -68,8 +70,12 @@ import Testing
         #expect(probe(600_000, at: 2_000) == nil)
         #expect(probe(600_000, at: 3_200) != nil)
         #expect(controller.clustersStarted == 3 && controller.clustersSucceeded == 1)
+        // A slow cluster lasts long enough for the packets a measurement needs (6,000 bytes).
+        var slow = ProbeController()
+        let long = slow.cluster(estimate: 30_000, wanted: 2_000_000, lastOveruseMilliseconds: nil, nowMilliseconds: 0)
+        #expect(long.map { $0.totalBytes >= 6_000 && $0.durationMilliseconds > 30 } == true)
         // Never far beyond what the sender wants.
-        var capped = ProbeController()
+        var capped = ProbeController(configuration: configuration)
         let near = capped.cluster(estimate: 1_900_000, wanted: 2_000_000, lastOveruseMilliseconds: nil, nowMilliseconds: 0)
         #expect(near?.bitsPerSecond == 2_400_000)
     }

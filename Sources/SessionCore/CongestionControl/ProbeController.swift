@@ -16,6 +16,9 @@ public struct ProbeController: Sendable {
         public var successRatio: Double
         /// No probing this long after the link last showed over-use.
         public var quietAfterOveruseMilliseconds: Int64
+        /// The least a cluster sends: enough packets for `ProbeBitrateEstimator` to measure, media
+        /// packets (about 1,200 bytes) included.
+        public var minimumBytes = 6_000
 
         public init(clusterMilliseconds: Int64 = 30, rateFactor: Double = 2, retryIntervalMilliseconds: Int64 = 2_000,
                     successRatio: Double = 0.8, quietAfterOveruseMilliseconds: Int64 = 1_000) {
@@ -75,10 +78,12 @@ public struct ProbeController: Sendable {
         }
         guard pending == nil, now >= nextAllowedMilliseconds, estimate < wanted,
               lastOveruseMilliseconds.map({ now - $0 >= configuration.quietAfterOveruseMilliseconds }) ?? true else { return nil }
-        // Up to the factor over the estimate, never far beyond what the sender wants.
-        let target = min(UInt64(Double(estimate) * configuration.rateFactor), wanted + wanted / 5)
-        let cluster = Cluster(id: nextId, bitsPerSecond: max(target, estimate + 50_000), startMilliseconds: now,
-                              durationMilliseconds: configuration.clusterMilliseconds)
+        // Up to the factor over the estimate, never far beyond what the sender wants; long enough
+        // for the packets a measurement needs.
+        let target = max(min(UInt64(Double(estimate) * configuration.rateFactor), wanted + wanted / 5), estimate + 50_000)
+        let minimumMilliseconds = Int64(Double(configuration.minimumBytes) * 8 / Double(target) * 1_000) + 1
+        let cluster = Cluster(id: nextId, bitsPerSecond: target, startMilliseconds: now,
+                              durationMilliseconds: max(configuration.clusterMilliseconds, minimumMilliseconds))
         nextId += 1
         clustersStarted += 1
         active = cluster

@@ -34,6 +34,12 @@ public struct SendSideBandwidthEstimator: Sendable {
     /// What the last probe cluster measured, and when the link last showed over-use (ms).
     public private(set) var lastProbeBitsPerSecond: UInt64?
     public private(set) var lastOveruseMilliseconds: Int64?
+    /// Loss reported since the loss-based controller last moved (it moves at most every
+    /// `lossIntervalMilliseconds`, on at least 20 packets: feedback every 50 ms must not cut the
+    /// rate twenty times a second for one loss episode).
+    private var lossReceived = 0, lossLost = 0
+    private var lastLossUpdateMilliseconds: Int64?
+    static let lossIntervalMilliseconds: Int64 = 300
     /// Probe clusters measured so far.
     public var probeResults: Int { probes.results }
 
@@ -91,9 +97,13 @@ public struct SendSideBandwidthEstimator: Sendable {
         let ackedRate = latestArrivalMilliseconds.map { acknowledged.bitsPerSecond(nowMilliseconds: $0) } ?? 0
         rateControl.update(signal: detector.signal, acknowledgedBitsPerSecond: ackedRate > 0 ? Double(ackedRate) : nil,
                            roundTripMilliseconds: roundTripMilliseconds, nowMilliseconds: Double(nowMilliseconds))
-        if received + lost > 0 {
-            lossControl.update(lossFraction: Double(lost) / Double(received + lost),
+        lossReceived += received
+        lossLost += lost
+        if lossReceived + lossLost >= 20,
+           lastLossUpdateMilliseconds.map({ nowMilliseconds - $0 >= Self.lossIntervalMilliseconds }) ?? true {
+            lossControl.update(lossFraction: Double(lossLost) / Double(lossReceived + lossLost),
                                deliveredBitsPerSecond: ackedRate > 0 ? ackedRate : nil, nowMilliseconds: nowMilliseconds)
+            (lossReceived, lossLost, lastLossUpdateMilliseconds) = (0, 0, nowMilliseconds)
         }
         return targetBitsPerSecond
     }
