@@ -7,7 +7,9 @@ final class ParticipantRuntime {
     let events: AsyncStream<ParticipantEvent>.Continuation
     var camera: CameraRuntime?
     var subscriptions: [String: SubscriptionRuntime] = [:]
-    let quality = CallQualityReporter(publisher: nil, subscribers: [])
+    /// Quality from what this participant receives; only its changes are used (as events), so no
+    /// history is kept (its default keeps an hour of reports).
+    let quality = CallQualityReporter(configuration: .init(historyLimit: 1), publisher: nil, subscribers: [])
     /// Every feed the room forwards to this participant passes here (open unless limited).
     let downlink = ThrottledLink()
 
