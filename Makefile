@@ -21,7 +21,7 @@ test: deps
 	$(SWIFT) run simulcast-bench encode --frames 30 --repeat 1 --json out/bench-smoke.json > /dev/null
 	python3 scripts/check-bench-json.py out/bench-smoke.json
 	$(SWIFT) run simulcast-bench cc-eval --cases smoke --out out/cc-eval-smoke \
-		--require linkUse85PercentWithin5sOfEachStep,lossOutsideDropsAtMost2Percent
+		--require all
 	scripts/wire-smoke.sh
 	SWIFT=$(SWIFT) scripts/forward-smoke.sh
 	$(SWIFT) test --skip-build --skip 'RoomDemoTests|DemoCommandTests|EngineCallTests|MicrophoneAndSpeakerTests|HostileDatagramTests|WebRTCInteropTests|JanusVideoRoomTests|JanusRoomAPITests'

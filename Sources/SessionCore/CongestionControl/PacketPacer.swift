@@ -102,7 +102,9 @@ public struct PacketPacer: Sendable {
         budgetBytes = min(budgetBytes + perMicrosecond * Double(elapsed), cap)
         // Nothing waits: an idle link does not bank a burst.
         if queuedPackets == 0 { budgetBytes = min(budgetBytes, 0) }
-        while budgetBytes > 0 {
+        // A packet may leave while the budget is not in debt (the one that overdraws it repays
+        // before the next).
+        while budgetBytes >= 0 {
             guard let slot = urgent.pop() ?? video.pop() else { break }
             let length = lengths[slot]
             let offset = slot * configuration.maximumPacketSize
