@@ -1,9 +1,10 @@
 import Foundation
 
 /// The verdict on one congestion case: RFC 8868's metrics (rate, utilization, queueing delay,
-/// loss) and this project's acceptance criteria (issue 14): after each capacity step the link
-/// is ≥ 85 % used within 5 s; the 95th percentile of queueing delay ≤ 100 ms; loss ≤ 2 % outside
-/// the first second after a drop; with two flows, their rates within 20 % of each other after 30 s.
+/// loss) and this project's acceptance criteria (issue 14): for one flow, after each capacity
+/// step the link is ≥ 85 % used within 5 s, the 95th percentile of queueing delay ≤ 100 ms, loss
+/// ≤ 2 % outside the first second after a drop; with two flows, their rates within 20 % of each
+/// other after 30 s.
 struct CongestionReport: Codable {
     struct Step: Codable {
         var atSeconds: Double
@@ -67,12 +68,13 @@ struct CongestionReport: Codable {
             }
             flowRateDifference = differences.isEmpty ? nil : ((differences.reduce(0, +) / Double(differences.count)) * 1000).rounded() / 1000
         }
-        var checks: [String: Bool] = [
-            "queueingDelayP95AtMost100ms": queueingDelayP95Milliseconds <= 100,
-        ]
-        if testCase.lossProbability == 0 { checks["lossOutsideDropsAtMost2Percent"] = lossOutsideDrops <= 0.02 }
+        // The criteria the issue sets: §5.1 (and its smoke) on link use, delay and loss; §5.2 on
+        // fairness; the loss case is measured, not judged.
+        var checks: [String: Bool] = [:]
         if testCase.flows == 1, testCase.lossProbability == 0 {
             checks["linkUse85PercentWithin5sOfEachStep"] = steps.allSatisfy { ($0.secondsTo85Percent ?? .infinity) <= 5 }
+            checks["queueingDelayP95AtMost100ms"] = queueingDelayP95Milliseconds <= 100
+            checks["lossOutsideDropsAtMost2Percent"] = lossOutsideDrops <= 0.02
         }
         if let flowRateDifference { checks["flowRatesWithin20PercentAfter30s"] = flowRateDifference <= 0.2 }
         self.checks = checks

@@ -83,7 +83,10 @@ public struct SendSideBandwidthEstimator: Sendable {
             probes.add(result)
             latestArrivalMilliseconds = max(latestArrivalMilliseconds ?? .min, arrival / 1000)
             acknowledged.add(bytes: result.bytes, nowMilliseconds: arrival / 1000)
-            if trendline.add(sendMicroseconds: result.sendMicroseconds, arrivalMicroseconds: arrival) {
+            // Probe clusters are sent faster than the estimate on purpose: the queue they build
+            // for a few milliseconds is their measurement, not a sign of congestion.
+            if result.probeCluster == nil,
+               trendline.add(sendMicroseconds: result.sendMicroseconds, arrivalMicroseconds: arrival) {
                 detector.update(trend: trendline.trend, deltaMilliseconds: trendline.lastDeltaMilliseconds,
                                 nowMilliseconds: Double(arrival) / 1000)
             }
