@@ -1,57 +1,63 @@
 import Dispatch
+import Foundation
 import Glibc
-import Synchronization
 
-/// Set by SIGTERM/SIGINT while a sending command runs: stop sending, say goodbye, print the summary.
-let stopRequested = Atomic<Bool>(false)
+/// SIGTERM and SIGINT turned into a stop for the duration of a sending command (`send`,
+/// `publish`): stop sending, say goodbye, print the summary. Each install has its own dispatch
+/// signal sources and its own waiter, so commands running side by side in one process (the
+/// tests do) never take each other's wake-ups; the previous dispositions come back at `restore()`.
+final class StopSignals: @unchecked Sendable {
+    private let lock = NSLock()
+    // Guarded by `lock`.
+    private var outcome: Bool?
+    private var waiter: CheckedContinuation<Bool, Never>?
+    private var sources: [DispatchSourceSignal] = []
+    private var previous: [(signal: Int32, handler: sighandler_t?)] = []
 
-/// Posted by the handlers (`sem_post` is async-signal-safe) and by `restore()`, so `stopped()`
-/// wakes without polling. Lives as long as the process; set up by `install()` before the
-/// handlers can run.
-nonisolated(unsafe) private let stopSemaphore: UnsafeMutablePointer<sem_t> = {
-    let semaphore = UnsafeMutablePointer<sem_t>.allocate(capacity: 1)
-    sem_init(semaphore, 0, 0)
-    return semaphore
-}()
-
-/// SIGTERM and SIGINT turned into a flag for the duration of a sending command (`send`,
-/// `publish`), the previous handlers restored afterwards.
-struct StopSignals {
-    private let previousTerm: sighandler_t?
-    private let previousInt: sighandler_t?
-
-    private init(previousTerm: sighandler_t?, previousInt: sighandler_t?) {
-        self.previousTerm = previousTerm
-        self.previousInt = previousInt
-    }
+    private init() {}
 
     static func install() -> StopSignals {
-        stopRequested.store(false, ordering: .relaxed)
-        while sem_trywait(stopSemaphore) == 0 {}  // wake-ups left from an earlier command
-        let handler: @convention(c) (Int32) -> Void = { _ in
-            stopRequested.store(true, ordering: .relaxed)
-            sem_post(stopSemaphore)
+        let stop = StopSignals()
+        for number in [SIGTERM, SIGINT] {
+            // The default action would end the process before the source sees the signal.
+            stop.previous.append((number, signal(number, SIG_IGN)))
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { [weak stop] in stop?.finish(stopRequested: true) }
+            source.resume()
+            stop.sources.append(source)
         }
-        return StopSignals(previousTerm: signal(SIGTERM, handler), previousInt: signal(SIGINT, handler))
+        return stop
     }
 
     /// Whether a stop was asked for.
-    var requested: Bool { stopRequested.load(ordering: .relaxed) }
+    var requested: Bool { lock.withLock { outcome == true } }
 
-    /// Waits until a stop is asked for (true) or `restore()` is called (false). One waiter per
-    /// `install()`.
+    /// Waits until a stop is asked for (true) or `restore()` is called (false).
     func stopped() async -> Bool {
         await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                while sem_wait(stopSemaphore) != 0, errno == EINTR {}
-                continuation.resume(returning: stopRequested.load(ordering: .relaxed))
+            let ready = lock.withLock { () -> Bool? in
+                if let outcome { return outcome }
+                waiter = continuation
+                return nil
             }
+            if let ready { continuation.resume(returning: ready) }
         }
     }
 
+    /// The signals' previous dispositions back; a waiting `stopped()` returns false.
     func restore() {
-        signal(SIGTERM, previousTerm)
-        signal(SIGINT, previousInt)
-        sem_post(stopSemaphore)  // a waiting `stopped()` returns
+        for source in lock.withLock({ sources }) { source.cancel() }
+        for (number, handler) in previous { signal(number, handler) }
+        finish(stopRequested: false)
+    }
+
+    private func finish(stopRequested: Bool) {
+        let waiting = lock.withLock { () -> CheckedContinuation<Bool, Never>? in
+            guard outcome == nil else { return nil }
+            outcome = stopRequested
+            defer { waiter = nil }
+            return waiter
+        }
+        waiting?.resume(returning: stopRequested)
     }
 }
