@@ -41,7 +41,9 @@ import Testing
     }
 
     @Test func anEngineLetGoOfWithoutCloseEndsItsThreadAndItsRoomAnswersClosed() async throws {
-        let before = engineLoopThreads()
+        // An engine another test closed just now may still be leaving its thread: count once
+        // that settled.
+        let before = try await settledEngineLoopThreads()
         var engine: MediaEngine? = MediaEngine()
         let room = try await engine!.hostRoom()
         let alice = try await room.join(participantId: "alice")
@@ -96,6 +98,19 @@ final class SizeLog: @unchecked Sendable {
 
     var last: VideoSize? { lock.run { sizes.last } }
     var count: Int { lock.run { sizes.count } }
+}
+
+/// Engine loop threads once the count has held for 100 ms (a closed engine's thread ends a moment
+/// after `close()` returns).
+func settledEngineLoopThreads() async throws -> Int {
+    var count = engineLoopThreads(), held = 0
+    while held < 5 {
+        try await Task.sleep(for: .milliseconds(20))
+        let now = engineLoopThreads()
+        held = now == count ? held + 1 : 0
+        count = now
+    }
+    return count
 }
 
 /// Threads of this process named as the engine names its loop thread.
