@@ -9,14 +9,13 @@ final class CameraRuntime {
     let trackId: String
     let publisher: Publisher
     let node: ForwardingNode
-    let feed: TrackFeed<VideoFrame>
+    /// The camera's frames at its frame rate (pushed ones too: a faster capture does not queue).
+    private var video: PacedFeed<VideoFrame>
     /// The socket both publishers send from and receive feedback on.
     let transport: UDPTransport
     /// The SSRC the node forwards as this participant's audio (reserved when the node was made).
     let audioSSRC: UInt32
     var microphone: MicrophoneRuntime?
-    let frameIntervalMicroseconds: Int64
-    var nextFrameMicroseconds: Int64 = 0
     var keyFramesReported = 0
     private var receiveBuffer = [UInt8](repeating: 0, count: 2048)
 
@@ -25,23 +24,21 @@ final class CameraRuntime {
         self.trackId = trackId
         self.publisher = publisher
         self.node = node
-        self.feed = feed
+        video = PacedFeed(trackId: trackId, feed: feed, intervalMicroseconds: 1_000_000 / Int64(max(1, frameRate)))
         self.transport = transport
         self.audioSSRC = audioSSRC
-        frameIntervalMicroseconds = 1_000_000 / Int64(max(1, frameRate))
     }
 
     /// Loop: encodes and sends the camera frame that is due (paced at the frame rate; a late loop
     /// does not bunch frames up) and the microphone frames waiting. Returns what failed.
     func sendDueMedia(now: Int64) -> EngineError? {
         var failure: EngineError?
-        if now >= nextFrameMicroseconds, let frame = feed.take() {
+        if let frame = video.takeDue(at: now, pacingPushes: true) {
             do {
                 try publisher.send(video: frame)
             } catch {
                 failure = .invalidFrame("\(error)")
             }
-            nextFrameMicroseconds = max(nextFrameMicroseconds + frameIntervalMicroseconds, now)
         }
         if let error = microphone?.sendDueFrames(now: now) { failure = error }
         return failure
@@ -65,6 +62,6 @@ final class CameraRuntime {
     func close() {
         try? publisher.sendGoodbye(reason: "left")
         microphone?.close()
-        feed.finishSource(.failure(EngineError.closed("camera track \(trackId)")))
+        video.feed.finishSource(.failure(EngineError.closed("camera track \(trackId)")))
     }
 }

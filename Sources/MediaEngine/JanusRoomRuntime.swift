@@ -17,10 +17,9 @@ final class JanusRoomRuntime: PublishOnlyRoomBackend {
     private var participantId: String?
     private var events: AsyncStream<ParticipantEvent>.Continuation?
     private var session: JanusVideoRoomPublisher?
-    private var feed: TrackFeed<VideoFrame>?
+    /// The camera's frames at its frame rate, once published.
+    private var camera: PacedFeed<VideoFrame>?
     private var trackId = ""
-    private var frameIntervalMicroseconds: Int64 = 33_333
-    private var nextFrameMicroseconds: Int64 = 0
     private var lastKeepAliveMicroseconds: Int64 = 0
     private var keyFramesReported = 0
     private let clock = MediaClock.system
@@ -62,9 +61,8 @@ final class JanusRoomRuntime: PublishOnlyRoomBackend {
             events?.yield(.connectionStateChanged(.disconnected))
             throw .systemFailure("joining Janus room \(room) at \(url): \(error)")
         }
-        self.feed = feed
+        self.camera = PacedFeed(trackId: trackId, feed: feed, intervalMicroseconds: 1_000_000 / Int64(max(1, settings.config.frameRate)))
         self.trackId = trackId
-        frameIntervalMicroseconds = 1_000_000 / Int64(max(1, settings.config.frameRate))
         lastKeepAliveMicroseconds = clock.monotonicMicroseconds()
         events?.yield(.connectionStateChanged(.connected))
     }
@@ -87,15 +85,14 @@ final class JanusRoomRuntime: PublishOnlyRoomBackend {
     let receivingUnsupported = EngineError.notAllowed("receiving through a Janus room is not supported yet")
 
     func tick(runtime: EngineRuntime) {
-        guard let session, let feed else { return }
+        guard let session, camera != nil else { return }
         let now = clock.monotonicMicroseconds()
-        if now >= nextFrameMicroseconds, let frame = feed.take() {
+        if let frame = camera?.takeDue(at: now, pacingPushes: true) {
             do {
                 try session.publisher.send(video: frame)
             } catch {
                 events?.yield(.failure(.invalidFrame("\(error)")))
             }
-            nextFrameMicroseconds = max(nextFrameMicroseconds + frameIntervalMicroseconds, now)
         }
         while (try? session.publisher.pollIncoming(timeoutMilliseconds: 0)) != nil {}
         if session.publisher.keyFramesRequested > keyFramesReported {

@@ -2,40 +2,27 @@ internal import EngineCore
 import MediaCodecs
 
 /// A published microphone as the loop runs it: an audio-only publisher beside the camera's (same
-/// socket, same node), fed from the track's queue, or from its source every 20 ms.
+/// socket, same node), fed from the track's queue as frames come, or from its source every 20 ms.
 final class MicrophoneRuntime {
     static let frameIntervalMicroseconds: Int64 = 20_000
     let trackId: String
     let publisher: Publisher
-    let feed: TrackFeed<AudioFrame>
     let channels: AudioFrame.Channels
     var isMuted = false
-    private var nextSourceFrameMicroseconds: Int64 = 0
+    private var audio: PacedFeed<AudioFrame>
 
     init(trackId: String, publisher: Publisher, feed: TrackFeed<AudioFrame>, channels: AudioFrame.Channels) {
         self.trackId = trackId
         self.publisher = publisher
-        self.feed = feed
+        audio = PacedFeed(trackId: trackId, feed: feed, intervalMicroseconds: Self.frameIntervalMicroseconds)
         self.channels = channels
     }
 
-    /// Loop: pushed frames as they come; a source's frames one per 20 ms (after a stall of more
-    /// than 200 ms the cadence restarts instead of bursting). Muted: silence in their place.
+    /// Loop: pushed frames as they come; a source's frames one per 20 ms (a late loop restarts
+    /// the cadence instead of bursting). Muted: silence in their place.
     func sendDueFrames(now: Int64) -> EngineError? {
-        if feed.isPlayingSource {
-            if nextSourceFrameMicroseconds == 0 || now - nextSourceFrameMicroseconds > 200_000 {
-                nextSourceFrameMicroseconds = now
-            }
-            while now >= nextSourceFrameMicroseconds {
-                nextSourceFrameMicroseconds += Self.frameIntervalMicroseconds
-                guard let frame = feed.take() else { break }
-                if let error = send(frame) { return error }
-            }
-        } else {
-            nextSourceFrameMicroseconds = 0
-            while let frame = feed.take() {
-                if let error = send(frame) { return error }
-            }
+        while let frame = audio.takeDue(at: now, pacingPushes: false) {
+            if let error = send(frame) { return error }
         }
         return nil
     }
@@ -51,6 +38,6 @@ final class MicrophoneRuntime {
 
     func close() {
         try? publisher.sendGoodbye(reason: "left")
-        feed.finishSource(.failure(EngineError.closed("microphone track \(trackId)")))
+        audio.feed.finishSource(.failure(EngineError.closed("microphone track \(trackId)")))
     }
 }
