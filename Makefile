@@ -11,11 +11,14 @@ deps:
 demo: deps
 	$(SWIFT) run -c release simulcast demo --json $(DEMO_DIR)/demo.json --save $(DEMO_DIR)
 
-# The demo tests and the engine call and hostile-datagram tests run real-time calls (8 s, 12 s, a few s); they run one
+# The demo tests and the public-API tests (engine call, microphone, hostile datagrams, plain RTP
+# output, play cancellation) run real-time calls (8 s, 12 s, a few s) that wait on the engine's
+# tasks; swift test's parallel suites block the concurrency pool's few threads. They run one
 # at a time after the rest, so the parallel suite cannot starve them. The direct WebRTC call to
 # aiortc and the Janus VideoRoom publish run in a private network namespace with a veth pair of
 # its own (neither gathers loopback candidates; nothing touches this machine's interfaces). Then Examples/CallApp, a
-# client that links only the MediaEngine product, is built, run and its output checked.
+# client that links only the MediaEngine product, is built, run and its output checked. Each
+# swift test has a deadline (scripts/with-deadline.sh): a hung test fails the run in minutes.
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) run simulcast-bench encode --frames 30 --repeat 1 --json out/bench-smoke.json > /dev/null
@@ -24,9 +27,9 @@ test: deps
 		--require all
 	scripts/wire-smoke.sh
 	SWIFT=$(SWIFT) scripts/forward-smoke.sh
-	$(SWIFT) test --skip-build --skip 'RoomDemoTests|DemoCommandTests|EngineCallTests|MicrophoneAndSpeakerTests|HostileDatagramTests|WebRTCInteropTests|JanusVideoRoomTests|JanusRoomAPITests'
-	$(SWIFT) test --skip-build --no-parallel --filter 'RoomDemoTests|DemoCommandTests|EngineCallTests|MicrophoneAndSpeakerTests|HostileDatagramTests'
-	unshare -n scripts/netns-run.sh $(SWIFT) test --skip-build --no-parallel --filter 'WebRTCInteropTests|JanusVideoRoomTests|JanusRoomAPITests'
+	scripts/with-deadline.sh 1500 $(SWIFT) test --skip-build --skip 'RoomDemoTests|DemoCommandTests|EngineCallTests|MicrophoneAndSpeakerTests|HostileDatagramTests|PlainRTPOutputTests|PlayCancellationTests|WebRTCInteropTests|JanusVideoRoomTests|JanusRoomAPITests'
+	scripts/with-deadline.sh 900 $(SWIFT) test --skip-build --no-parallel --filter 'RoomDemoTests|DemoCommandTests|EngineCallTests|MicrophoneAndSpeakerTests|HostileDatagramTests|PlainRTPOutputTests|PlayCancellationTests'
+	scripts/with-deadline.sh 900 unshare -n scripts/netns-run.sh $(SWIFT) test --skip-build --no-parallel --filter 'WebRTCInteropTests|JanusVideoRoomTests|JanusRoomAPITests'
 	SWIFT=$(SWIFT) scripts/call-app-test.sh
 	$(SWIFT) run simulcast soak --seconds 60 --size 640x360 --json out/soak-smoke.json
 	python3 scripts/check-soak.py out/soak-smoke.json --warmup 15 --max-growth-kib 2048

@@ -18,6 +18,8 @@ public enum EngineError: Error, Sendable, Hashable, CustomStringConvertible {
     case notAllowed(String)
     /// The operating system or a codec library failed (sockets, libvpx, libsrtp).
     case systemFailure(String)
+    /// The calling task was cancelled while the engine waited for it (e.g. `play(from:)`).
+    case cancelled(String)
 
     public var description: String {
         switch self {
@@ -30,6 +32,7 @@ public enum EngineError: Error, Sendable, Hashable, CustomStringConvertible {
         case let .invalidConfiguration(why): return "invalid configuration: \(why)"
         case let .notAllowed(why): return "not allowed: \(why)"
         case let .systemFailure(why): return "system failure: \(why)"
+        case let .cancelled(what): return "\(what) was cancelled"
         }
     }
 }

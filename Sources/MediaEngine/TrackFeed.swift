@@ -17,6 +17,7 @@ final class TrackFeed<Frame>: @unchecked Sendable {
     private var pushedCount = 0
     private var source: Source?
     private var completion: Completion?
+    private var attachment = 0
 
     init(capacity: Int) {
         self.capacity = max(1, capacity)
@@ -57,13 +58,26 @@ final class TrackFeed<Frame>: @unchecked Sendable {
     }
 
     /// Attaches `source`; the continuation resumes when it ends. A source already playing is
-    /// replaced (its `play` finishes).
-    func attach(_ source: Source, completion: Completion) {
-        let previous = lock.withLock { () -> Completion? in
+    /// replaced (its `play` finishes). Returns the attachment's number for `detach`.
+    func attach(_ source: Source, completion: Completion) -> Int {
+        let (previous, number) = lock.withLock { () -> (Completion?, Int) in
             defer { (self.source, self.completion) = (source, completion) }
-            return self.completion
+            attachment += 1
+            return (self.completion, attachment)
         }
         previous?.resume()
+        return number
+    }
+
+    /// Ends attachment `number` with `error` if it is still the one playing (a cancelled `play`
+    /// must not stop a source attached after it).
+    func detach(_ number: Int, with error: any Error) {
+        let completion = lock.withLock { () -> Completion? in
+            guard attachment == number, let completion = self.completion else { return nil }
+            (source, self.completion) = (nil, nil)
+            return completion
+        }
+        completion?.resume(throwing: error)
     }
 
     /// Ends the playing source (its `play` returns or throws `result`'s error).

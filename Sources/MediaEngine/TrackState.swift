@@ -28,13 +28,23 @@ final class TrackState: @unchecked Sendable {
     func unpublish() { lock.withLock { published = false } }
     func close() { lock.withLock { closed = true } }
 
-    /// Plays `source` into `feed` until it ends (see `LocalVideoTrack.play(from:)`).
+    /// Plays `source` into `feed` until it ends (see `LocalVideoTrack.play(from:)`). Cancelling
+    /// the calling task detaches the source and throws `EngineError.cancelled`.
     func play<Frame>(_ source: sending any MediaFrameSource<Frame>, on feed: TrackFeed<Frame>,
                      trackId: String) async throws(EngineError) {
         guard !isClosed else { throw .closed("\(kind) track \(trackId)") }
+        let attachment = AttachmentNumber()
+        let cancelled = EngineError.cancelled("playing into \(kind) track \(trackId)")
         do {
-            try await withCheckedThrowingContinuation { (continuation: TrackFeed<Frame>.Completion) in
-                feed.attach(source, completion: continuation)
+            try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { (continuation: TrackFeed<Frame>.Completion) in
+                    let number = feed.attach(source, completion: continuation)
+                    attachment.set(number)
+                    // Cancelled before the handler could see the attachment: detach here.
+                    if Task.isCancelled { feed.detach(number, with: cancelled) }
+                }
+            } onCancel: {
+                if let number = attachment.value { feed.detach(number, with: cancelled) }
             }
         } catch let error as EngineError {
             throw error
@@ -42,4 +52,13 @@ final class TrackState: @unchecked Sendable {
             throw .invalidFrame("\(kind) source of \(trackId): \(error)")
         }
     }
+}
+
+/// The number `TrackFeed.attach` gave a `play`, read by its cancellation handler.
+private final class AttachmentNumber: @unchecked Sendable {
+    private let lock = NSLock()
+    private var number: Int?
+
+    func set(_ number: Int) { lock.withLock { self.number = number } }
+    var value: Int? { lock.withLock { number } }
 }

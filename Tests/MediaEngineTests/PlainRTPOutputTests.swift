@@ -35,7 +35,7 @@ import Testing
         await engine.close()
 
         // Only what the output's socket sent counts (tests running beside this one use loopback too).
-        let videoDatagrams = video.receiveAll(), audioDatagrams = audio.receiveAll()
+        let videoDatagrams = await video.receiveAll(), audioDatagrams = await audio.receiveAll()
         let outputPort = try #require(videoDatagrams.first { $0.bytes.isRTP && $0.bytes.ssrc == 1000 }?.sourcePort)
         let videoRTP = videoDatagrams.filter { $0.sourcePort == outputPort && $0.bytes.isRTP }.map(\.bytes)
         let audioRTP = audioDatagrams.filter { $0.sourcePort == outputPort && $0.bytes.isRTP }.map(\.bytes)
@@ -62,7 +62,7 @@ import Testing
         // from another test on loopback does not count) says where to send the feedback.
         var first: (bytes: [UInt8], from: sockaddr_in)?
         for _ in 0..<25 where first == nil {
-            if let datagram = receiver.receiveOne(), datagram.bytes.isRTP, [1000, 1001].contains(datagram.bytes.ssrc) { first = datagram }
+            if let datagram = await receiver.receiveOne(), datagram.bytes.isRTP, [1000, 1001].contains(datagram.bytes.ssrc) { first = datagram }
         }
         let sender = try #require(first?.from)
         let pli: [UInt8] = [0x81, 206, 0, 2, 0, 0, 0, 7, 0, 0, 0x03, 0xE8]
@@ -145,24 +145,28 @@ final class LoopbackReceiver {
         port = UInt16(bigEndian: address.sin_port)
         var size: Int32 = 8 << 20
         setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
-        var timeout = timeval(tv_sec: 0, tv_usec: 200_000)
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     }
 
     deinit { close(descriptor) }
 
-    /// The next datagram (within 200 ms) and where it came from.
-    func receiveOne() -> (bytes: [UInt8], from: sockaddr_in)? {
+    /// The next datagram (within 200 ms) and where it came from. Waits by sleeping the task,
+    /// never by blocking its thread: the engine's own tasks need the few threads of the pool.
+    func receiveOne() async -> (bytes: [UInt8], from: sockaddr_in)? {
         var buffer = [UInt8](repeating: 0, count: 2048)
-        var source = sockaddr_in()
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let count = buffer.withUnsafeMutableBytes { bytes in
-            withUnsafeMutablePointer(to: &source) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { recvfrom(descriptor, bytes.baseAddress, bytes.count, 0, $0, &length) }
+        let deadline = ContinuousClock.now + .milliseconds(200)
+        while true {
+            var source = sockaddr_in()
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            let count = buffer.withUnsafeMutableBytes { bytes in
+                withUnsafeMutablePointer(to: &source) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                        recvfrom(descriptor, bytes.baseAddress, bytes.count, Int32(MSG_DONTWAIT), $0, &length)
+                    }
+                }
             }
+            if count > 0 { return (Array(buffer[..<count]), source) }
+            guard ContinuousClock.now < deadline, (try? await Task.sleep(for: .milliseconds(2))) != nil else { return nil }
         }
-        guard count > 0 else { return nil }
-        return (Array(buffer[..<count]), source)
     }
 
     /// Sends `bytes` to `destination` from this socket.
@@ -178,9 +182,9 @@ final class LoopbackReceiver {
     }
 
     /// Every datagram waiting, until none arrives for 200 ms, with the port it came from.
-    func receiveAll() -> [(bytes: [UInt8], sourcePort: UInt16)] {
+    func receiveAll() async -> [(bytes: [UInt8], sourcePort: UInt16)] {
         var datagrams: [(bytes: [UInt8], sourcePort: UInt16)] = []
-        while let (bytes, source) = receiveOne() { datagrams.append((bytes, UInt16(bigEndian: source.sin_port))) }
+        while let (bytes, source) = await receiveOne() { datagrams.append((bytes, UInt16(bigEndian: source.sin_port))) }
         return datagrams
     }
 }
