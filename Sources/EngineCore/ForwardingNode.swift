@@ -66,6 +66,8 @@ public final class ForwardingNode {
         var delivery = ReportedDeliveryMeter()
         var lossCeiling: LossBasedRateControl
         var lossCeilingMeasured = false
+        /// Send-side estimation of its downlink, when the node runs it.
+        var downlink: SubscriberDownlink?
 
         init(_ configuration: ForwardedSubscriberConfiguration, historyCapacity: Int,
              lossControl: LossBasedRateControl.Configuration, budget: RetransmissionBudget.Configuration) throws(SRTPError) {
@@ -98,6 +100,15 @@ public final class ForwardingNode {
     private var endedLayers: Set<Int> = []
     private var receiveBuffer = [UInt8](repeating: 0, count: 2048)
     private var rebuildBuffer: [UInt8] = []
+    /// A packet for one subscriber with that subscriber's transport-wide number written in, and
+    /// the node's probe packets (downlink estimation only).
+    private var numberedBuffer: [UInt8] = []
+    private var probeBuffer: [UInt8] = []
+    /// The payload type of the publisher's video (what the node's probe packets carry).
+    private var videoPayloadType: UInt8?
+    /// Bits per second each spatial layer needs at its top temporal layer, with the selector's
+    /// up-switch headroom: what a subscriber preferring it wants its downlink to carry.
+    private let layerNeeds: [Int]
 
     /// - Parameters:
     ///   - transport: where the publisher sends media and subscribers send RTCP (default: a new
@@ -121,6 +132,13 @@ public final class ForwardingNode {
         if configuration.sendsTransportFeedback { transportFeedback = TransportFeedbackRecorder() }
         upstreamThrottle = KeyFrameRequestThrottle(minimumIntervalMilliseconds: configuration.keyFrameRequestIntervalMilliseconds)
         rebuildBuffer.reserveCapacity(1500)
+        numberedBuffer.reserveCapacity(2048)
+        probeBuffer.reserveCapacity(512)
+        let selector = LayerSelector(plan: configuration.plan, configuration: configuration.selector)
+        layerNeeds = configuration.plan.layers.indices.map { spatial in
+            let need = selector.requiredBitsPerSecond(LayerTarget(spatial: spatial, temporal: selector.temporalLayerCount - 1))
+            return Int(Double(need) * configuration.selector.upSwitchHeadroom)
+        }
     }
 
     /// Where the publisher should send its media.
@@ -137,6 +155,9 @@ public final class ForwardingNode {
                                         lossControl: configuration.subscriberLossControl,
                                         budget: configuration.retransmissionBudget)
         downstream.link = link
+        if let estimation = configuration.downlinkEstimation {
+            downstream.downlink = SubscriberDownlink(estimation: estimation, probing: configuration.downlinkProbing)
+        }
         if let old = downstreams[subscriber.id] { bySource[old.configuration.destination] = nil }
         downstreams[subscriber.id] = downstream
         orderedDownstreams.removeAll { $0.configuration.id == subscriber.id }
@@ -219,14 +240,19 @@ public final class ForwardingNode {
         return stats
     }
 
-    /// The bandwidth estimate for one subscriber's feed: its latest REMB, capped by the ceiling
-    /// the loss in its receiver reports sets (so a link that delivers nothing still lowers it);
-    /// nil before either is known or for an unknown subscriber.
+    /// The bandwidth estimate for one subscriber's feed: with downlink estimation, the node's own
+    /// (GCC on its transport-wide feedback) once feedback acknowledged packets, capped by its
+    /// REMB if lower; otherwise its latest REMB, capped by the ceiling the loss in its receiver
+    /// reports sets (so a link that delivers nothing still lowers it); nil before either is
+    /// known or for an unknown subscriber.
     public func estimatedBitsPerSecond(for id: String) -> Int? {
         downstreams[id].flatMap(Self.estimate(of:))
     }
 
     private static func estimate(of downstream: Downstream) -> Int? {
+        if let measured = downstream.downlink?.estimatedBitsPerSecond {
+            return Int(clamping: min(measured, downstream.counters.lastREMBBitsPerSecond ?? .max))
+        }
         let ceiling = downstream.lossCeilingMeasured ? downstream.lossCeiling.bitsPerSecond : nil
         switch (downstream.counters.lastREMBBitsPerSecond, ceiling) {
         case let (remb?, ceiling?): return Int(clamping: min(remb, ceiling))
@@ -282,6 +308,7 @@ public final class ForwardingNode {
             downstream.link?.flush(nowMilliseconds: now) { send($0, to: downstream.configuration.destination) }
             measureBitrate(downstream, now: now)
             sendSenderReportIfDue(downstream, now: now)
+            if downstream.downlink != nil { probeDownlink(downstream, now: now) }
         }
         if let report = transportFeedback?.feedback(senderSSRC: configuration.localSSRC, mediaSSRC: configuration.layerSSRCs[0],
                                                      nowMicroseconds: clock.monotonicMicroseconds()),
@@ -407,14 +434,17 @@ public final class ForwardingNode {
     private func handlePublisherRTP(length: Int, fields: RTPFixedFields) {
         let ssrc = fields.ssrc
         let sequenceNumber = fields.sequenceNumber
+        let numberAt = configuration.downlinkEstimation == nil ? nil
+            : TransportSequenceNumber.valueOffset(in: receiveBuffer[0..<length], map: configuration.extensionMap)
         if let audioSSRC = configuration.audioSSRC, ssrc == audioSSRC {
-            forwardAudio(length: length)
+            forwardAudio(length: length, numberAt: numberAt)
             return
         }
         guard let layer = layerIndex(of: ssrc, in: configuration.layerSSRCs) else {
             counters.malformed += 1
             return
         }
+        videoPayloadType = fields.payloadType
         if endedLayers.contains(layer) { setEndedLayers(endedLayers.subtracting([layer])) }
         let now = nowMilliseconds
         let extended = upstreamUnwrappers[layer].unwrap(sequenceNumber)
@@ -425,7 +455,7 @@ public final class ForwardingNode {
         do {
             let requests = try forwarder.forward(receiveBuffer[0..<length], nowMilliseconds: now) { id, packet in
                 guard let downstream = downstreams[id] else { return }
-                sendMedia(packet, to: downstream, now: now)
+                sendMedia(packet, to: downstream, numberAt: numberAt, now: now)
             }
             layerHistories[layer].store(receiveBuffer[0..<length], sequenceNumber: sequenceNumber)
             counters.mediaPackets += 1
@@ -436,21 +466,23 @@ public final class ForwardingNode {
         if forwarder.switchEvents.totalAppended != switchesBefore { checkWantedLayers() }
     }
 
-    /// The publisher's audio as it is (its RFC 6464 level included) to every subscriber that
-    /// takes it, re-protected per subscriber. Not kept for NACKs (Opus has in-band FEC).
-    private func forwardAudio(length: Int) {
+    /// The publisher's audio as it is (its RFC 6464 level included; with downlink estimation,
+    /// the subscriber's own transport-wide number at `numberAt`) to every subscriber that takes
+    /// it, re-protected per subscriber. Not kept for NACKs (Opus has in-band FEC).
+    private func forwardAudio(length: Int, numberAt: Int?) {
         counters.audioPackets += 1
         let now = nowMilliseconds
         for index in orderedDownstreams.indices {  // not for-in: see TrackForwarder.forward
             let downstream = orderedDownstreams[index]
             guard downstream.audioOpen else { continue }
-            guard let protected = try? downstream.security.protect(receiveBuffer[0..<length], kind: .rtp) else {
+            guard let (protected, number) = protect(receiveBuffer[0..<length], for: downstream, numberAt: numberAt) else {
                 counters.sendFailures += 1
                 continue
             }
             downstream.counters.audioPacketsSent += 1
             downstream.counters.audioBytesSent += protected
             transmit(downstream.security.output[0..<protected], to: downstream, now: now)
+            if let number { downstream.downlink?.sent(number, bytes: protected, nowMicroseconds: clock.monotonicMicroseconds()) }
         }
     }
 
@@ -475,6 +507,11 @@ public final class ForwardingNode {
             case let .fullIntraRequest(fir) where fir.entries.contains(where: { $0.ssrc == ourSSRC }):
                 downstream.counters.keyFrameRequestsReceived += 1
                 keyFrameRequestFromSubscriber(id)
+            case let .transportWideFeedback(feedback) where downstream.downlink != nil:
+                downstream.counters.transportFeedbacksReceived += 1
+                let roundTrip = downstream.roundTripMicroseconds.map { Double($0) / 1000 } ?? 100
+                downstream.downlink?.handle(feedback, roundTripMilliseconds: roundTrip, nowMilliseconds: now)
+                updateSelectorBandwidth(for: id, downstream, now: now)
             case let .receiverEstimatedMaxBitrate(remb):
                 downstream.counters.rembsReceived += 1
                 downstream.counters.lastREMBBitsPerSecond = remb.bitrate
@@ -518,10 +555,10 @@ public final class ForwardingNode {
 
     // MARK: - Sending
 
-    private func sendMedia(_ packet: ArraySlice<UInt8>, to downstream: Downstream, now: Int64) {
+    private func sendMedia(_ packet: ArraySlice<UInt8>, to downstream: Downstream, numberAt: Int?, now: Int64) {
         guard let fields = try? RTPFixedFields(reading: packet) else { return }
         let sequenceNumber = fields.sequenceNumber
-        guard let length = try? downstream.security.protect(packet, kind: .rtp) else {
+        guard let (length, number) = protect(packet, for: downstream, numberAt: numberAt) else {
             counters.sendFailures += 1
             return
         }
@@ -532,6 +569,25 @@ public final class ForwardingNode {
         downstream.counters.payloadOctets += packet.count - RTPHeader.fixedLength
         downstream.counters.bytesSent += length
         transmit(downstream.security.output[0..<length], to: downstream, now: now)
+        if let number { downstream.downlink?.sent(number, bytes: length, nowMicroseconds: clock.monotonicMicroseconds()) }
+    }
+
+    /// Protects `packet` for `downstream` into its security stage's output; when the node
+    /// estimates its downlink and the packet carries a transport-wide number at `numberAt`, a
+    /// copy numbered for this subscriber is protected instead. Returns the protected length and
+    /// the number written (nil: none), or nil when protection failed.
+    private func protect(_ packet: ArraySlice<UInt8>, for downstream: Downstream,
+                         numberAt offset: Int?) -> (length: Int, number: UInt16?)? {
+        guard let offset, downstream.downlink != nil else {
+            guard let length = try? downstream.security.protect(packet, kind: .rtp) else { return nil }
+            return (length, nil)
+        }
+        numberedBuffer.removeAll(keepingCapacity: true)
+        numberedBuffer.append(contentsOf: packet)
+        guard let number = downstream.downlink?.takeTransportSequenceNumber(),
+              (try? TransportSequenceNumber.rewrite(number, in: &numberedBuffer, at: offset)) != nil,
+              let length = try? downstream.security.protect(numberedBuffer[...], kind: .rtp) else { return nil }
+        return (length, number)
     }
 
     private func transmit(_ datagram: ArraySlice<UInt8>, to downstream: Downstream, now: Int64) {
@@ -580,13 +636,42 @@ public final class ForwardingNode {
             downstream.counters.retransmissionsRefused += 1
             return
         }
-        guard let length = try? downstream.security.protect(rebuildBuffer[...], kind: .rtp) else {
+        let numberAt = downstream.downlink == nil ? nil
+            : TransportSequenceNumber.valueOffset(in: rebuildBuffer[...], map: configuration.extensionMap)
+        guard let (length, number) = protect(rebuildBuffer[...], for: downstream, numberAt: numberAt) else {
             downstream.counters.missing += 1
             return
         }
         downstream.retransmissions.keepRepair(downstream.security.output[0..<length], sequenceNumber: sequenceNumber)
         downstream.counters.rebuilt += 1
         transmit(downstream.security.output[0..<length], to: downstream, now: now)
+        if let number { downstream.downlink?.sent(number, bytes: length, nowMicroseconds: clock.monotonicMicroseconds()) }
+    }
+
+    /// Probes `downstream`'s link while its estimate is below what it wants (its preferred
+    /// layer's need; nothing before the publisher's video is known): the padding the due
+    /// probe cluster asks for, on `downlinkProbeSSRC`, numbered like its media.
+    private func probeDownlink(_ downstream: Downstream, now: Int64) {
+        guard let payloadType = videoPayloadType,
+              let preferred = try? forwarder.stats(for: downstream.configuration.id).preferredSpatialLayer,
+              layerNeeds.indices.contains(preferred),
+              let (cluster, bytes) = downstream.downlink?.paddingDue(wanted: UInt64(layerNeeds[preferred]), nowMilliseconds: now)
+        else { return }
+        var due = bytes
+        while due > 0 {
+            guard let number = try? downstream.downlink?.writeProbe(
+                      into: &probeBuffer, ssrc: configuration.downlinkProbeSSRC, payloadType: payloadType,
+                      timestamp: downstream.lastRTPTimestamp, map: configuration.extensionMap),
+                  let length = try? downstream.security.protect(probeBuffer[...], kind: .rtp) else {
+                counters.sendFailures += 1
+                return
+            }
+            transmit(downstream.security.output[0..<length], to: downstream, now: now)
+            downstream.downlink?.sent(number, bytes: length, nowMicroseconds: clock.monotonicMicroseconds(), probeCluster: cluster)
+            downstream.counters.probePacketsSent += 1
+            downstream.counters.probeBytesSent += length
+            due -= length
+        }
     }
 
     /// Copies a stored plain packet of `layer` into `rebuildBuffer`; false if it is gone.

@@ -40,8 +40,20 @@ public struct ForwardingNodeConfiguration: Sendable {
     /// draft-holmer-rmcat-transport-wide-cc-extensions-01, every 50 ms), for its send-side
     /// estimate; padding-only probe packets from the publisher count too, then are dropped.
     public var sendsTransportFeedback = false
-    /// Where the publisher's packets carry the transport-wide sequence number.
+    /// Where the publisher's packets carry the transport-wide sequence number (the node writes
+    /// its own numbers for each subscriber in the same place).
     public var extensionMap = RTPHeaderExtensionMap.defaults
+    /// Send-side estimation of each subscriber's downlink (`SubscriberDownlink`): the node
+    /// numbers what it sends each subscriber, takes its transport-wide feedback into GCC and
+    /// probes with padding on `downlinkProbeSSRC`; that estimate (capped by the subscriber's REMB,
+    /// if lower) drives its layer selection and, in a `RoomNode`, its adaptive subscriptions.
+    /// nil: REMB and receiver-report loss alone. Needs the publisher's packets to carry a
+    /// transport-wide sequence number (the node rewrites it; it never inserts one).
+    public var downlinkEstimation: SendSideBandwidthEstimator.Configuration?
+    /// When and how hard the node probes a subscriber's downlink.
+    public var downlinkProbing = ProbeController.Configuration()
+    /// The SSRC of the node's padding-only probe packets (no media ever uses it).
+    public var downlinkProbeSSRC: UInt32 = 0x5F0D_0002
 
     public init(plan: LayerPlan, layerSSRCs: [UInt32], publisherKeys: SRTPKeyingMaterial?,
                 feedbackKeys: SRTPKeyingMaterial?, publisherRTCPEndpoint: NetworkEndpoint? = nil,
@@ -117,6 +129,11 @@ public struct ForwardedSubscriberCounters: Sendable, Equatable {
     /// Audio packets and bytes (after protection) handed to the link; not in the video counters.
     public var audioPacketsSent = 0
     public var audioBytesSent = 0
+    /// With downlink estimation: its transport-wide feedback reports taken, and the padding
+    /// packets and bytes that probed its link.
+    public var transportFeedbacksReceived = 0
+    public var probePacketsSent = 0
+    public var probeBytesSent = 0
 
     public init() {}
 }

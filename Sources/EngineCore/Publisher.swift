@@ -130,14 +130,11 @@ public final class Publisher {
     public private(set) var rembsReceived = 0
     public private(set) var lastREMBBitrate: UInt64?
     /// The send-side estimate (GCC on transport-wide feedback), when `sendSideEstimation` is on.
-    public var estimatedBitsPerSecond: UInt64? { bandwidthEstimator?.targetBitsPerSecond }
+    public var estimatedBitsPerSecond: UInt64? { path.congestion?.targetBitsPerSecond }
     /// Transport-wide feedback reports taken.
-    public private(set) var transportFeedbacksReceived = 0
-    private var bandwidthEstimator: SendSideBandwidthEstimator?
-    /// Bandwidth probing (with send-side estimation and a camera): its padding stream and when to use it.
+    public var transportFeedbacksReceived: Int { path.congestion?.feedbacksReceived ?? 0 }
+    /// Bandwidth probing (with send-side estimation and a camera): its padding stream.
     public let probeSender: RTPStreamSender?
-    private var probeController: ProbeController
-    private var probeResultsTaken = 0
     public private(set) var layerPausesByREMB = 0
     public private(set) var layerResumesByREMB = 0
     /// Video layers the REMB currently allows (all layers without REMB or with `.ignore`).
@@ -230,10 +227,8 @@ public final class Publisher {
                                                resumeHeadroom: headroom, resumeHoldMilliseconds: hold,
                                                expiryMilliseconds: expiry)
         }
-        probeController = ProbeController(configuration: configuration.probing)
         if let estimation = configuration.sendSideEstimation {
-            bandwidthEstimator = SendSideBandwidthEstimator(configuration: estimation)
-            path.transportFeedback = TransportFeedbackAdapter()
+            path.congestion = SendSideCongestionControl(estimation: estimation, probing: configuration.probing)
             path.pacer = PacketPacer(bitsPerSecond: UInt64(Self.pacingFactor * Double(estimation.initialBitsPerSecond)),
                                      configuration: .init(maximumPacketSize: path.security.maximumProtectedSize))
             if let video = configuration.video, case .limitLayers = configuration.rembPolicy {
@@ -522,20 +517,12 @@ public final class Publisher {
     /// Transport-wide feedback (draft-holmer-rmcat-transport-wide-cc-extensions-01) into the
     /// send-side estimator; its estimate (with the latest REMB, if lower) bounds the video.
     private func handleTransportFeedback(_ feedback: TransportWideFeedback, _ outcome: inout FeedbackOutcome) throws(PublisherError) {
-        guard var estimator = bandwidthEstimator, var adapter = path.transportFeedback else { return }
-        let results = adapter.results(from: feedback)
-        path.transportFeedback = adapter
-        transportFeedbacksReceived += 1
+        guard var congestion = path.congestion else { return }
         outcome.transportFeedbacks += 1
         let roundTrip = latestReportBlocks.values.compactMap(\.roundTripMicroseconds).max().map { Double($0) / 1000 } ?? 100
-        let now = path.clock.monotonicMilliseconds()
-        let estimate = estimator.update(results, roundTripMilliseconds: roundTrip, nowMilliseconds: now)
-        bandwidthEstimator = estimator
+        let estimate = congestion.handle(feedback, roundTripMilliseconds: roundTrip, nowMilliseconds: path.clock.monotonicMilliseconds())
+        path.congestion = congestion
         path.pacer?.bitsPerSecond = UInt64(Self.pacingFactor * Double(estimate))
-        if estimator.probeResults > probeResultsTaken, let probed = estimator.lastProbeBitsPerSecond {
-            probeResultsTaken = estimator.probeResults
-            probeController.measured(probed, nowMilliseconds: now)
-        }
         outcome.estimatedBitrate = estimate
         try limitVideo(to: min(estimate, lastREMBBitrate ?? .max), &outcome)
     }
@@ -557,29 +544,20 @@ public final class Publisher {
     /// reads feedback some other way calls it every few milliseconds.
     public func sendProbesIfDue() throws(PublisherError) {
         try path.drainPacer()
-        guard let probeSender, let estimator = bandwidthEstimator else { return }
-        let now = path.clock.monotonicMilliseconds()
-        // Media that left during the cluster counts towards it: padding fills only the rest.
-        probeController.sent(bytes: path.takeProbeMediaBytes())
-        guard let cluster = probeController.cluster(estimate: estimator.targetBitsPerSecond, wanted: wantedVideoBitsPerSecond,
-                                                    lastOveruseMilliseconds: estimator.lastOveruseMilliseconds,
-                                                    nowMilliseconds: now) else {
-            path.activeProbeCluster = nil
-            return
-        }
-        path.activeProbeCluster = cluster.id
-        var due = cluster.bytesDue(nowMilliseconds: now)
+        guard let probeSender, var congestion = path.congestion else { return }
+        let padding = congestion.paddingDue(wanted: wantedVideoBitsPerSecond, nowMilliseconds: path.clock.monotonicMilliseconds())
+        path.congestion = congestion
+        guard let (cluster, bytes) = padding else { return }
+        var due = bytes
         while due > 0 {
-            let sent = try probeSender.sendPadding(probeCluster: cluster.id)
-            probeController.sent(bytes: sent)
+            let sent = try probeSender.sendPadding(probeCluster: cluster)
+            path.congestion?.paddingSent(bytes: sent)
             due -= sent
         }
     }
 
     /// Probe clusters started and those that proved their rate.
-    public var probeClusters: (started: Int, succeeded: Int) {
-        (probeController.clustersStarted, probeController.clustersSucceeded)
-    }
+    public var probeClusters: (started: Int, succeeded: Int) { path.congestion?.probeClusters ?? (0, 0) }
 
     /// Fits the video to `bitsPerSecond`: with send-side estimation each layer gets its share
     /// (`SimulcastRateAllocator`: bitrates set, layers that get nothing paused); with REMB alone

@@ -118,7 +118,7 @@ public final class RTPStreamSender {
     }
 
     /// Padding bytes one padding-only packet carries (the RFC 3550 §5.1 count is one byte).
-    public static let paddingPerPacket = 255
+    public static let paddingPerPacket: UInt8 = 255
 
     /// Sends one padding-only packet (RFC 3550 §5.1: P bit, no payload, `paddingPerPacket` bytes
     /// of padding) with the last RTP timestamp, as part of bandwidth-probe cluster
@@ -129,17 +129,9 @@ public final class RTPStreamSender {
         let now = path.clock.monotonicMicroseconds()
         let carriesTransportSequence = try writeHeader(marker: false, timestamp: lastRTPTimestamp, padding: true,
                                                        audioLevel: nil, now: now)
-        plain.append(contentsOf: repeatElement(0, count: Self.paddingPerPacket - 1))
-        plain.append(UInt8(Self.paddingPerPacket))
+        RTPPacket.appendPadding(Self.paddingPerPacket, to: &plain)
         let count = try path.protect(plain)
-        // Probes keep their own timing: they never wait in the pacer.
-        let sentTransportSequence = path.takeTransportSequenceNumber()
-        nextSequenceNumber &+= 1
-        wireBytes &+= UInt64(count)
-        try path.transmitProtected(count: count, ssrc: configuration.ssrc)
-        if carriesTransportSequence {
-            path.recordSent(transportSequenceNumber: sentTransportSequence, bytes: count, probeCluster: probeCluster)
-        }
+        try transmit(count: count, carriesTransportSequence: carriesTransportSequence, probeCluster: probeCluster)
         return count
     }
 
@@ -167,15 +159,23 @@ public final class RTPStreamSender {
         return carriesTransportSequence
     }
 
-    /// Sends the protected media packet of `count` bytes, once it is built: the sequence
-    /// numbers advance; through the pacer when there is one (audio before video).
-    private func transmit(count: Int, carriesTransportSequence: Bool) throws(PublisherError) {
+    /// Sends the protected packet of `count` bytes, once it is built: the sequence numbers
+    /// advance; media goes through the pacer when there is one (audio before video), padding of
+    /// probe cluster `probeCluster` keeps its own timing and never waits in it.
+    private func transmit(count: Int, carriesTransportSequence: Bool, probeCluster: Int? = nil) throws(PublisherError) {
         let sentTransportSequence = path.takeTransportSequenceNumber()
         nextSequenceNumber &+= 1  // wraps mod 2^16 by design
         wireBytes &+= UInt64(count)
-        try path.sendProtectedRTP(count: count, ssrc: configuration.ssrc,
-                                  transportSequenceNumber: carriesTransportSequence ? sentTransportSequence : nil,
-                                  priority: configuration.clockRate == 90_000 ? .video : .urgent)
+        guard let probeCluster else {
+            try path.sendProtectedRTP(count: count, ssrc: configuration.ssrc,
+                                      transportSequenceNumber: carriesTransportSequence ? sentTransportSequence : nil,
+                                      priority: configuration.clockRate == 90_000 ? .video : .urgent)
+            return
+        }
+        try path.transmitProtected(count: count, ssrc: configuration.ssrc)
+        if carriesTransportSequence {
+            path.recordSent(transportSequenceNumber: sentTransportSequence, bytes: count, probeCluster: probeCluster)
+        }
     }
 
     /// Resends the packet with `sequenceNumber` exactly as first sent, if it is still in the

@@ -31,9 +31,11 @@ public enum RoomError: Error, Equatable, Sendable {
 ///   waits for a key frame (requested). Audio is never paused.
 ///
 /// The bandwidth estimate of a subscriber comes from its feeds' estimates
-/// (`ForwardingNode.estimatedBitsPerSecond(for:)`: each feed's REMB, capped by the ceiling the
-/// loss in that feed's receiver reports sets, so a squeezed link that delivers almost nothing
-/// lowers it even when the receiver's own estimator sees no packets to measure): the sum over the
+/// (`ForwardingNode.estimatedBitsPerSecond(for:)`: with downlink estimation the node's own GCC
+/// estimate from that feed's transport-wide feedback, capped by its REMB; otherwise each feed's
+/// REMB, capped by the ceiling the loss in that feed's receiver reports sets, so a squeezed link
+/// that delivers almost nothing lowers it even when the receiver's own estimator sees no packets
+/// to measure): the sum over the
 /// feeds whose camera it consumes, except that a feed paused by adaptive subscriptions keeps
 /// counting the estimate it had when it was paused, or any larger one since (its share of the
 /// link does not vanish with its video; otherwise every pause would lower the estimate and

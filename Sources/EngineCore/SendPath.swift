@@ -24,15 +24,12 @@ public final class SendPath {
 
     /// Protects what leaves and unprotects the feedback that arrives.
     let security: SRTPSecurity
-    /// What left under each transport-wide sequence number, when send-side estimation runs.
-    var transportFeedback: TransportFeedbackAdapter?
+    /// What left under each transport-wide sequence number, the estimate and the probing, when
+    /// send-side estimation runs.
+    var congestion: SendSideCongestionControl?
     /// Where RTP waits to leave at the pacing rate, when send-side estimation runs (RTCP and
     /// probes never wait).
     var pacer: PacketPacer?
-    /// The probe cluster media packets leaving now belong to (they count towards its rate) and
-    /// the bytes they added to it since `takeProbeMediaBytes`.
-    var activeProbeCluster: Int?
-    private var probeMediaBytes = 0
     /// Packets sent unpaced because the pacer was full.
     public private(set) var pacerOverflows = 0
 
@@ -61,19 +58,11 @@ public final class SendPath {
         }
     }
 
-    /// Notes that the packet with transport-wide sequence number `sequenceNumber` left now, in
-    /// probe cluster `probeCluster` (padding) or the cluster media counts towards while one runs.
+    /// Notes that the packet with transport-wide sequence number `sequenceNumber` left now:
+    /// padding of probe cluster `probeCluster`, or media (nil).
     func recordSent(transportSequenceNumber sequenceNumber: UInt16, bytes: Int, probeCluster: Int? = nil) {
-        let cluster = probeCluster ?? activeProbeCluster
-        if probeCluster == nil, cluster != nil { probeMediaBytes += bytes }
-        transportFeedback?.sent(transportSequenceNumber: sequenceNumber, sendMicroseconds: clock.monotonicMicroseconds(),
-                                bytes: bytes, probeCluster: cluster)
-    }
-
-    /// Media bytes that counted towards the active probe cluster since the last call.
-    func takeProbeMediaBytes() -> Int {
-        defer { probeMediaBytes = 0 }
-        return probeMediaBytes
+        congestion?.sent(transportSequenceNumber: sequenceNumber, bytes: bytes, sendMicroseconds: clock.monotonicMicroseconds(),
+                         probeCluster: probeCluster)
     }
 
     /// Takes the next transport-wide sequence number (wraps mod 2^16 by design).

@@ -6,6 +6,17 @@ public enum MaxResolution: Sendable, Hashable {
     case sd
 }
 
+/// How a hosted room's node measures what each subscriber's downlink carries.
+public enum DownlinkEstimation: Sendable, Hashable {
+    /// The node's own send-side estimate (GCC, draft-ietf-rmcat-gcc-02) from the subscribers'
+    /// transport-wide feedback (draft-holmer-rmcat-transport-wide-cc-extensions-01), with padding
+    /// probes to climb back after a squeeze; a subscriber's REMB still caps it.
+    case transportWide
+    /// The subscribers' REMB (draft-alvestrand-rmcat-remb) capped by the loss in their receiver
+    /// reports: for receivers that send no transport-wide feedback.
+    case receiverReports
+}
+
 /// Room options of SPEC §7.
 public struct RoomOptions: Sendable, Hashable {
     /// Default camera size, and how `setQuality` maps to layers.
@@ -15,13 +26,17 @@ public struct RoomOptions: Sendable, Hashable {
     public var autoConsume: Bool
     /// Whether layers nobody watches are paused at the publisher (SPEC §2).
     public var dynaCast: Bool
+    /// How each subscriber's downlink estimate (layer selection, adaptive subscriptions) is made.
+    public var downlinkEstimation: DownlinkEstimation
     /// Demo and test knobs (package-visible).
     package var tuning = RoomTuning()
 
-    public init(maxResolution: MaxResolution = .hd, autoConsume: Bool = true, dynaCast: Bool = false) {
+    public init(maxResolution: MaxResolution = .hd, autoConsume: Bool = true, dynaCast: Bool = false,
+                downlinkEstimation: DownlinkEstimation = .transportWide) {
         self.maxResolution = maxResolution
         self.autoConsume = autoConsume
         self.dynaCast = dynaCast
+        self.downlinkEstimation = downlinkEstimation
     }
 }
 

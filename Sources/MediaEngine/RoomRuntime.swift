@@ -86,10 +86,17 @@ final class RoomRuntime {
             if let hold = tuning.upSwitchHoldMilliseconds { selector.upSwitchHoldMilliseconds = hold }
             var lossControl = LossBasedRateControl.Configuration(initialBitsPerSecond: .max)
             if let growth = tuning.estimateGrowthPerSecond { lossControl.increasePerSecond = growth }
-            let node = try room.addPublisher(participantId, configuration: ForwardingNodeConfiguration(
+            var nodeConfiguration = ForwardingNodeConfiguration(
                 plan: plan, layerSSRCs: video.ssrcs, publisherKeys: publisherKeys, feedbackKeys: feedbackKeys,
-                localSSRC: runtime.randomSSRC(), selector: selector, audioSSRC: audioSSRC,
-                subscriberLossControl: lossControl), transport: nodeSocket)
+                localSSRC: runtime.randomSSRC(), selector: selector, audioSSRC: audioSSRC, subscriberLossControl: lossControl)
+            if options.downlinkEstimation == .transportWide {
+                // Where a receiver's own estimate starts, so a subscriber starts on its preferred layer.
+                nodeConfiguration.downlinkEstimation = .init(
+                    initialBitsPerSecond: tuning.initialReceiveEstimateBitsPerSecond ?? 5_000_000,
+                    maximumBitsPerSecond: tuning.maximumReceiveEstimateBitsPerSecond ?? 20_000_000)
+                nodeConfiguration.downlinkProbeSSRC = runtime.randomSSRC()
+            }
+            let node = try room.addPublisher(participantId, configuration: nodeConfiguration, transport: nodeSocket)
             let socket = try UDPSocket(bindingTo: .loopback(port: 0))
             try socket.setReceiveBufferSize(1 << 20)
             let transport = try UDPTransport(socket: socket, destination: node.localEndpoint)
@@ -158,7 +165,8 @@ final class RoomRuntime {
     // MARK: - Subscribing
 
     /// The subscription of `subscriberId` to `publisherId`'s camera (and mic), made if it does
-    /// not exist yet. Receivers start their estimate at 5 Mbps (no probing exists yet).
+    /// not exist yet. Receivers' REMB estimates start at 5 Mbps, as the node's own estimate of their
+    /// downlink does (which probes to climb back after a squeeze).
     @discardableResult
     func subscribe(_ subscriberId: String, to publisherId: String, runtime: EngineRuntime) throws(EngineError) -> SubscriptionRuntime {
         let subscriber = try participant(subscriberId)
@@ -177,7 +185,8 @@ final class RoomRuntime {
             let endpoint = try Subscriber(configuration: SubscriberConfiguration(
                 localSSRC: localSSRC, cname: "\(subscriberId)<-\(publisherId)",
                 security: .srtp(receiveKeys: downKeys, sendKeys: upKeys), senderRTCPEndpoint: camera.node.localEndpoint,
-                video: VideoReceiver.Configuration(localSSRC: localSSRC, bandwidth: estimate)), transport: socket)
+                video: VideoReceiver.Configuration(localSSRC: localSSRC, bandwidth: estimate),
+                sendsTransportFeedback: options.downlinkEstimation == .transportWide), transport: socket)
             let subscription = SubscriptionRuntime(publisherId: publisherId, subscriber: endpoint)
             endpoint.onAudioLevel = { [unowned speakers] in speakers.observe($0) }
             try room.addFeed(publisher: publisherId, ForwardedSubscriberConfiguration(

@@ -75,3 +75,25 @@ extension VP8PayloadDescriptor {
         return try VP8PayloadDescriptor(parsing: &reader)
     }
 }
+
+extension TransportSequenceNumber {
+    /// Where the two value bytes of the transport-wide sequence number sit in `packet`
+    /// (draft-holmer-rmcat-transport-wide-cc-extensions-01 §2), counted from the packet's first
+    /// byte; nil when `map` has no id for it, the packet carries none, or it does not parse. A
+    /// sender renumbering what it relays finds this once per packet and writes each copy with
+    /// `rewrite(_:in:at:)`.
+    public static func valueOffset(in packet: ArraySlice<UInt8>, map: RTPHeaderExtensionMap) -> Int? {
+        guard let id = map.id(for: kind), let parsed = try? RTPPacket(parsing: packet),
+              let data = parsed.header.extensions?.element(id: id), data.count == 2 else { return nil }
+        return data.startIndex - packet.startIndex
+    }
+
+    /// Overwrites the value found at `offset` by `valueOffset(in:map:)` in `packet` with `value`.
+    /// Throws `WireError.truncated` (and changes nothing) when two bytes do not fit there.
+    public static func rewrite(_ value: UInt16, in packet: inout [UInt8], at offset: Int) throws(WireError) {
+        guard offset >= RTPHeader.fixedLength, offset <= packet.count - 2 else {
+            throw .truncated(field: "transport-wide sequence number", needed: 2, available: max(0, packet.count - max(offset, 0)))
+        }
+        RTPHeader.write(value, into: &packet, at: offset)
+    }
+}

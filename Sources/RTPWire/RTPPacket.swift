@@ -57,10 +57,15 @@ public struct RTPPacket: Sendable, Equatable {
     public func serialize(into buffer: inout [UInt8]) throws(WireError) {
         try header.serialize(into: &buffer, padding: paddingLength > 0)
         buffer.append(contentsOf: payload)
-        if paddingLength > 0 {
-            for _ in 1..<paddingLength { buffer.append(0) }
-            buffer.append(paddingLength)
-        }
+        Self.appendPadding(paddingLength, to: &buffer)
+    }
+
+    /// Appends `count` bytes of RTP padding (RFC 3550 §5.1: zeros, the last byte the count) to a
+    /// packet whose header has the P bit set; nothing for 0.
+    public static func appendPadding(_ count: UInt8, to buffer: inout [UInt8]) {
+        guard count > 0 else { return }
+        buffer.append(contentsOf: repeatElement(0, count: Int(count) - 1))
+        buffer.append(count)
     }
 
     /// The packet as a fresh array (convenience; allocates).

@@ -1,0 +1,159 @@
+import MediaCodecs
+import RTPWire
+import SessionCore
+import Simulcast
+import Testing
+@testable import EngineCore
+
+/// The node's estimate of a subscriber's downlink end to end on loopback UDP, in simulated time:
+/// a publisher (no estimation of its own) sends to a `ForwardingNode` that numbers what it
+/// forwards per subscriber, takes the subscriber's transport-wide feedback into GCC and probes
+/// with padding; between the node and the subscriber a relay whose forward link is a
+/// bottleneck (rate + 300 ms FIFO), squeezed mid-call.
+@Suite struct DownlinkEstimationLoopbackTests {
+    @Test func aSqueezedDownlinkMovesTheSubscriberDownWithinTwoSecondsAndProbingBringsTheTopLayerBack() throws {
+        let clock = ManualClock()
+        let subscriberSocket = try UDPSocket()
+        try subscriberSocket.setReceiveBufferSize(1 << 20)
+        let relay = try NetworkImpairmentRelay(
+            receiver: subscriberSocket.localEndpoint,
+            forward: .init(oneWayDelayMicroseconds: 20_000, capacityBitsPerSecond: 3_000_000),
+            backward: .init(oneWayDelayMicroseconds: 20_000), clock: clock.mediaClock)
+        let plan = try LayerPlan(width: 640, height: 360)
+        let video = VideoTrackConfiguration(plan: plan, firstSSRC: 0x7000)
+        var configuration = ForwardingNodeConfiguration(plan: plan, layerSSRCs: video.ssrcs, publisherKeys: nil, feedbackKeys: nil)
+        configuration.downlinkEstimation = .init(initialBitsPerSecond: 1_000_000)
+        let node = try ForwardingNode(configuration: configuration, clock: clock.mediaClock)
+        try node.addSubscriber(ForwardedSubscriberConfiguration(
+            id: "viewer", outputSSRC: 0xD1, destination: relay.senderFacingEndpoint, sendKeys: nil, receiveKeys: nil))
+        var random = SplitMix64(seed: 33)
+        let publisherSocket = try UDPSocket()
+        let publisher = try Publisher(
+            configuration: PublisherConfiguration(video: video, security: .insecure, cname: "downlink"),
+            transport: try UDPTransport(socket: publisherSocket, destination: node.localEndpoint),
+            clock: clock.mediaClock, using: &random)
+        // Its REMB starts high (as the engine's receivers do), so the node's own estimate decides.
+        let subscriber = try Subscriber(configuration: SubscriberConfiguration(
+            localSSRC: 0x88, security: .insecurePlaintext, senderRTCPEndpoint: relay.receiverFacingEndpoint,
+            video: VideoReceiver.Configuration(localSSRC: 0x88, bandwidth: .init(initialBitsPerSecond: 5_000_000)),
+            sendsTransportFeedback: true), transport: subscriberSocket, clock: clock.mediaClock)
+        var decoded = 0
+        subscriber.onVideoFrame = { _ in decoded += 1 }
+        let source = try VideoSource(testSceneWidth: 640, height: 360)
+
+        var sentBytes: [(at: Int64, bytes: Int)] = []
+        func run(milliseconds: Int64) throws {
+            let end = clock.now + milliseconds * 1000
+            var nextFrame = clock.now
+            while clock.now < end {
+                if clock.now >= nextFrame {
+                    if let frame = try source.nextFrame() { try publisher.send(video: frame) }
+                    nextFrame += 33_333
+                }
+                clock.advance(milliseconds: 5)
+                try node.poll(timeoutMilliseconds: 0)
+                node.service()
+                _ = try relay.service()
+                try subscriber.step(timeoutMilliseconds: 0)
+                _ = try relay.service()
+                try node.poll(timeoutMilliseconds: 0)
+                while try publisher.pollIncoming(timeoutMilliseconds: 0) != nil {}
+                let counters = node.counters(for: "viewer")!
+                sentBytes.append((clock.now, counters.bytesSent + counters.probeBytesSent))
+            }
+        }
+        /// Bits per second the node sent the viewer over the last 500 ms (video and probes).
+        func sendRate() -> Double {
+            guard let last = sentBytes.last, let start = sentBytes.last(where: { $0.at <= last.at - 500_000 }) else { return 0 }
+            return Double(last.bytes - start.bytes) * 8 / (Double(last.at - start.at) / 1_000_000)
+        }
+        func layer() throws -> Int? { try node.stats(for: "viewer").currentSpatialLayer }
+
+        try run(milliseconds: 4_000)
+        let counters = try #require(node.counters(for: "viewer"))
+        #expect(counters.transportFeedbacksReceived > 30)
+        let before = node.estimatedBitsPerSecond(for: "viewer") ?? 0
+        #expect(before >= 700_000)  // enough for the 640x360 layer at full frame rate
+        #expect(try layer() == 1)
+        relay.forward.configuration.capacityBitsPerSecond = 300_000
+        let squeezed = clock.now
+        var downAt: Int64?
+        var rembWhenDown: UInt64?
+        while clock.now - squeezed < 4_000_000 {
+            try run(milliseconds: 100)
+            if downAt == nil, (node.estimatedBitsPerSecond(for: "viewer") ?? .max) < 330_000, try layer() == 0 {
+                downAt = clock.now - squeezed
+                rembWhenDown = node.counters(for: "viewer")?.lastREMBBitsPerSecond
+            }
+        }
+        print("downlink estimation: \(before) bps estimated at 3 Mbps; squeezed to 300 kbps: estimate under 330 kbps "
+              + "with the viewer on layer 0 after \(downAt.map { "\($0 / 1000) ms" } ?? "never") (the viewer's REMB then "
+              + "\(rembWhenDown.map(String.init) ?? "none") bps), node sending "
+              + "\(Int(sendRate())) bps, \(relay.forward.statistics.droppedByQueue) datagrams tail-dropped")
+        #expect((downAt ?? .max) <= 2_000_000)
+        #expect((rembWhenDown ?? .max) >= 330_000)  // the node's own estimate moved it, not the viewer's REMB
+        #expect(sendRate() < 330_000)
+
+        // The squeeze ends: the node probes the viewer's link (padding the subscriber counts and
+        // drops) and the viewer is back on the top layer within 10 s.
+        relay.forward.configuration.capacityBitsPerSecond = 3_000_000
+        let opened = clock.now
+        let probesBefore = node.counters(for: "viewer")!.probePacketsSent
+        var upAt: Int64?
+        while clock.now - opened < 10_000_000, upAt == nil {
+            try run(milliseconds: 100)
+            if try layer() == 1 { upAt = clock.now - opened }
+        }
+        let after = try #require(node.counters(for: "viewer"))
+        print("downlink estimation: link open again: top layer after \(upAt.map { "\($0 / 1000) ms" } ?? "never"), "
+              + "estimate \(node.estimatedBitsPerSecond(for: "viewer") ?? 0) bps, \(after.probePacketsSent - probesBefore) probe packets, "
+              + "\(subscriber.statistics.paddingPackets) padding packets counted and dropped by the subscriber, "
+              + "\(after.transportFeedbacksReceived) feedback reports")
+        #expect((upAt ?? .max) <= 10_000_000)
+        #expect(after.probePacketsSent > probesBefore)
+        #expect(subscriber.statistics.paddingPackets > 0 && subscriber.statistics.video.decoderErrors == 0)
+        #expect(decoded > 200)
+    }
+
+    /// Without downlink estimation the node leaves the publisher's numbers alone and probes
+    /// nothing; with it, every packet the subscriber gets carries the node's own consecutive
+    /// numbers (the subscriber's feedback reports no gaps on a clean link).
+    @Test func theNodeNumbersWhatItSendsEachSubscriberConsecutively() throws {
+        let clock = ManualClock()
+        let plan = try LayerPlan(width: 640, height: 360)
+        let video = VideoTrackConfiguration(plan: plan, firstSSRC: 0x7100)
+        var configuration = ForwardingNodeConfiguration(plan: plan, layerSSRCs: video.ssrcs, publisherKeys: nil, feedbackKeys: nil)
+        configuration.downlinkEstimation = .init()
+        let node = try ForwardingNode(configuration: configuration, clock: clock.mediaClock)
+        let viewers = try (0..<2).map { _ in try UDPSocket() }
+        for (index, viewer) in viewers.enumerated() {
+            try viewer.setReceiveBufferSize(1 << 20)
+            // One viewer watches the small layer, one the large: different packets, each numbered 0, 1, 2, ...
+            try node.addSubscriber(ForwardedSubscriberConfiguration(
+                id: "viewer\(index)", outputSSRC: 0xD1 + UInt32(index), destination: viewer.localEndpoint, sendKeys: nil,
+                receiveKeys: nil, preference: .quality(index == 0 ? .low : .high)))
+        }
+        var random = SplitMix64(seed: 34)
+        let publisher = try Publisher(
+            configuration: PublisherConfiguration(video: video, security: .insecure, cname: "numbers"),
+            transport: try UDPTransport(socket: try UDPSocket(), destination: node.localEndpoint),
+            clock: clock.mediaClock, using: &random)
+        let source = try VideoSource(testSceneWidth: 640, height: 360)
+        for _ in 0..<20 {
+            if let frame = try source.nextFrame() { try publisher.send(video: frame) }
+            clock.advance(milliseconds: 33)
+            try node.poll(timeoutMilliseconds: 0)
+        }
+        var buffer = [UInt8](repeating: 0, count: 2048)
+        for viewer in viewers {
+            var numbers: [UInt16] = []
+            while let received = try viewer.receive(into: &buffer, timeoutMilliseconds: 0) {
+                guard let packet = try? RTPPacket(parsing: buffer[0..<received.count]),
+                      let number = try packet.header.extensions?.value(TransportSequenceNumber.self, map: .defaults) else { continue }
+                numbers.append(number.value)
+            }
+            #expect(numbers.count > 20)
+            #expect(zip(numbers, numbers.dropFirst()).allSatisfy { $1 == $0 &+ 1 })
+        }
+    }
+}
