@@ -216,7 +216,15 @@ public final class ForwardingNode {
     public func link(for id: String) -> (any ForwardingLink)? { downstreams[id]?.link }
 
     /// Counters for one subscriber.
-    public func counters(for id: String) -> ForwardedSubscriberCounters? { downstreams[id]?.counters }
+    public func counters(for id: String) -> ForwardedSubscriberCounters? {
+        guard let downstream = downstreams[id] else { return nil }
+        var counters = downstream.counters
+        if let congestion = downstream.downlink?.congestion {
+            counters.transportFeedbackResultsDropped = congestion.unknownPackets + congestion.malformedFeedback
+                + congestion.estimator.implausibleResults
+        }
+        return counters
+    }
 
     /// SPEC §3 stats of the track for one subscriber.
     public func stats(for id: String) throws(ForwarderError) -> ForwardedSubscriberStats {

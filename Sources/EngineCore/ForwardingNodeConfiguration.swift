@@ -129,9 +129,11 @@ public struct ForwardedSubscriberCounters: Sendable, Equatable {
     /// Audio packets and bytes (after protection) handed to the link; not in the video counters.
     public var audioPacketsSent = 0
     public var audioBytesSent = 0
-    /// With downlink estimation: its transport-wide feedback reports taken, and the padding
-    /// packets and bytes that probed its link.
+    /// With downlink estimation: its transport-wide feedback reports taken; the results in them
+    /// dropped (for packets never sent or long forgotten, repeated, malformed reports, or
+    /// implausible sizes and times); and the padding packets and bytes that probed its link.
     public var transportFeedbacksReceived = 0
+    public var transportFeedbackResultsDropped = 0
     public var probePacketsSent = 0
     public var probeBytesSent = 0
 

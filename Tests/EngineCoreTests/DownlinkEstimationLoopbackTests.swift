@@ -156,4 +156,89 @@ import Testing
             #expect(zip(numbers, numbers.dropFirst()).allSatisfy { $1 == $0 &+ 1 })
         }
     }
+
+    /// Lying or broken feedback from a subscriber: truncated reports, results for numbers the
+    /// node never sent (far in the future), every packet "arrived" at one instant (an infinite
+    /// rate) or nothing arrived at all. Dropped and counted where it cannot be used; the estimate
+    /// stays within its floor and ceiling whatever the subscriber claims.
+    @Test func lyingFeedbackIsDroppedAndCountedAndTheEstimateStaysWithinItsBounds() throws {
+        let clock = ManualClock()
+        let plan = try LayerPlan(width: 640, height: 360)
+        let video = VideoTrackConfiguration(plan: plan, firstSSRC: 0x7200)
+        var configuration = ForwardingNodeConfiguration(plan: plan, layerSSRCs: video.ssrcs, publisherKeys: nil, feedbackKeys: nil)
+        let bounds = SendSideBandwidthEstimator.Configuration(initialBitsPerSecond: 1_000_000, minimumBitsPerSecond: 50_000,
+                                                              maximumBitsPerSecond: 4_000_000)
+        configuration.downlinkEstimation = bounds
+        let node = try ForwardingNode(configuration: configuration, clock: clock.mediaClock)
+        let viewer = try UDPSocket()
+        try viewer.setReceiveBufferSize(1 << 20)
+        try node.addSubscriber(ForwardedSubscriberConfiguration(
+            id: "viewer", outputSSRC: 0xD1, destination: viewer.localEndpoint, sendKeys: nil, receiveKeys: nil))
+        var random = SplitMix64(seed: 35)
+        let publisher = try Publisher(
+            configuration: PublisherConfiguration(video: video, security: .insecure, cname: "liar"),
+            transport: try UDPTransport(socket: try UDPSocket(), destination: node.localEndpoint),
+            clock: clock.mediaClock, using: &random)
+        let source = try VideoSource(testSceneWidth: 640, height: 360)
+        var numbers: [UInt16] = []
+        var buffer = [UInt8](repeating: 0, count: 2048)
+        func forward(frames: Int) throws {
+            for _ in 0..<frames {
+                if let frame = try source.nextFrame() { try publisher.send(video: frame) }
+                clock.advance(milliseconds: 33)
+                try node.poll(timeoutMilliseconds: 0)
+            }
+            while let received = try viewer.receive(into: &buffer, timeoutMilliseconds: 0) {
+                if let packet = try? RTPPacket(parsing: buffer[0..<received.count]),
+                   let number = try? packet.header.extensions?.value(TransportSequenceNumber.self, map: .defaults) {
+                    numbers.append(number.value)
+                }
+            }
+        }
+        func feedback(_ results: [TransportWideFeedback.PacketResult], reference: Int32 = 0) throws -> [UInt8] {
+            let report = try TransportWideFeedback(senderSSRC: 0xAB, mediaSSRC: 0xD1, referenceTime: reference,
+                                                   feedbackPacketCount: 0, packets: results)
+            return try RTCPCompoundPacket(packets: [.receiverReport(ReceiverReport(ssrc: 0xAB)),
+                                                    .transportWideFeedback(report)]).serialized()
+        }
+        func estimateWithinBounds() -> Bool {
+            guard let estimate = node.estimatedBitsPerSecond(for: "viewer") else { return true }
+            return (Int(bounds.minimumBitsPerSecond)...Int(bounds.maximumBitsPerSecond)).contains(estimate)
+        }
+
+        try forward(frames: 30)
+        try #require(numbers.count > 30)
+        // A truncated report: an RTCP error, nothing else.
+        let whole = try feedback(numbers.prefix(10).map { .init(sequenceNumber: $0, receiveDelta: 4) })
+        node.handle(datagram: whole.prefix(whole.count - 6), from: viewer.localEndpoint)
+        #expect(node.counters(for: "viewer")?.rtcpErrors == 1)
+        // Numbers 30,000 ahead of anything sent: every result dropped and counted.
+        let future = numbers.last! &+ 30_000
+        node.handle(datagram: try feedback((0..<20).map { .init(sequenceNumber: future &+ $0, receiveDelta: 4) }),
+                    from: viewer.localEndpoint)
+        #expect(node.counters(for: "viewer")?.transportFeedbackResultsDropped == 20)
+        #expect(estimateWithinBounds())
+        // Everything sent "arrived" at the same instant, again and again: the estimate may climb,
+        // never past its ceiling.
+        for _ in 0..<40 {
+            try forward(frames: 3)
+            let recent = numbers.suffix(12)
+            node.handle(datagram: try feedback(recent.map { .init(sequenceNumber: $0, receiveDelta: 0) }), from: viewer.localEndpoint)
+            #expect(estimateWithinBounds())
+        }
+        // Then nothing arrives, for ten seconds of reports: the estimate falls, never under its floor.
+        for _ in 0..<100 {
+            try forward(frames: 3)
+            let recent = numbers.suffix(12)
+            var lost = recent.map { TransportWideFeedback.PacketResult(sequenceNumber: $0, receiveDelta: nil) }
+            lost.append(.init(sequenceNumber: recent.last! &+ 1, receiveDelta: 4))  // a report ends on a received packet
+            node.handle(datagram: try feedback(lost), from: viewer.localEndpoint)
+            #expect(estimateWithinBounds())
+        }
+        let counters = try #require(node.counters(for: "viewer"))
+        print("lying feedback: \(counters.transportFeedbacksReceived) reports, \(counters.transportFeedbackResultsDropped) results dropped, "
+              + "\(counters.rtcpErrors) RTCP errors, estimate \(node.estimatedBitsPerSecond(for: "viewer") ?? 0) bps")
+        #expect(node.estimatedBitsPerSecond(for: "viewer") == Int(bounds.minimumBitsPerSecond))
+        #expect(counters.transportFeedbacksReceived == 1 + 40 + 100)
+    }
 }
