@@ -4,8 +4,10 @@ import SRTP
 
 /// One DTLS 1.2 association for DTLS-SRTP (RFC 5764, RFC 6347) on OpenSSL, over memory BIOs:
 /// the caller feeds it received DTLS datagrams (`handle`), runs its retransmission timer
-/// (`poll`), and sends the datagrams both return. `use_srtp` offers AEAD_AES_128_GCM first,
-/// then AES128_CM_SHA1_80; the peer's certificate must match the fingerprint from its SDP;
+/// (`poll`), and sends the datagrams both return. `use_srtp` offers the suites of
+/// `SRTPSuite.preference` the installed libsrtp runs (AEAD_AES_128_GCM, AEAD_AES_256_GCM, then
+/// AES128_CM_SHA1_80 and _32; as the DTLS server, OpenSSL picks the first of ours the client
+/// offers too); the peer's certificate must match the fingerprint from its SDP;
 /// once connected, `keys` holds the exported SRTP keys (`SSL_export_keying_material`,
 /// "EXTRACTOR-dtls_srtp").
 ///
@@ -38,21 +40,25 @@ public final class DTLSAssociation {
     private let expected: ExpectedFingerprint
     private var readBuffer = [UInt8](repeating: 0, count: 2048)
 
-    /// The protection profiles offered, in preference order (RFC 5764 §4.1.2 names).
-    static let profiles = "SRTP_AEAD_AES_128_GCM:SRTP_AES128_CM_SHA1_80"
-
     /// - Parameters:
     ///   - certificate: ours (its fingerprint is in our SDP).
     ///   - remoteFingerprint: from the peer's SDP `a=fingerprint`.
-    public init(role: Role, certificate: DTLSCertificate, remoteFingerprint: DTLSFingerprint, mtu: Int = 1200) throws(DTLSError) {
+    ///   - srtpSuites: the protection profiles offered (client) or accepted (server), most
+    ///     preferred first (RFC 5764 §4.1.2; default: `SRTPSuite.preferredSupported`, AEAD-GCM
+    ///     first). Each must run on the installed libsrtp.
+    public init(role: Role, certificate: DTLSCertificate, remoteFingerprint: DTLSFingerprint, mtu: Int = 1200,
+                srtpSuites: [SRTPSuite] = SRTPSuite.preferredSupported) throws(DTLSError) {
         guard DTLSCertificate.supports(remoteFingerprint.algorithm) else {
             throw .unsupportedFingerprintAlgorithm(remoteFingerprint.algorithm)
+        }
+        guard !srtpSuites.isEmpty, srtpSuites.allSatisfy(\.isSupported) else {
+            throw .unusableSRTPSuites(srtpSuites.filter { !$0.isSupported })
         }
         guard let context = SSL_CTX_new(DTLS_method()) else { throw .library("SSL_CTX_new(DTLS_method)") }
         guard SSL_CTX_use_certificate(context, certificate.certificate) == 1,
               SSL_CTX_use_PrivateKey(context, certificate.key) == 1,
               SSL_CTX_check_private_key(context) == 1,
-              SSL_CTX_set_tlsext_use_srtp(context, Self.profiles) == 0,
+              SSL_CTX_set_tlsext_use_srtp(context, srtpSuites.map(\.dtlsProfileName).joined(separator: ":")) == 0,
               media_ssl_ctx_require_dtls12(context) == 1 else {
             SSL_CTX_free(context)
             throw .library("configuring the DTLS context")
@@ -167,12 +173,7 @@ public final class DTLSAssociation {
                                                 actual: DTLSFingerprint(algorithm: expected.fingerprint.algorithm, digest: actual).description))
         }
         guard let profile = SSL_get_selected_srtp_profile(ssl) else { return .failed(.noSRTPProfile) }
-        let suite: SRTPSuite
-        switch profile.pointee.id {
-        case UInt(SRTP_AEAD_AES_128_GCM): suite = .aeadAes128Gcm
-        case UInt(SRTP_AES128_CM_SHA1_80): suite = .aesCm128HmacSha1_80
-        default: return .failed(.noSRTPProfile)
-        }
+        guard let suite = SRTPSuite(dtlsProfileID: profile.pointee.id) else { return .failed(.noSRTPProfile) }
         // RFC 5764 §4.2: client key | server key | client salt | server salt.
         let keyLength = suite.masterKeyLength, saltLength = suite.masterSaltLength
         var material = [UInt8](repeating: 0, count: 2 * (keyLength + saltLength))

@@ -1,4 +1,5 @@
 internal import COpenSSL
+import SRTP
 
 /// Why a DTLS-SRTP association (RFC 5764) could not be set up.
 public enum DTLSError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -13,6 +14,8 @@ public enum DTLSError: Error, Sendable, Equatable, CustomStringConvertible {
     case unsupportedFingerprintAlgorithm(String)
     /// The peer offered no SRTP protection profile we support (RFC 5764 §4.1.2).
     case noSRTPProfile
+    /// The SRTP suites to offer are empty or include ones the installed libsrtp cannot run.
+    case unusableSRTPSuites([SRTPSuite])
     /// The handshake did not finish within its retransmissions (RFC 6347 §4.2.4.1).
     case timedOut
     /// The association is not connected (yet, or any more).
@@ -26,6 +29,9 @@ public enum DTLSError: Error, Sendable, Equatable, CustomStringConvertible {
             return "the peer's DTLS certificate fingerprint \(actual) is not the \(expected) its SDP announced"
         case let .unsupportedFingerprintAlgorithm(name): return "certificate fingerprint hash \(name) is not supported"
         case .noSRTPProfile: return "the DTLS peer agreed no SRTP protection profile (use_srtp)"
+        case let .unusableSRTPSuites(suites):
+            return suites.isEmpty ? "no SRTP suite to offer in use_srtp"
+                : "the installed libsrtp cannot run \(suites.map(\.rawValue).joined(separator: ", ")) (offer use_srtp profiles it runs)"
         case .timedOut: return "the DTLS handshake timed out"
         case .notConnected: return "DTLS is not connected"
         }

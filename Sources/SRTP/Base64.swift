@@ -2,6 +2,25 @@
 /// Padding is optional; characters outside the alphabet, misplaced padding, a length that
 /// cannot come from whole bytes, and non-zero leftover bits are all rejected (`nil`).
 enum Base64 {
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+
+    /// The standard padded encoding of `bytes` (RFC 4648 §4).
+    static func encode(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        var output: [UInt8] = []
+        output.reserveCapacity((bytes.count + 2) / 3 * 4)
+        var index = 0
+        while index < bytes.count {
+            let count = min(3, bytes.count - index)
+            var group: UInt32 = 0
+            for offset in 0..<3 { group = group << 8 | UInt32(offset < count ? bytes[index + offset] : 0) }
+            for position in 0..<4 {
+                output.append(position <= count ? alphabet[Int(group >> UInt32(18 - 6 * position) & 0x3F)] : UInt8(ascii: "="))
+            }
+            index += 3
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
     static func decode(_ text: Substring) -> [UInt8]? {
         var utf8 = Array(text.utf8)
         defer { SecretBytes.wipe(&utf8) }

@@ -13,6 +13,19 @@ public struct SDESCryptoAttribute: Sendable, CustomStringConvertible {
 
     public var suite: SRTPSuite { keyingMaterial.suite }
 
+    /// An attribute to offer or answer with.
+    public init(tag: Int, keyingMaterial: SRTPKeyingMaterial) {
+        self.tag = tag
+        self.keyingMaterial = keyingMaterial
+    }
+
+    /// The attribute as an SDP line without `a=` (`crypto:<tag> <suite> inline:<base64>`, RFC 4568
+    /// §9.1). It carries the master key: put it only into a signalling channel that is itself
+    /// protected (RFC 4568 §8.3).
+    public var sdpValue: String {
+        "crypto:\(tag) \(suite.sdpName) inline:\(keyingMaterial.withKeyAndSalt { Base64.encode($0) })"
+    }
+
     public var description: String {
         "SDESCryptoAttribute(tag: \(tag), suite: \(suite), inline: <redacted>)"
     }

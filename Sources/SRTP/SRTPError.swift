@@ -15,6 +15,9 @@ public enum SRTPError: Error, Equatable, Sendable {
     case replayed(Replay)
     /// An `a=crypto` line (RFC 4568 §9.1) could not be used.
     case badCryptoLine(CryptoLineProblem)
+    /// None of the `offered` `a=crypto` lines names a suite this engine runs (RFC 4568 §7.1.2:
+    /// the answerer then rejects the media stream).
+    case noCommonSuite(offered: Int)
     /// The replay window must be 64...32767 packets (libsrtp's limits for `window_size`).
     case invalidReplayWindow(Int)
     /// `protect` was called on an inbound session or `unprotect` on an outbound one;
@@ -94,6 +97,9 @@ extension SRTPError: CustomStringConvertible {
             return "not an RTP or RTCP packet libsrtp2 can process: \(what)"
         case let .library(status, name):
             return "libsrtp2 failed with \(name) (status \(status))"
+        case let .noCommonSuite(offered):
+            return "none of the \(offered) offered a=crypto lines names a suite this engine runs "
+                + "(it runs \(SRTPSuite.preferredSupported.map(\.rawValue).joined(separator: ", ")))"
         }
     }
 }

@@ -41,6 +41,11 @@ public struct SRTPKeyingMaterial: Sendable {
         self.secret = SecretBytes(keyAndSalt)
     }
 
+    /// Calls `body` with master key || master salt (the buffer is only valid inside it).
+    func withKeyAndSalt<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        body(UnsafeBufferPointer(secret.bytes))
+    }
+
     /// The keying material of an SDP `a=crypto` line; see ``SDESCryptoAttribute``.
     public init(cryptoLine: String) throws(SRTPError) {
         self = try SDESCryptoAttribute(parsing: cryptoLine).keyingMaterial

@@ -100,3 +100,49 @@ import Testing
         }
     }
 }
+
+/// Which DTLS-SRTP protection profile two associations agree on (RFC 5764 §4.1.2): AEAD-GCM when
+/// both can, whatever order the client lists it in; any single suite both offer; keys that work.
+@Suite struct DTLSSRTPProfileTests {
+    static func handshake(client clientSuites: [SRTPSuite], server serverSuites: [SRTPSuite] = SRTPSuite.preferredSupported)
+        throws -> (client: DTLSSRTPKeys?, server: DTLSSRTPKeys?) {
+        let clientCertificate = try DTLSCertificate(), serverCertificate = try DTLSCertificate()
+        let client = try DTLSAssociation(role: .client, certificate: clientCertificate, remoteFingerprint: serverCertificate.fingerprint,
+                                         srtpSuites: clientSuites)
+        let server = try DTLSAssociation(role: .server, certificate: serverCertificate, remoteFingerprint: clientCertificate.fingerprint,
+                                         srtpSuites: serverSuites)
+        _ = DTLSAssociationTests.run(client, server)
+        return (DTLSAssociationTests.keys(client), DTLSAssociationTests.keys(server))
+    }
+
+    @Test func theServerPicksGCMEvenWhenTheClientListsItLast() throws {
+        let keys = try Self.handshake(client: [.aesCm128HmacSha1_80, .aesCm128HmacSha1_32, .aeadAes256Gcm, .aeadAes128Gcm])
+        #expect(keys.client?.suite == .aeadAes128Gcm && keys.server?.suite == .aeadAes128Gcm)
+    }
+
+    @Test(arguments: SRTPSuite.preferredSupported)
+    func eachSuiteAloneIsAgreedAndItsKeysOpenWhatTheOtherSideProtects(_ suite: SRTPSuite) throws {
+        let keys = try Self.handshake(client: [suite])
+        let client = try #require(keys.client), server = try #require(keys.server)
+        #expect(client.suite == suite && server.suite == suite)
+        var packet: [UInt8] = []
+        try RTPHeader(marker: true, payloadType: 96, sequenceNumber: 7, timestamp: 3000, ssrc: 42).serialize(into: &packet)
+        packet += [UInt8](repeating: 0x5A, count: 100)
+        var output = [UInt8](repeating: 0, count: packet.count + SRTPSession.maxTrailerLength)
+        let protected = try SRTPSession(direction: .outbound, keyingMaterial: client.local).protectRTP(packet, into: &output)
+        #expect(protected == packet.count + suite.rtpOverhead)
+        var received = Array(output[0..<protected])
+        let plain = try SRTPSession(direction: .inbound, keyingMaterial: server.remote)
+            .unprotect(inPlace: &received, packetLength: protected, rtcp: false)
+        #expect(Array(received[0..<plain]) == packet)
+    }
+
+    @Test func noCommonProfileFailsAndUnusableListsAreTypedErrors() throws {
+        let keys = try Self.handshake(client: [.aesCm128HmacSha1_32], server: [.aeadAes128Gcm])
+        #expect(keys.client == nil && keys.server == nil)
+        let certificate = try DTLSCertificate()
+        #expect(throws: DTLSError.unusableSRTPSuites([])) {
+            try DTLSAssociation(role: .client, certificate: certificate, remoteFingerprint: certificate.fingerprint, srtpSuites: [])
+        }
+    }
+}
