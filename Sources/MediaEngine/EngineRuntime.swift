@@ -3,7 +3,7 @@ import Foundation
 import MediaCodecs
 internal import SessionCore
 import Simulcast
-internal import SRTP
+import SRTP
 
 /// Everything the engine runs, confined to the loop thread (`EngineLoop`): its rooms and,
 /// through them, every publisher, forwarding node and subscriber.
@@ -43,18 +43,21 @@ final class EngineRuntime {
         rooms.removeValue(forKey: id)?.close()
     }
 
-    /// Fresh SRTP master key and salt (the default suite), from the system random source.
+    /// Fresh SRTP master key and salt for the hops of a hosted room (engine to engine: the
+    /// engine's most preferred suite, AEAD_AES_128_GCM where libsrtp runs it), from the system
+    /// random source.
     func freshKeys() throws(EngineError) -> SRTPKeyingMaterial {
+        let suite = SRTPSuite.preferredSupported.first ?? .default
         do {
-            return try SRTPKeyingMaterial(keyAndSalt: freshKeyAndSalt())
+            return try SRTPKeyingMaterial(suite: suite, keyAndSalt: freshKeyAndSalt(for: suite))
         } catch {
             throw .systemFailure("SRTP keys: \(error)")
         }
     }
 
-    /// Fresh SRTP master key || salt bytes (the default suite), from the system random source.
-    func freshKeyAndSalt() -> [UInt8] {
-        (0..<SRTPSuite.default.keyingMaterialLength).map { _ in UInt8.random(in: 0...255, using: &random) }
+    /// Fresh SRTP master key || salt bytes for `suite`, from the system random source.
+    func freshKeyAndSalt(for suite: SRTPSuite) -> [UInt8] {
+        (0..<suite.keyingMaterialLength).map { _ in UInt8.random(in: 0...255, using: &random) }
     }
 
     /// A random SSRC base (RFC 3550 §8.1: SSRCs are chosen at random).

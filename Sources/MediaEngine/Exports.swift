@@ -12,3 +12,4 @@
 @_exported import enum Simulcast.AdaptiveSubscriptionResumeReason
 @_exported import struct MediaCodecs.AudioFrame
 @_exported import struct Simulcast.ActiveSpeaker
+@_exported import enum SRTP.SRTPSuite

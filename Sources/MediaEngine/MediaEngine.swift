@@ -66,7 +66,7 @@ public final class MediaEngine: Sendable {
             return (output.id, output.srtpKeyAndSalt)
         }
         let participant = LocalParticipant(id: participantId, roomId: roomId, options: RoomOptions(), events: events, loop: loop)
-        return PlainRTPOutput(participant: participant, srtpKeyAndSalt: key, loop: loop)
+        return PlainRTPOutput(participant: participant, srtpKeyAndSalt: key, srtpSuite: options.srtpSuite, loop: loop)
     }
 
     /// Stops the engine: every participant says goodbye (RTCP BYE), every event and frame

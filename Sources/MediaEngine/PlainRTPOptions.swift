@@ -10,9 +10,10 @@
 public struct PlainRTPOptions: Sendable, Hashable {
     /// How the output is protected.
     public enum Security: Sendable, Hashable {
-        /// SRTP and SRTCP (RFC 3711, AES_CM_128_HMAC_SHA1_80) with this 30-byte master key ||
-        /// salt, the inline key of an RFC 4568 `a=crypto` line; nil: the engine generates one
-        /// (read it back from `PlainRTPOutput.srtpKeyAndSalt`).
+        /// SRTP and SRTCP (RFC 3711) in `srtpSuite` with this master key || salt (30 bytes for
+        /// AES_CM_128_HMAC_SHA1_80, 28 for AEAD_AES_128_GCM, 44 for AEAD_AES_256_GCM), the inline
+        /// key of an RFC 4568 `a=crypto` line; nil: the engine generates one (read it back from
+        /// `PlainRTPOutput.srtpKeyAndSalt` and `sdesCryptoAttribute`).
         case srtp(keyAndSalt: [UInt8]?)
         /// SRTP media but PLAIN RTCP both ways (reports out, feedback in), for receivers that
         /// decrypt only RTP, such as a Janus mountpoint with `srtpcrypto`. RTCP is then readable
@@ -78,6 +79,10 @@ public struct PlainRTPOptions: Sendable, Hashable {
     /// Also records every datagram sent in a classic pcap file at this path.
     public var pcapPath: String?
     public var pacing: Pacing
+    /// The SRTP suite (RFC 4568 §6.2, RFC 7714 §14.2). Default AES_CM_128_HMAC_SHA1_80, which
+    /// every SRTP receiver runs; AEAD_AES_128_GCM costs about a quarter of it per packet
+    /// (`simulcast-bench srtp`) where the receiver runs it (GStreamer's srtpdec does).
+    public var srtpSuite: SRTPSuite
     /// The microphone's channel layout (Opus encodes stereo frames as stereo).
     public var audioChannels: AudioFrame.Channels
     /// Lets Opus stop sending during silence (DTX, RFC 7587 §3.1.3).
@@ -89,7 +94,8 @@ public struct PlainRTPOptions: Sendable, Hashable {
                 reportIntervalMilliseconds: Int = 1000, cname: String = "media-engine",
                 keyFrameRequestScope: KeyFrameRequestScope = .everyLayer, rembResponse: REMBResponse = .limitLayers,
                 pcapPath: String? = nil, pacing: Pacing = .realTime, audioChannels: AudioFrame.Channels = .mono,
-                opusDTX: Bool = false) {
+                opusDTX: Bool = false, srtpSuite: SRTPSuite = .default) {
+        self.srtpSuite = srtpSuite
         self.videoDestination = videoDestination
         self.audioDestination = audioDestination
         self.firstVideoSSRC = firstVideoSSRC

@@ -2,7 +2,7 @@ internal import EngineCore
 import MediaCodecs
 internal import SessionCore
 import Simulcast
-internal import SRTP
+import SRTP
 
 /// A plain RTP output as the loop runs it (`MediaEngine.sendPlainRTP`): one local participant,
 /// one UDP socket, one `Publisher` carrying the camera's simulcast layers and the microphone.
@@ -12,8 +12,6 @@ internal import SRTP
 /// changes into events. Closing sends the RTCP BYE (when reports are on) and finishes the pcap.
 /// Publish-only. Loop-confined.
 final class PlainRTPRuntime: PublishOnlyRoomBackend {
-    /// The SRTP suite every SRTP output uses (RFC 4568 names it in `a=crypto`).
-    static let srtpSuiteName = "\(SRTPSuite.default)"
     /// Feedback datagrams handled per pass at most (the rest wait for the next pass).
     static let feedbackPerPass = 64
     static let microphoneIntervalMicroseconds: Int64 = 20_000

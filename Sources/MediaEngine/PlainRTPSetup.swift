@@ -1,7 +1,7 @@
 internal import EngineCore
 import Foundation
 import MediaCodecs
-internal import SRTP
+import SRTP
 
 /// `PlainRTPOptions` checked and turned into what the endpoints take: parsed addresses, SSRCs
 /// (random where none were given), the SRTP keying material and the publisher's policies. Every
@@ -56,10 +56,13 @@ struct PlainRTPSetup {
             security = .insecure
             srtpKeyAndSalt = nil
         case let .srtp(given), let .srtpWithPlainRTCP(given):
-            let keyAndSalt = given ?? runtime.freshKeyAndSalt()
+            guard options.srtpSuite.isSupported else {
+                throw .invalidConfiguration("the installed libsrtp cannot run \(options.srtpSuite)")
+            }
+            let keyAndSalt = given ?? runtime.freshKeyAndSalt(for: options.srtpSuite)
             let material: SRTPKeyingMaterial
             do {
-                material = try SRTPKeyingMaterial(keyAndSalt: keyAndSalt)
+                material = try SRTPKeyingMaterial(suite: options.srtpSuite, keyAndSalt: keyAndSalt)
             } catch {
                 // Says the length needed and the length given.
                 throw .invalidConfiguration("\(error)")

@@ -3,7 +3,7 @@ import Foundation
 import MediaCodecs
 internal import SessionCore
 import Simulcast
-internal import SRTP
+import SRTP
 
 /// A room the engine hosts on 127.0.0.1 (SPEC §3–5 and §7's options): a `RoomNode` with one
 /// forwarding node per publishing participant (camera, and mic beside it), every participant's

@@ -11,7 +11,7 @@ import SRTP
 /// feedback and says goodbye.
 enum SendCommand {
     static let usage = """
-    usage: simulcast send --to HOST:PORT[,P2,P3] [--ssrc N] [--pt 96] [--key BASE64 | --insecure]
+    usage: simulcast send --to HOST:PORT[,P2,P3] [--ssrc N] [--pt 96] [--key BASE64 | --insecure] [--srtp-suite NAME]
                           [--frames N] [--input FILE.y4m] [--size WxH] [--max-layer 2|3]
                           [--audio-to HOST:PORT] [--audio-ssrc N] [--audio-pt 111] [--audio-input FILE.wav]
                           [--pcap FILE] [--fast] [--rtcp-interval MS] [--rtcp-mux] [--cname NAME]
@@ -21,7 +21,10 @@ enum SendCommand {
       --to HOST:P1,P2,P3     one port per layer, lowest layer first (Janus streaming plugin style)
       --ssrc N               layer i uses SSRC N+i (default: random)
       --pt N                 VP8 payload type (default 96)
-      --key BASE64           30-byte key||salt for AES_CM_128_HMAC_SHA1_80 (default: generated and printed)
+      --key BASE64           key||salt of the SRTP suite (30 bytes for AES_CM_128_HMAC_SHA1_80, 28 for
+                             AEAD_AES_128_GCM, 44 for AEAD_AES_256_GCM; default: generated and printed)
+      --srtp-suite NAME      AES_CM_128_HMAC_SHA1_80 (default: every SRTP receiver runs it), _32,
+                             AEAD_AES_128_GCM or AEAD_AES_256_GCM (RFC 7714; about 4x cheaper per packet)
       --insecure             send plain RTP/RTCP instead of SRTP (explicit opt-in)
       --frames N             video frames to send (default 150); audio runs for the same duration
       --seconds S            instead of --frames: send for S seconds of media (S x 30 frames)
@@ -62,7 +65,7 @@ enum SendCommand {
             arguments,
             valueOptions: ["to", "ssrc", "pt", "key", "frames", "input", "size", "max-layer", "audio-to", "audio-ssrc",
                            "audio-pt", "audio-input", "pcap", "rtcp-interval", "cname", "seconds", "rtcp-to",
-                           "key-frames", "remb"],
+                           "key-frames", "remb", "srtp-suite"],
             flagOptions: ["insecure", "fast", "dtx", "rtcp-mux", "rtcp-plain"])
         var plain = PlainRTPOptions(videoDestination: options.string("to"), audioDestination: options.string("audio-to"),
                                     rtcpMux: options.flag("rtcp-mux"), rtcpDestination: options.string("rtcp-to"),
@@ -100,12 +103,20 @@ enum SendCommand {
             plain.security = .insecure
             output("WARNING: --insecure: sending plain RTP/RTCP")
             if plainRTCP { output("(--rtcp-plain is implied by --insecure)") }
+            guard options.string("srtp-suite") == nil else { throw CommandError("--srtp-suite and --insecure contradict each other") }
         } else {
+            if let name = options.string("srtp-suite") {
+                guard let suite = SRTPSuite(rawValue: name) else {
+                    throw CommandError("--srtp-suite \(name): expected one of \(SRTPSuite.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                plain.srtpSuite = suite
+            }
+            let suite = plain.srtpSuite
             var keyAndSalt: [UInt8]?
             if let text = options.string("key") {
                 guard let data = Data(base64Encoded: text) else {
-                    throw CommandError("--key \(text) is not valid base64: expected the \(SRTPSuite.default.keyingMaterialLength)-byte "
-                        + "key||salt of \(SRTPSuite.default) as \((SRTPSuite.default.keyingMaterialLength + 2) / 3 * 4) base64 "
+                    throw CommandError("--key \(text) is not valid base64: expected the \(suite.keyingMaterialLength)-byte "
+                        + "key||salt of \(suite) as \((suite.keyingMaterialLength + 2) / 3 * 4) base64 "
                         + "characters (omit --key to have one generated)")
                 }
                 keyAndSalt = [UInt8](data)

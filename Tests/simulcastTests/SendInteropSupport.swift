@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import EngineCore
+import SRTP
 
 /// Runs `gst-launch-1.0` pipelines for the interop tests. A missing GStreamer is a failure with
 /// a clear message (`make test` installs it through scripts/install-deps.sh), never a skip.
@@ -105,10 +106,19 @@ enum GStreamer {
         }
     }
 
-    static func srtpCaps(media: String, clockRate: Int, encoding: String, payload: Int, ssrc: UInt32, keyHex: String) -> String {
-        "caps=application/x-srtp,media=(string)\(media),clock-rate=(int)\(clockRate),encoding-name=(string)\(encoding),"
-            + "payload=(int)\(payload),ssrc=(uint)\(ssrc),srtp-key=(buffer)\(keyHex),srtp-cipher=(string)aes-128-icm,"
-            + "srtp-auth=(string)hmac-sha1-80,srtcp-cipher=(string)aes-128-icm,srtcp-auth=(string)hmac-sha1-80,roc=(uint)0"
+    static func srtpCaps(media: String, clockRate: Int, encoding: String, payload: Int, ssrc: UInt32, keyHex: String,
+                         suite: SRTPSuite = .aesCm128HmacSha1_80) -> String {
+        // srtpdec's names for the suite (GCM authenticates by itself: auth null).
+        let (cipher, auth): (String, String) = switch suite {
+        case .aesCm128HmacSha1_80: ("aes-128-icm", "hmac-sha1-80")
+        case .aesCm128HmacSha1_32: ("aes-128-icm", "hmac-sha1-32")
+        case .aeadAes128Gcm: ("aes-128-gcm", "null")
+        case .aeadAes256Gcm: ("aes-256-gcm", "null")
+        }
+        let rtcpAuth = suite == .aesCm128HmacSha1_32 ? "hmac-sha1-80" : auth  // RFC 5764 §4.1.2: SRTCP keeps 80 bits
+        return "caps=application/x-srtp,media=(string)\(media),clock-rate=(int)\(clockRate),encoding-name=(string)\(encoding),"
+            + "payload=(int)\(payload),ssrc=(uint)\(ssrc),srtp-key=(buffer)\(keyHex),srtp-cipher=(string)\(cipher),"
+            + "srtp-auth=(string)\(auth),srtcp-cipher=(string)\(cipher),srtcp-auth=(string)\(rtcpAuth),roc=(uint)0"
     }
 }
 
@@ -139,6 +149,9 @@ func fileSize(_ url: URL) -> Int {
 }
 
 /// A fixed 30-byte key||salt (base64 and hex).
-let interopKey: [UInt8] = (0..<30).map { UInt8(($0 * 37 + 11) & 0xFF) }
+let interopKey = fixedKeyAndSalt(for: .aesCm128HmacSha1_80)
 let interopKeyBase64 = Data(interopKey).base64EncodedString()
 let interopKeyHex = interopKey.map { String(format: "%02x", $0) }.joined()
+
+/// A fixed master key || salt of `suite`'s length (the same bytes for every suite, cut to size).
+func fixedKeyAndSalt(for suite: SRTPSuite) -> [UInt8] { (0..<suite.keyingMaterialLength).map { UInt8(($0 * 37 + 11) & 0xFF) } }

@@ -11,7 +11,11 @@ import SRTP
 @Suite(.serialized) struct SendInteropTests {
     static let frames = 30
 
-    @Test func srtpSimulcastDecodesEveryFrameOnEveryLayerPort() async throws {
+    /// Every suite GStreamer's srtpdec runs, AEAD-GCM (RFC 7714) included.
+    @Test(arguments: [SRTPSuite.aesCm128HmacSha1_80, .aeadAes128Gcm, .aeadAes256Gcm])
+    func srtpSimulcastDecodesEveryFrameOnEveryLayerPort(suite: SRTPSuite) async throws {
+        let key = fixedKeyAndSalt(for: suite)
+        let keyHex = key.map { String(format: "%02x", $0) }.joined()
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let sizes = [(320, 180), (640, 360), (1280, 720)]
@@ -22,14 +26,15 @@ import SRTP
             pipelines.append(try GStreamer.Pipeline([
                 "udpsrc", "port=\(port)", "buffer-size=8388608",
                 GStreamer.srtpCaps(media: "video", clockRate: 90000, encoding: "VP8", payload: 96,
-                                   ssrc: ssrc + UInt32(index), keyHex: interopKeyHex),
+                                   ssrc: ssrc + UInt32(index), keyHex: keyHex, suite: suite),
                 "!", "srtpdec", "!", "rtpvp8depay", "!", "vp8dec", "!", "video/x-raw,format=I420",
                 "!", "filesink", "location=\(directory.appendingPathComponent("layer\(index).yuv").path)",
             ], log: directory.appendingPathComponent("gst\(index).log")))
         }
         for pipeline in pipelines { try pipeline.waitUntilPlaying() }
         let summary = try await SendCommand.run(["--to", "127.0.0.1:" + ports.map(String.init).joined(separator: ","),
-                                           "--ssrc", "\(ssrc)", "--key", interopKeyBase64, "--frames", "\(Self.frames)",
+                                           "--ssrc", "\(ssrc)", "--key", Data(key).base64EncodedString(), "--srtp-suite", suite.rawValue,
+                                           "--frames", "\(Self.frames)",
                                            "--fast", "--rtcp-interval", "200"], output: { _ in })
         usleep(500_000)
         for pipeline in pipelines { try pipeline.stop() }
@@ -160,6 +165,16 @@ import SRTP
         await #expect(throws: CommandError.self) { try await SendCommand.run(["--to", to, "--frames", "3", "--seconds", "1"], output: { _ in }) }
         await #expect(throws: CommandError.self) { try await SendCommand.run(["--to", to, "--key-frames", "some"], output: { _ in }) }
         await #expect(throws: CommandError.self) { try await SendCommand.run(["--to", to, "--remb", "maybe"], output: { _ in }) }
+        await #expect(throws: CommandError.self) { try await SendCommand.run(["--to", to, "--srtp-suite", "ROT13"], output: { _ in }) }
+        await #expect(throws: CommandError.self) {
+            try await SendCommand.run(["--to", to, "--srtp-suite", "AEAD_AES_128_GCM", "--insecure"], output: { _ in })
+        }
+        // A 30-byte AES-CM key for AEAD_AES_128_GCM (28 bytes): the engine says which length it needs.
+        var gcmKeyLength = ""
+        do { _ = try SRTPKeyingMaterial(suite: .aeadAes128Gcm, keyAndSalt: interopKey) } catch { gcmKeyLength = "\(error)" }
+        #expect(gcmKeyLength.contains("must be 28 bytes"))
+        try await expectRefusal(["--to", to, "--key", interopKeyBase64, "--srtp-suite", "AEAD_AES_128_GCM", "--frames", "1"],
+                                saying: gcmKeyLength)
         // A destination the socket cannot send to: the engine's typed error, from the first frame.
         await #expect(throws: EngineError.self) {
             try await SendCommand.run(["--to", "255.255.255.255:9", "--size", "320x180", "--frames", "1", "--fast"], output: { _ in })
