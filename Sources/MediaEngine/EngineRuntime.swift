@@ -55,6 +55,12 @@ final class EngineRuntime {
         }
     }
 
+    /// The answer to a receiver's SDES offer (RFC 4568 §7.1.2), with a key of ours from the
+    /// system random source.
+    func answerSDES(_ offered: [String]) throws(SRTPError) -> SDESNegotiation.Agreement {
+        try SDESNegotiation.answer(offered: offered, using: &random)
+    }
+
     /// Fresh SRTP master key || salt bytes for `suite`, from the system random source.
     func freshKeyAndSalt(for suite: SRTPSuite) -> [UInt8] {
         (0..<suite.keyingMaterialLength).map { _ in UInt8.random(in: 0...255, using: &random) }

@@ -60,13 +60,13 @@ public final class MediaEngine: Sendable {
     /// resumes (`.publishedLayersChanged`) and failures; receiving calls throw `.notAllowed`.
     public func sendPlainRTP(_ options: PlainRTPOptions, participantId: String = "plain-rtp") async throws(EngineError) -> PlainRTPOutput {
         let (events, continuation) = AsyncStream.makeStream(of: ParticipantEvent.self, bufferingPolicy: .bufferingNewest(256))
-        let (roomId, key) = try await loop.perform { runtime throws(EngineError) -> (String, [UInt8]?) in
+        let (roomId, key, attribute) = try await loop.perform { runtime throws(EngineError) -> (String, [UInt8]?, String?) in
             let output = try runtime.openPlainRTPOutput(options: options)
             try output.join(participantId, events: continuation, runtime: runtime)
-            return (output.id, output.srtpKeyAndSalt)
+            return (output.id, output.srtpKeyAndSalt, output.sdesCryptoAttribute)
         }
         let participant = LocalParticipant(id: participantId, roomId: roomId, options: RoomOptions(), events: events, loop: loop)
-        return PlainRTPOutput(participant: participant, srtpKeyAndSalt: key, srtpSuite: options.srtpSuite, loop: loop)
+        return PlainRTPOutput(participant: participant, srtpKeyAndSalt: key, sdesCryptoAttribute: attribute, loop: loop)
     }
 
     /// Stops the engine: every participant says goodbye (RTCP BYE), every event and frame

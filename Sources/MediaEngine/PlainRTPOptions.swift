@@ -19,6 +19,12 @@ public struct PlainRTPOptions: Sendable, Hashable {
         /// decrypt only RTP, such as a Janus mountpoint with `srtpcrypto`. RTCP is then readable
         /// and forgeable on the path: only on networks you trust.
         case srtpWithPlainRTCP(keyAndSalt: [UInt8]?)
+        /// SRTP and SRTCP answering the receiver's SDES offer (RFC 4568 §7.1.2): of its
+        /// `a=crypto` lines the engine takes the suite it prefers (`SRTPSuite.preference`:
+        /// AEAD-GCM first; `srtpSuite` is then ignored), protects what it sends with a key of its
+        /// own (the answer, `PlainRTPOutput.sdesCryptoAttribute`, same tag) and opens the
+        /// receiver's SRTCP feedback with the offered key.
+        case srtpAnswering(offeredCryptoLines: [String])
         /// Plain RTP and RTCP: an explicit opt-in for receivers that cannot do SRTP.
         case insecure
     }

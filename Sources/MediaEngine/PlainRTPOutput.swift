@@ -11,21 +11,17 @@ public final class PlainRTPOutput: Sendable {
     /// The SRTP master key || salt in use, given or generated (RFC 3711 §8.2); nil when the
     /// output is insecure. Give it to the receiver out of band.
     public let srtpKeyAndSalt: [UInt8]?
-    /// The suite of that key.
-    public let srtpSuite: SRTPSuite
+    /// The SDP attribute that hands that key to the receiver (RFC 4568 §9.1), e.g.
+    /// `a=crypto:1 AES_CM_128_HMAC_SHA1_80 inline:<base64 key||salt>`: the suite in use, and with
+    /// `.srtpAnswering` the answer (the offered tag); nil when insecure.
+    public let sdesCryptoAttribute: String?
     let loop: EngineLoop
 
-    init(participant: LocalParticipant, srtpKeyAndSalt: [UInt8]?, srtpSuite: SRTPSuite, loop: EngineLoop) {
+    init(participant: LocalParticipant, srtpKeyAndSalt: [UInt8]?, sdesCryptoAttribute: String?, loop: EngineLoop) {
         self.participant = participant
         self.srtpKeyAndSalt = srtpKeyAndSalt
-        self.srtpSuite = srtpSuite
+        self.sdesCryptoAttribute = sdesCryptoAttribute
         self.loop = loop
-    }
-
-    /// The SDP attribute that hands the key to a receiver (RFC 4568 §9.1), e.g.
-    /// `a=crypto:1 AES_CM_128_HMAC_SHA1_80 inline:<base64 key||salt>`; nil when insecure.
-    public var sdesCryptoAttribute: String? {
-        srtpKeyAndSalt.map { "a=crypto:1 \(srtpSuite.sdpName) inline:\(Data($0).base64EncodedString())" }
     }
 
     /// What was sent so far, per SSRC and in total; the final counts once the participant left.

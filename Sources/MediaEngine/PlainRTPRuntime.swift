@@ -40,6 +40,7 @@ final class PlainRTPRuntime: PublishOnlyRoomBackend {
     private let clock = MediaClock.system
 
     var srtpKeyAndSalt: [UInt8]? { setup.srtpKeyAndSalt }
+    var sdesCryptoAttribute: String? { setup.sdesCryptoAttribute }
 
     /// Checks `options`, opens the socket and the pcap; media flows once tracks are published.
     init(id: String, options: PlainRTPOptions, runtime: EngineRuntime) throws(EngineError) {

@@ -16,8 +16,10 @@ struct PlainRTPSetup {
     let videoPayloadType: UInt8
     let audioPayloadType: UInt8
     let security: PublisherSecurity
-    /// The key || salt behind `security` (given or generated); nil when insecure.
+    /// The key || salt we send with (given, generated or answered); nil when insecure.
     let srtpKeyAndSalt: [UInt8]?
+    /// The `a=crypto` attribute that hands it to the receiver (RFC 4568 §9.1); nil when insecure.
+    let sdesCryptoAttribute: String?
     let reportIntervalMicroseconds: Int64
     let keyFrameRequestScope: EngineCore.KeyFrameRequestScope
     let rembPolicy: REMBPolicy
@@ -55,6 +57,17 @@ struct PlainRTPSetup {
         case .insecure:
             security = .insecure
             srtpKeyAndSalt = nil
+            sdesCryptoAttribute = nil
+        case let .srtpAnswering(offered):
+            let agreement: SDESNegotiation.Agreement
+            do {
+                agreement = try runtime.answerSDES(offered)
+            } catch {
+                throw .invalidConfiguration("\(error)")
+            }
+            security = .srtp(local: agreement.local.keyingMaterial, remote: agreement.remote.keyingMaterial)
+            srtpKeyAndSalt = agreement.local.keyingMaterial.keyAndSalt
+            sdesCryptoAttribute = "a=" + agreement.local.sdpValue
         case let .srtp(given), let .srtpWithPlainRTCP(given):
             guard options.srtpSuite.isSupported else {
                 throw .invalidConfiguration("the installed libsrtp cannot run \(options.srtpSuite)")
@@ -73,6 +86,7 @@ struct PlainRTPSetup {
                 security = .srtpPlainRTCP(local: material)
             }
             srtpKeyAndSalt = keyAndSalt
+            sdesCryptoAttribute = "a=" + SDESCryptoAttribute(tag: 1, keyingMaterial: material).sdpValue
         }
         switch options.keyFrameRequestScope {
         case .everyLayer: keyFrameRequestScope = .everyLayer

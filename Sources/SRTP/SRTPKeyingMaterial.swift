@@ -41,6 +41,10 @@ public struct SRTPKeyingMaterial: Sendable {
         self.secret = SecretBytes(keyAndSalt)
     }
 
+    /// master key || master salt as a new array, for handing the key to a receiver out of band
+    /// (the caller owns and should wipe the copy).
+    public var keyAndSalt: [UInt8] { Array(secret.bytes) }
+
     /// Calls `body` with master key || master salt (the buffer is only valid inside it).
     func withKeyAndSalt<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
         body(UnsafeBufferPointer(secret.bytes))

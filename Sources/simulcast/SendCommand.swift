@@ -25,6 +25,9 @@ enum SendCommand {
                              AEAD_AES_128_GCM, 44 for AEAD_AES_256_GCM; default: generated and printed)
       --srtp-suite NAME      AES_CM_128_HMAC_SHA1_80 (default: every SRTP receiver runs it), _32,
                              AEAD_AES_128_GCM or AEAD_AES_256_GCM (RFC 7714; about 4x cheaper per packet)
+      --sdes-offer FILE      answer the receiver's SDES offer: its a=crypto lines (an SDP or just the
+                             lines); the suite we prefer among them (AEAD-GCM first), our key printed
+                             as the answer (RFC 4568 §7.1.2)
       --insecure             send plain RTP/RTCP instead of SRTP (explicit opt-in)
       --frames N             video frames to send (default 150); audio runs for the same duration
       --seconds S            instead of --frames: send for S seconds of media (S x 30 frames)
@@ -65,7 +68,7 @@ enum SendCommand {
             arguments,
             valueOptions: ["to", "ssrc", "pt", "key", "frames", "input", "size", "max-layer", "audio-to", "audio-ssrc",
                            "audio-pt", "audio-input", "pcap", "rtcp-interval", "cname", "seconds", "rtcp-to",
-                           "key-frames", "remb", "srtp-suite"],
+                           "key-frames", "remb", "srtp-suite", "sdes-offer"],
             flagOptions: ["insecure", "fast", "dtx", "rtcp-mux", "rtcp-plain"])
         var plain = PlainRTPOptions(videoDestination: options.string("to"), audioDestination: options.string("audio-to"),
                                     rtcpMux: options.flag("rtcp-mux"), rtcpDestination: options.string("rtcp-to"),
@@ -104,6 +107,18 @@ enum SendCommand {
             output("WARNING: --insecure: sending plain RTP/RTCP")
             if plainRTCP { output("(--rtcp-plain is implied by --insecure)") }
             guard options.string("srtp-suite") == nil else { throw CommandError("--srtp-suite and --insecure contradict each other") }
+        } else if let path = options.string("sdes-offer") {
+            guard options.string("key") == nil, options.string("srtp-suite") == nil else {
+                throw CommandError("--sdes-offer chooses the suite and the key: leave out --key and --srtp-suite")
+            }
+            guard !plainRTCP else { throw CommandError("--sdes-offer answers with SRTP and SRTCP: leave out --rtcp-plain") }
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+                throw CommandError("--sdes-offer \(path): cannot read the file")
+            }
+            let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+                .filter { $0.hasPrefix("a=crypto:") }
+            guard !lines.isEmpty else { throw CommandError("--sdes-offer \(path): no a=crypto line in it") }
+            plain.security = .srtpAnswering(offeredCryptoLines: lines)
         } else {
             if let name = options.string("srtp-suite") {
                 guard let suite = SRTPSuite(rawValue: name) else {
@@ -174,8 +189,11 @@ enum SendCommand {
         switch (plain.security, sender.srtpKeyAndSalt) {
         case let (.srtp(nil), key?), let (.srtpWithPlainRTCP(nil), key?):
             // Generated: the receiver needs it.
-            output("SRTP key (\(SRTPSuite.default), base64): \(Data(key).base64EncodedString())")
+            output("SRTP key (\(plain.srtpSuite), base64): \(Data(key).base64EncodedString())")
             if let line = sender.sdesCryptoAttribute { output(line) }
+        case (.srtpAnswering, _):
+            // The answer to the receiver's offer: its suite, tag and our key.
+            if let line = sender.sdesCryptoAttribute { output("SDES answer: \(line)") }
         default:
             break
         }
@@ -240,8 +258,9 @@ enum SendCommand {
         let elapsed = Double((ContinuousClock.now - start) / .microseconds(1)) / 1e6
         let security: String
         switch plain.security {
-        case .srtp: security = "SRTP \(SRTPSuite.default)"
-        case .srtpWithPlainRTCP: security = "SRTP \(SRTPSuite.default), plain RTCP"
+        case .srtp: security = "SRTP \(plain.srtpSuite)"
+        case .srtpWithPlainRTCP: security = "SRTP \(plain.srtpSuite), plain RTCP"
+        case .srtpAnswering: security = "SRTP answering an SDES offer"
         case .insecure: security = "plain RTP"
         }
         output("Sent \(statistics.videoFramesSent) video frame(s) and \(statistics.audioFramesSent) audio frame(s) in "

@@ -145,6 +145,38 @@ import SRTP
         _ = cryptoLine
     }
 
+    /// `--sdes-offer`: the receiver offers AES-CM and AEAD-GCM; the answer takes GCM under the
+    /// offer's tag with a key of ours, and every packet sent opens with that key in libsrtp.
+    @Test func anSDESOfferIsAnsweredWithGCMAndTheAnswerKeyOpensWhatIsSent() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let offer = directory.appendingPathComponent("offer.sdp")
+        let gcmKey = Data(fixedKeyAndSalt(for: .aeadAes128Gcm)).base64EncodedString()
+        try ("v=0\r\nm=video 5004 RTP/SAVP 96\r\na=crypto:1 AES_CM_128_HMAC_SHA1_80 inline:\(interopKeyBase64)\r\n"
+             + "a=crypto:2 AEAD_AES_128_GCM inline:\(gcmKey)\r\n").write(to: offer, atomically: true, encoding: .utf8)
+        let sink = try UDPSocket()
+        try sink.setReceiveBufferSize(1 << 20)
+        var lines: [String] = []
+        let summary = try await SendCommand.run(["--to", "\(sink.localEndpoint)", "--size", "320x180", "--frames", "5", "--fast",
+                                                 "--rtcp-mux", "--sdes-offer", offer.path], output: { lines.append($0) })
+        let answer = try #require(lines.first { $0.hasPrefix("SDES answer: ") }?.dropFirst("SDES answer: ".count))
+        #expect(answer.hasPrefix("a=crypto:2 AEAD_AES_128_GCM inline:"))
+        let keys = try SDESCryptoAttribute(parsing: String(answer)).keyingMaterial
+        let session = try SRTPSession(direction: .inbound, keyingMaterial: keys)
+        var buffer = [UInt8](repeating: 0, count: 2048)
+        var opened = 0
+        while let got = try buffer.withUnsafeMutableBytes({ try sink.receive(into: $0, timeoutMilliseconds: 100) }) {
+            guard !(192...223).contains(buffer[1]) else { continue }  // RTP, not RTCP (RFC 5761 §4)
+            _ = try session.unprotect(inPlace: &buffer, packetLength: got.count, rtcp: false)
+            opened += 1
+        }
+        #expect(opened == summary.streams.reduce(0) { $0 + Int($1.packets) })
+        // An offer without a suite this engine runs is refused with the typed reason.
+        try "a=crypto:1 F8_128_HMAC_SHA1_80 inline:\(interopKeyBase64)\n".write(to: offer, atomically: true, encoding: .utf8)
+        try await expectRefusal(["--to", "\(sink.localEndpoint)", "--frames", "1", "--sdes-offer", offer.path],
+                                saying: "\(SRTPError.noCommonSuite(offered: 1))")
+    }
+
     @Test func badInputIsATypedError() async throws {
         let sink = try UDPSocket()
         let to = "\(sink.localEndpoint)"
