@@ -40,6 +40,8 @@ let package = Package(
         .target(name: "SRTP", dependencies: ["CSRTP"], path: "Sources/SRTP"),
         // DTLS-SRTP (RFC 5764) on OpenSSL 3: certificates, the handshake, SRTP keys.
         .target(name: "DTLS", dependencies: ["COpenSSL", "SRTP", "RTPWire"], path: "Sources/DTLS"),
+        // End-to-end frame encryption (RFC 9605) on OpenSSL 3's EVP.
+        .target(name: "SFrame", dependencies: ["COpenSSL"], path: "Sources/SFrame"),
         // The session core: per-stream stages with no I/O, no threads, no clock of their own
         // (packet history, NACK, retransmission budget, receive statistics, jitter buffer,
         // bandwidth estimation, address and SSRC guards, event rings).
@@ -80,6 +82,8 @@ let package = Package(
                     path: "Tests/MediaCodecsTests"),
         .testTarget(name: "SRTPTests", dependencies: ["SRTP"], path: "Tests/SRTPTests"),
         .testTarget(name: "DTLSTests", dependencies: ["DTLS", "SRTP", "RTPWire"], path: "Tests/DTLSTests"),
+        .testTarget(name: "SFrameTests", dependencies: ["SFrame"], path: "Tests/SFrameTests",
+                    exclude: ["Vectors"]),
         // The public API as a client sees it: `import MediaEngine` only.
         .testTarget(name: "MediaEngineTests", dependencies: ["MediaEngine", "MediaEngineTesting"], path: "Tests/MediaEngineTests"),
         .testTarget(name: "SessionCoreTests", dependencies: ["SessionCore"], path: "Tests/SessionCoreTests"),
