@@ -133,6 +133,9 @@ public final class Publisher {
     public var estimatedBitsPerSecond: UInt64? { path.congestion?.targetBitsPerSecond }
     /// Transport-wide feedback reports taken.
     public var transportFeedbacksReceived: Int { path.congestion?.feedbacksReceived ?? 0 }
+    /// End-to-end encryption of every frame before packetization (SFrame, RFC 9605), when set:
+    /// share one sealer between the publishers of one participant (one SFrame counter).
+    public var frameSealer: E2EEFrameSealer?
     /// Bandwidth probing (with send-side estimation and a camera): its padding stream.
     public let probeSender: RTPStreamSender?
     public private(set) var layerPausesByREMB = 0
@@ -290,9 +293,17 @@ public final class Publisher {
     }
 
     /// Packetizes one already-encoded layer frame (RFC 7741) and sends it on that layer's SSRC.
-    public func send(_ encoded: EncodedFrame) throws(PublisherError) {
-        guard videoSenders.indices.contains(encoded.spatialIndex) else {
-            throw .invalidConfiguration("layer \(encoded.spatialIndex) of \(videoSenders.count)")
+    public func send(_ frame: EncodedFrame) throws(PublisherError) {
+        guard videoSenders.indices.contains(frame.spatialIndex) else {
+            throw .invalidConfiguration("layer \(frame.spatialIndex) of \(videoSenders.count)")
+        }
+        var encoded = frame
+        if let frameSealer {
+            do {
+                encoded.data = try frameSealer.sealVideo(frame.data)
+            } catch {
+                throw .e2ee(error)
+            }
         }
         let sender = videoSenders[encoded.spatialIndex]
         var failure: PublisherError?
@@ -326,11 +337,19 @@ public final class Publisher {
             throw .opus(error)
         }
         audioFramesEncoded += 1
-        let packet: (payload: ArraySlice<UInt8>, timestamp: UInt32, samples: Int)
+        var packet: (payload: ArraySlice<UInt8>, timestamp: UInt32, samples: Int)
         do {
             packet = try opusPacketizer.packetize(opusBuffer[0..<length])
         } catch {
             throw .packetizer(error)
+        }
+        if let frameSealer {
+            // The timestamp comes from the plaintext (its TOC); the payload is the sealed frame.
+            do {
+                packet.payload = try frameSealer.sealAudio(packet.payload)[...]
+            } catch {
+                throw .e2ee(error)
+            }
         }
         if audio.opus.dtx && length <= 2 {
             audioFramesSuppressed += 1

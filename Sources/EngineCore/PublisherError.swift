@@ -1,3 +1,4 @@
+import SFrame
 import Glibc
 import MediaCodecs
 import RTPWire
@@ -29,6 +30,8 @@ public enum PublisherError: Error, Equatable, Sendable, CustomStringConvertible 
     case file(path: String, errno: Int32)
     /// `setWebcamQuality` refused (SPEC §2: not while the camera is off).
     case webcamQuality(WebcamQualityCapError)
+    /// End-to-end frame encryption (SFrame, RFC 9605) refused the frame.
+    case e2ee(SFrameError)
 
     /// What was wrong, from the layer that failed, with the values involved.
     public var description: String {
@@ -39,6 +42,7 @@ public enum PublisherError: Error, Equatable, Sendable, CustomStringConvertible 
         case let .packetizer(error): return "packetizing failed: \(error)"
         case let .encoder(error): return "video encoder: \(error)"
         case let .opus(error): return "Opus encoder: \(error)"
+        case let .e2ee(error): return "end-to-end encryption: \(error)"
         case let .invalidConfiguration(text): return "the publisher configuration cannot work: \(text)"
         case let .packetTooLarge(size, limit):
             return "a packet of \(size) bytes is larger than the send path's limit of \(limit) bytes"

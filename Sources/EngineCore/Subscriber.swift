@@ -34,6 +34,12 @@ public final class Subscriber {
     public var extensionMap: RTPHeaderExtensionMap = .defaults
     /// Audio packets whose audio-level extension could not be read.
     public private(set) var audioLevelsMalformed: Int64 = 0
+    /// End-to-end decryption (SFrame, RFC 9605) of the sender's video frames and audio
+    /// packets, when set: what it refuses never reaches a decoder (`statistics.audioUndecryptable`,
+    /// `video.framesUndecryptable`; its receiver's counters say why).
+    public var frameOpener: E2EEFrameOpener? {
+        didSet { video.frameOpener = frameOpener }
+    }
 
     private let clock: MediaClock
     private let security: SRTPSecurity
@@ -191,7 +197,16 @@ public final class Subscriber {
                     audioLevelsMalformed += 1
                 }
             }
-            audio.receive(packet, arrivalMicroseconds: now)
+            guard let frameOpener else {
+                audio.receive(packet, arrivalMicroseconds: now)
+                return
+            }
+            do {
+                let plaintext = try frameOpener.openAudio(packet.payload, nowMilliseconds: now / 1000)
+                audio.receive(RTPPacket(header: packet.header, payload: plaintext), arrivalMicroseconds: now)
+            } catch {
+                counters.audioUndecryptable += 1
+            }
         default:
             counters.unknownPayloadTypePackets += 1
         }

@@ -67,6 +67,8 @@ public struct SubscriberStatistics: Sendable, Equatable {
     public var unknownPayloadTypePackets: Int64 = 0
     /// Padding-only packets (bandwidth probes): counted for transport-wide feedback, then dropped.
     public var paddingPackets: Int64 = 0
+    /// Audio packets end-to-end decryption refused (never decoded).
+    public var audioUndecryptable: Int64 = 0
     /// RTCP compound packets received and parsed.
     public var rtcpPacketsReceived: Int64 = 0
     /// RTCP compound packets sent.

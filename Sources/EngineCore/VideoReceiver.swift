@@ -71,8 +71,11 @@ public final class VideoReceiver {
     /// Called with every decoded picture, in decode order.
     public var onFrame: ((DecodedVideoFrame) -> Void)?
     /// Called with every assembled frame handed to the decoder (before decoding, in decode
-    /// order), e.g. to write what was received to an IVF file.
+    /// order; end-to-end decrypted when `frameOpener` is set), e.g. to write what was received
+    /// to an IVF file.
     public var onAssembledFrame: ((VP8AssembledFrame) -> Void)?
+    /// End-to-end decryption (SFrame, RFC 9605) of each assembled frame before the decoder.
+    public var frameOpener: E2EEFrameOpener?
     /// Round-trip time to the sender if known (e.g. from the signalling or transport); sets the
     /// NACK retry interval.
     public var roundTripMilliseconds: Int64?
@@ -219,6 +222,19 @@ public final class VideoReceiver {
                 keyFrameRequestPending = true
             }
             return
+        }
+        var frame = frame
+        if let frameOpener {
+            do {
+                frame.data = try frameOpener.openVideo(frame.data, nowMilliseconds: nowMilliseconds)
+            } catch {
+                // Counted by the opener's receiver; nothing it refused reaches the decoder, which
+                // then waits for a key frame as after a lost frame (the request is throttled).
+                counters.framesUndecryptable += 1
+                waitingForKeyFrame = true
+                keyFrameRequestPending = true
+                return
+            }
         }
         onAssembledFrame?(frame)
         do {

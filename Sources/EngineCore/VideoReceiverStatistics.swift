@@ -42,6 +42,8 @@ public struct VideoReceiverStatistics: Sendable, Equatable {
     public var framesDropped: Int64 = 0
     /// Frames the decoder rejected.
     public var decoderErrors: Int64 = 0
+    /// Assembled frames end-to-end decryption refused (wrong or missing key, tampered, replayed).
+    public var framesUndecryptable: Int64 = 0
     /// Size of the last decoded picture.
     public var frameWidth = 0
     public var frameHeight = 0
