@@ -13,3 +13,4 @@
 @_exported import struct MediaCodecs.AudioFrame
 @_exported import struct Simulcast.ActiveSpeaker
 @_exported import enum SRTP.SRTPSuite
+@_exported import enum SFrame.SFrameCipherSuite

@@ -61,6 +61,9 @@ public enum ParticipantEvent: Sendable, Hashable, CustomStringConvertible {
     case publishedLayersChanged(PublishedLayersChange)
     /// Something went wrong in the background (e.g. a frame that could not be encoded).
     case failure(EngineError)
+    /// With E2EE: whether `publisherId`'s frames open for this participant changed (counts in
+    /// `RemoteVideoStats.framesUndecryptable`).
+    case e2eeStateChanged(publisherId: String, state: E2EEState)
 
     public var description: String {
         switch self {
@@ -76,6 +79,7 @@ public enum ParticipantEvent: Sendable, Hashable, CustomStringConvertible {
         case let .dominantSpeakerChanged(id): return "dominant speaker \(id ?? "nobody")"
         case let .publishedLayersChanged(change): return "camera layers \(change)"
         case let .failure(error): return "failure: \(error)"
+        case let .e2eeStateChanged(publisherId, state): return "\(publisherId)'s frames: E2EE \(state)"
         }
     }
 }

@@ -12,6 +12,9 @@ final class ParticipantRuntime {
     let quality = CallQualityReporter(configuration: .init(historyLimit: 1), publisher: nil, subscribers: [])
     /// Every feed the room forwards to this participant passes here (open unless limited).
     let downlink = ThrottledLink()
+    /// With E2EE: what encrypts this participant's camera and microphone frames (one SFrame
+    /// counter for both).
+    var frameSealer: E2EEFrameSealer?
 
     init(id: String, events: AsyncStream<ParticipantEvent>.Continuation) {
         self.id = id

@@ -30,6 +30,9 @@ public struct RemoteVideoStats: Sendable, Hashable {
     public var fractionLost: Double?
     /// The downlink estimate the forwarder selects layers against (REMB or loss-based), bps.
     public var availableBitsPerSecond: Int?
+    /// With E2EE: frames end-to-end decryption refused (wrong or missing key, altered,
+    /// replayed); none of them reached the decoder.
+    public var framesUndecryptable: Int
 
     init(forwarded: ForwardedSubscriberStats, received: VideoReceiverStatistics) {
         currentSpatialLayer = forwarded.currentSpatialLayer
@@ -51,6 +54,7 @@ public struct RemoteVideoStats: Sendable, Hashable {
         bytesReceived = Int(received.bytesReceived)
         fractionLost = forwarded.fractionLost
         availableBitsPerSecond = forwarded.estimatedBitsPerSecond
+        framesUndecryptable = Int(received.framesUndecryptable)
     }
 }
 

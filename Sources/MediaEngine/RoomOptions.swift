@@ -28,11 +28,14 @@ public struct RoomOptions: Sendable, Hashable {
     public var dynaCast: Bool
     /// How each subscriber's downlink estimate (layer selection, adaptive subscriptions) is made.
     public var downlinkEstimation: DownlinkEstimation
+    /// End-to-end encryption of every camera and microphone frame (nil: off; hops are SRTP either way).
+    public var e2ee: E2EEOptions?
     /// Demo and test knobs (package-visible).
     package var tuning = RoomTuning()
 
     public init(maxResolution: MaxResolution = .hd, autoConsume: Bool = true, dynaCast: Bool = false,
-                downlinkEstimation: DownlinkEstimation = .transportWide) {
+                downlinkEstimation: DownlinkEstimation = .transportWide, e2ee: E2EEOptions? = nil) {
+        self.e2ee = e2ee
         self.maxResolution = maxResolution
         self.autoConsume = autoConsume
         self.dynaCast = dynaCast

@@ -4,6 +4,7 @@ import MediaCodecs
 internal import SessionCore
 import Simulcast
 import SRTP
+import SFrame
 
 /// A room the engine hosts on 127.0.0.1 (SPEC §3–5 and §7's options): a `RoomNode` with one
 /// forwarding node per publishing participant (camera, and mic beside it), every participant's
@@ -18,6 +19,8 @@ final class RoomRuntime {
     /// Join order, for deterministic passes.
     private var order: [String] = []
     private var nextRankingMicroseconds: Int64 = 0
+    /// The key provider's version last applied to sealers and openers (E2EE only).
+    private var e2eeKeysVersion = -1
 
     init(id: String, options: RoomOptions) {
         self.id = id
@@ -104,6 +107,7 @@ final class RoomRuntime {
                 configuration: PublisherConfiguration(video: video, security: .srtp(local: publisherKeys, remote: feedbackKeys),
                                                       cname: participantId),
                 transport: transport)
+            publisher.frameSealer = try frameSealer(of: participant)
             if options.dynaCast {
                 try publisher.setDynaCast(enabled: true)
                 node.onWantedLayersChanged = { [unowned publisher, unowned participant] wanted in
@@ -141,6 +145,7 @@ final class RoomRuntime {
                 configuration: PublisherConfiguration(audio: audio, security: .srtp(local: keys, remote: feedbackKeys),
                                                       cname: participantId),
                 transport: camera.transport)
+            publisher.frameSealer = try frameSealer(of: participant(participantId))
             camera.microphone = MicrophoneRuntime(trackId: trackId, publisher: publisher, feed: feed,
                                                   channels: audio.opus.channels)
         } catch {
@@ -188,6 +193,13 @@ final class RoomRuntime {
                 video: VideoReceiver.Configuration(localSSRC: localSSRC, bandwidth: estimate),
                 sendsTransportFeedback: options.downlinkEstimation == .transportWide), transport: socket)
             let subscription = SubscriptionRuntime(publisherId: publisherId, subscriber: endpoint)
+            if let e2ee = options.e2ee {
+                let receiver = SFrameReceiver(suite: e2ee.suite)
+                if let (keyId, key) = e2ee.keyProvider.key(for: publisherId) {
+                    try receiver.setKey(keyID: keyId, baseKey: key, nowMilliseconds: monotonicMicroseconds() / 1000)
+                }
+                subscription.frameOpener = E2EEFrameOpener(receiver: receiver)
+            }
             endpoint.onAudioLevel = { [unowned speakers] in speakers.observe($0) }
             try room.addFeed(publisher: publisherId, ForwardedSubscriberConfiguration(
                 id: subscriberId, outputSSRC: runtime.randomSSRC(), destination: socket.localEndpoint, sendKeys: downKeys,
@@ -282,6 +294,7 @@ final class RoomRuntime {
 
     func tick(runtime: EngineRuntime) {
         let now = monotonicMicroseconds()
+        if let e2ee = options.e2ee { applyE2EEKeys(e2ee.keyProvider, now: now) }
         for id in order {
             guard let participant = participants[id], let camera = participant.camera else { continue }
             if let failure = camera.sendDueMedia(now: now) { participant.events.yield(.failure(failure)) }
@@ -309,8 +322,52 @@ final class RoomRuntime {
                     participant.events.yield(.keyFrameRequested(trackId: camera.trackId))
                 }
             }
+            for subscription in participant.subscriptions.values {
+                if let state = subscription.takeE2EEStateChange() {
+                    participant.events.yield(.e2eeStateChanged(publisherId: subscription.publisherId, state: state))
+                }
+            }
             if let change = participant.quality.serviceIfDue()?.change {
                 participant.events.yield(.qualityChanged(previous: change.previous, current: change.overall, mos: change.mos))
+            }
+        }
+    }
+
+    // MARK: - End-to-end encryption
+
+    /// With E2EE: the sealer of `participant`'s frames (made on first use, shared by its camera
+    /// and microphone) under the provider's key for it; nil without E2EE.
+    private func frameSealer(of participant: ParticipantRuntime) throws(EngineError) -> E2EEFrameSealer? {
+        guard let e2ee = options.e2ee else { return nil }
+        if let sealer = participant.frameSealer { return sealer }
+        guard let (keyId, key) = e2ee.keyProvider.key(for: participant.id) else {
+            throw .notAllowed("the room encrypts end to end and no key is set for '\(participant.id)' (nor a shared one)")
+        }
+        do {
+            let sealer = E2EEFrameSealer(sender: try SFrameSender(suite: e2ee.suite, keyID: keyId, baseKey: key))
+            participant.frameSealer = sealer
+            return sealer
+        } catch {
+            throw .invalidConfiguration("\(error)")
+        }
+    }
+
+    /// Key changes (rotation, ratchet) reach every sealer and opener at the next tick after
+    /// them; an opener keeps the previous key for its grace period.
+    private func applyE2EEKeys(_ provider: E2EEKeyProvider, now: Int64) {
+        let version = provider.version
+        guard version != e2eeKeysVersion else { return }
+        e2eeKeysVersion = version
+        for id in order {
+            guard let participant = participants[id] else { continue }
+            if let sealer = participant.frameSealer, let (keyId, key) = provider.key(for: id), keyId != sealer.sender.keyID {
+                try? sealer.sender.setKey(keyID: keyId, baseKey: key)
+            }
+            for subscription in participant.subscriptions.values {
+                guard let receiver = subscription.frameOpener?.receiver,
+                      let (keyId, key) = provider.key(for: subscription.publisherId),
+                      !receiver.keyIDs(nowMilliseconds: now / 1000).contains(keyId) else { continue }
+                try? receiver.setKey(keyID: keyId, baseKey: key, nowMilliseconds: now / 1000)
             }
         }
     }

@@ -1,5 +1,6 @@
 internal import EngineCore
 import MediaCodecs
+import SFrame
 
 /// One received video as the loop runs it: the subscriber endpoint, the stream its decoded
 /// frames go to, and a recording if one was started.
@@ -11,12 +12,37 @@ final class SubscriptionRuntime {
     let frameStream: AsyncStream<VideoFrame>
     let frames: AsyncStream<VideoFrame>.Continuation
     private(set) var recorder: ReceivedVideoRecorder?
+    /// With E2EE: what opens the publisher's frames, and the state last reported.
+    var frameOpener: E2EEFrameOpener? {
+        didSet { subscriber.frameOpener = frameOpener }
+    }
+    var e2eeState: E2EEState = .ok
+    var e2eeCountersSeen = SFrameReceiver.Counters()
 
     init(publisherId: String, subscriber: Subscriber) {
         self.publisherId = publisherId
         self.subscriber = subscriber
         (frameStream, frames) = AsyncStream.makeStream(of: VideoFrame.self, bufferingPolicy: .bufferingNewest(4))
         subscriber.onVideoFrame = { [frames] in frames.yield($0.frame) }
+    }
+
+    /// The E2EE state when it changed since the last call, judged on the frames since then:
+    /// refused as missing a key, refused as not authentic, or opened.
+    func takeE2EEStateChange() -> E2EEState? {
+        guard let counters = frameOpener?.receiver.counters, counters != e2eeCountersSeen else { return nil }
+        defer { e2eeCountersSeen = counters }
+        let state: E2EEState
+        if counters.unknownKey > e2eeCountersSeen.unknownKey {
+            state = .missingKey
+        } else if counters.authenticationFailures + counters.replayed + counters.truncated
+                    > e2eeCountersSeen.authenticationFailures + e2eeCountersSeen.replayed + e2eeCountersSeen.truncated {
+            state = .decryptionFailed
+        } else {
+            state = .ok
+        }
+        guard state != e2eeState else { return nil }
+        e2eeState = state
+        return state
     }
 
     /// Starts writing what arrives to `path` (IVF); a recording already running is finished first.

@@ -11,6 +11,11 @@ public final class SFrameReceiver {
         public var authenticationFailures = 0
         public var replayed = 0
         public var truncated = 0
+
+        public init(decrypted: Int = 0, unknownKey: Int = 0, authenticationFailures: Int = 0, replayed: Int = 0, truncated: Int = 0) {
+            (self.decrypted, self.unknownKey, self.authenticationFailures, self.replayed, self.truncated)
+                = (decrypted, unknownKey, authenticationFailures, replayed, truncated)
+        }
     }
 
     public let suite: SFrameCipherSuite

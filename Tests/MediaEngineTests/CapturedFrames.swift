@@ -85,9 +85,9 @@ struct AliceToBobCall {
     let remote: RemoteVideoTrack
     let sizes: SizeLog
 
-    static func start() async throws -> AliceToBobCall {
+    static func start(options: RoomOptions = RoomOptions()) async throws -> AliceToBobCall {
         let engine = MediaEngine()
-        let room = try await engine.hostRoom()
+        let room = try await engine.hostRoom(options: options)
         let alice = try await room.join(participantId: "alice")
         let bob = try await room.join(participantId: "bob")
         let bobEvents = EventLog(bob)
