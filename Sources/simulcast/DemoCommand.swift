@@ -10,7 +10,7 @@ enum DemoCommand {
     static let usage = """
     usage: simulcast demo [--seconds N] [--input FILE.y4m] [--size WxH] [--json PATH] [--save DIR]
                           [--throttle FROM-TO] [--throttle-kbps N] [--up-hold MS] [--growth PERCENT]
-                          [--no-dynacast] [--quiet]
+                          [--no-dynacast] [--e2ee-key BASE64] [--quiet]
            simulcast demo --participants [N] [--seconds N] [--size WxH] [--throttle FROM-TO]
                           [--throttle-kbps N] [--turn SECONDS] [--mute p2,..] [--pin p1,..]
                           [--json PATH] [--quiet]
@@ -27,6 +27,8 @@ enum DemoCommand {
       --up-hold MS         the layer selector's up-switch hold (default 2000)
       --growth PERCENT     subscriber estimate growth per second without loss (default 100)
       --no-dynacast        keep every layer encoded even if nobody watches it
+      --e2ee-key BASE64    encrypt every frame end to end (SFrame, RFC 9605, AES_128_GCM_SHA256_128) with
+                           this 16-64-byte shared key: the node forwards what it cannot read
       --quiet              no live table or per-second lines
       --participants [N]   a room instead: N publishers (default 3, at most 6; 640x360, 2 layers each)
                            speaking in turns, a viewer and a throttled viewer (default 200 kbps from
@@ -46,7 +48,7 @@ enum DemoCommand {
     static func parse(_ arguments: ArraySlice<String>) throws -> (options: DemoCall.Options, parsed: CommandLineArguments) {
         let parsed = try CommandLineArguments(
             arguments,
-            valueOptions: ["seconds", "input", "size", "json", "save", "throttle", "throttle-kbps", "up-hold", "growth"],
+            valueOptions: ["seconds", "input", "size", "json", "save", "throttle", "throttle-kbps", "up-hold", "growth", "e2ee-key"],
             flagOptions: ["no-dynacast", "quiet"])
         var options = DemoCall.Options()
         if let seconds = try parsed.positiveSeconds("seconds") { options.seconds = seconds }
@@ -66,6 +68,13 @@ enum DemoCommand {
         options.estimateGrowthPerSecond = Double(try parsed.int("growth", default: 100, range: 1...1000)) / 100
         options.saveDirectory = parsed.string("save")
         options.dynaCast = !parsed.flag("no-dynacast")
+        if let text = parsed.string("e2ee-key") {
+            guard let key = Data(base64Encoded: text), E2EEKeyProvider.keyLengths.contains(key.count) else {
+                throw CommandError("--e2ee-key \(text): expected \(E2EEKeyProvider.keyLengths.lowerBound) to "
+                    + "\(E2EEKeyProvider.keyLengths.upperBound) bytes as base64")
+            }
+            options.e2eeKey = [UInt8](key)
+        }
         return (options, parsed)
     }
 
@@ -82,7 +91,8 @@ enum DemoCommand {
         do {
             output("simulcast demo: \(call.layerSizes.map { "\($0.width)x\($0.height)" }.joined(separator: " + ")) "
                 + "\(options.input.map { "from \($0)" } ?? "built-in scene") → hosted room → "
-                + "\(call.viewers.count) subscribers, SRTP on, \(options.seconds) s; '\(call.viewers.last?.id ?? "")' throttled "
+                + "\(call.viewers.count) subscribers, SRTP on\(options.e2eeKey == nil ? "" : ", E2EE (SFrame) on"), \(options.seconds) s; "
+                + "'\(call.viewers.last?.id ?? "")' throttled "
                 + "to \(options.throttleKbps) kbps from \(options.throttleFromSeconds) s to \(options.throttleToSeconds) s")
             let live = parsed.flag("quiet") ? nil : LiveTable(call: call, redraw: isatty(STDOUT_FILENO) != 0, output: output)
             try await call.run { second in await live?.update(second: second) }

@@ -8,7 +8,10 @@ import Synchronization
 /// subscriber steps down for bandwidth and back up, with latencies; the others stay on their
 /// viewport's layer; the JSON says so too.
 @Suite(.serialized) struct DemoCommandTests {
-    @Test func throttledSubscriberStepsDownAndBackUpWhileTheOthersKeepTheirViewportLayer() async throws {
+    /// Also with end-to-end encryption (`--e2ee-key`): the node switches layers on frames it
+    /// cannot read, and every subscriber opens and decodes them.
+    @Test(arguments: [false, true])
+    func throttledSubscriberStepsDownAndBackUpWhileTheOthersKeepTheirViewportLayer(e2ee: Bool) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("demo-test-\(getpid())")
         defer { try? FileManager.default.removeItem(at: directory) }
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -18,7 +21,8 @@ import Synchronization
         let lines = OutputLines()
         let report = try await DemoCommand.run(
             ["--seconds", "8", "--size", "960x540", "--throttle", "1.5-3.5", "--throttle-kbps", "250",
-             "--up-hold", "1000", "--growth", "200", "--json", jsonPath, "--save", directory.path],
+             "--up-hold", "1000", "--growth", "200", "--json", jsonPath, "--save", directory.path]
+                + (e2ee ? ["--e2ee-key", Data((0..<32).map { UInt8($0) }).base64EncodedString()] : []),
             output: { lines.append($0) })
         print(lines.text)
 
@@ -35,6 +39,8 @@ import Synchronization
         #expect(switches.allSatisfy { $0.event.latencyMilliseconds >= 0 && $0.event.latencyMilliseconds < 2_000 })
         #expect(throttled.droppedByLink > 0)
         #expect(throttled.decoderErrors == 0)
+        #expect(report.viewers.allSatisfy { ($0.finalStats?.framesUndecryptable ?? 0) == 0 })
+        #expect(lines.text.contains("E2EE (SFrame) on") == e2ee)
 
         for viewer in report.viewers where !viewer.throttled {
             #expect(viewer.switches.allSatisfy { $0.event.reason == .client })

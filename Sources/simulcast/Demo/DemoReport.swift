@@ -165,6 +165,7 @@ struct DemoReport {
                 ("framesDecoded", .int(viewer.framesDecoded)),
                 ("decodedSizes", .object(viewer.decodedSizes.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) })),
                 ("decoderErrors", .int(viewer.decoderErrors)),
+                ("framesUndecryptable", .int(viewer.finalStats?.framesUndecryptable ?? 0)),
                 ("freezes", .int(viewer.freezes)),
                 ("longestFreezeMs", .int(Int(viewer.longestFreezeMilliseconds))),
                 ("packetsLost", .int(Int(viewer.packetsLost))),
