@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import SFrame
+internal import EngineCore
 
 /// The keys of a room's end-to-end encryption (SFrame, RFC 9605), as LiveKit's key provider
 /// holds them: one shared key for everyone, or a key per participant (its frames are encrypted
@@ -88,6 +89,21 @@ public struct E2EEOptions: Sendable, Hashable {
     public init(keyProvider: E2EEKeyProvider, suite: SFrameCipherSuite = .aes128GcmSha256_128) {
         self.keyProvider = keyProvider
         self.suite = suite
+    }
+}
+
+extension E2EEOptions {
+    /// The sealer of `participantId`'s frames under the provider's key for it (its own, else
+    /// the shared one); a typed error when there is none.
+    func makeSealer(for participantId: String) throws(EngineError) -> E2EEFrameSealer {
+        guard let (keyId, key) = keyProvider.key(for: participantId) else {
+            throw .notAllowed("the room encrypts end to end and no key is set for '\(participantId)' (nor a shared one)")
+        }
+        do {
+            return E2EEFrameSealer(sender: try SFrameSender(suite: suite, keyID: keyId, baseKey: key))
+        } catch {
+            throw .invalidConfiguration("\(error)")
+        }
     }
 }
 

@@ -89,6 +89,10 @@ public struct PlainRTPOptions: Sendable, Hashable {
     /// every SRTP receiver runs; AEAD_AES_128_GCM costs about a quarter of it per packet
     /// (`simulcast-bench srtp`) where the receiver runs it (GStreamer's srtpdec does).
     public var srtpSuite: SRTPSuite
+    /// End-to-end encryption of every frame before packetization (SFrame, RFC 9605) under the
+    /// provider's key for the output's participant; only a receiver holding that key can
+    /// decode. nil: off.
+    public var e2ee: E2EEOptions?
     /// The microphone's channel layout (Opus encodes stereo frames as stereo).
     public var audioChannels: AudioFrame.Channels
     /// Lets Opus stop sending during silence (DTX, RFC 7587 §3.1.3).
@@ -100,8 +104,9 @@ public struct PlainRTPOptions: Sendable, Hashable {
                 reportIntervalMilliseconds: Int = 1000, cname: String = "media-engine",
                 keyFrameRequestScope: KeyFrameRequestScope = .everyLayer, rembResponse: REMBResponse = .limitLayers,
                 pcapPath: String? = nil, pacing: Pacing = .realTime, audioChannels: AudioFrame.Channels = .mono,
-                opusDTX: Bool = false, srtpSuite: SRTPSuite = .default) {
+                opusDTX: Bool = false, srtpSuite: SRTPSuite = .default, e2ee: E2EEOptions? = nil) {
         self.srtpSuite = srtpSuite
+        self.e2ee = e2ee
         self.videoDestination = videoDestination
         self.audioDestination = audioDestination
         self.firstVideoSSRC = firstVideoSSRC

@@ -19,6 +19,8 @@ final class PlainRTPRuntime: PublishOnlyRoomBackend {
     let id: String
     let receivingUnsupported = EngineError.notAllowed("a plain RTP output only sends")
     private let setup: PlainRTPSetup
+    /// End-to-end encryption of the frames, if asked for.
+    private let e2ee: E2EEOptions?
     private let cname: String
     private let pacing: PlainRTPOptions.Pacing
     /// The one socket (RTP out, RTCP out and feedback in); let go of at close.
@@ -46,6 +48,7 @@ final class PlainRTPRuntime: PublishOnlyRoomBackend {
     init(id: String, options: PlainRTPOptions, runtime: EngineRuntime) throws(EngineError) {
         self.id = id
         setup = try PlainRTPSetup(options, runtime: runtime)
+        e2ee = options.e2ee
         cname = options.cname
         pacing = options.pacing
         guard let defaultDestination = setup.videoDestinations.first ?? setup.audioDestination else {
@@ -94,11 +97,13 @@ final class PlainRTPRuntime: PublishOnlyRoomBackend {
         }
         let video = VideoTrackConfiguration(plan: plan, ssrcs: plan.layers.indices.map { setup.firstVideoSSRC &+ UInt32($0) },
                                             payloadType: setup.videoPayloadType, frameRate: settings.config.frameRate)
+        let sealer = try e2ee?.makeSealer(for: participantId)
         do {
             if destinations.count > 1 {
                 for (ssrc, destination) in zip(video.ssrcs, destinations) { try transport.route(ssrc: ssrc, to: destination) }
             }
             let publisher = try Publisher(configuration: setup.publisherConfiguration(video: video, cname: cname), transport: transport)
+            publisher.frameSealer = sealer
             self.publisher = publisher
             rembActiveLayers = publisher.rembActiveLayerCount
         } catch {
@@ -117,8 +122,11 @@ final class PlainRTPRuntime: PublishOnlyRoomBackend {
             guard setup.videoDestinations.isEmpty else {
                 throw .notAllowed("publish the camera first: one publisher carries both tracks of a plain RTP output")
             }
+            let sealer = try e2ee?.makeSealer(for: participantId)
             do {
-                publisher = try Publisher(configuration: setup.publisherConfiguration(video: nil, cname: cname), transport: transport)
+                let audioOnly = try Publisher(configuration: setup.publisherConfiguration(video: nil, cname: cname), transport: transport)
+                audioOnly.frameSealer = sealer
+                publisher = audioOnly
             } catch {
                 throw Self.setupError(error)
             }

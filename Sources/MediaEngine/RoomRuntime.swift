@@ -340,16 +340,9 @@ final class RoomRuntime {
     private func frameSealer(of participant: ParticipantRuntime) throws(EngineError) -> E2EEFrameSealer? {
         guard let e2ee = options.e2ee else { return nil }
         if let sealer = participant.frameSealer { return sealer }
-        guard let (keyId, key) = e2ee.keyProvider.key(for: participant.id) else {
-            throw .notAllowed("the room encrypts end to end and no key is set for '\(participant.id)' (nor a shared one)")
-        }
-        do {
-            let sealer = E2EEFrameSealer(sender: try SFrameSender(suite: e2ee.suite, keyID: keyId, baseKey: key))
-            participant.frameSealer = sealer
-            return sealer
-        } catch {
-            throw .invalidConfiguration("\(error)")
-        }
+        let sealer = try e2ee.makeSealer(for: participant.id)
+        participant.frameSealer = sealer
+        return sealer
     }
 
     /// Key changes (rotation, ratchet) reach every sealer and opener at the next tick after

@@ -68,13 +68,7 @@ enum DemoCommand {
         options.estimateGrowthPerSecond = Double(try parsed.int("growth", default: 100, range: 1...1000)) / 100
         options.saveDirectory = parsed.string("save")
         options.dynaCast = !parsed.flag("no-dynacast")
-        if let text = parsed.string("e2ee-key") {
-            guard let key = Data(base64Encoded: text), E2EEKeyProvider.keyLengths.contains(key.count) else {
-                throw CommandError("--e2ee-key \(text): expected \(E2EEKeyProvider.keyLengths.lowerBound) to "
-                    + "\(E2EEKeyProvider.keyLengths.upperBound) bytes as base64")
-            }
-            options.e2eeKey = [UInt8](key)
-        }
+        options.e2ee = try E2EEKeyArgument.options(parsed.string("e2ee-key"))
         return (options, parsed)
     }
 
@@ -91,7 +85,7 @@ enum DemoCommand {
         do {
             output("simulcast demo: \(call.layerSizes.map { "\($0.width)x\($0.height)" }.joined(separator: " + ")) "
                 + "\(options.input.map { "from \($0)" } ?? "built-in scene") → hosted room → "
-                + "\(call.viewers.count) subscribers, SRTP on\(options.e2eeKey == nil ? "" : ", E2EE (SFrame) on"), \(options.seconds) s; "
+                + "\(call.viewers.count) subscribers, SRTP on\(options.e2ee == nil ? "" : ", E2EE (SFrame) on"), \(options.seconds) s; "
                 + "'\(call.viewers.last?.id ?? "")' throttled "
                 + "to \(options.throttleKbps) kbps from \(options.throttleFromSeconds) s to \(options.throttleToSeconds) s")
             let live = parsed.flag("quiet") ? nil : LiveTable(call: call, redraw: isatty(STDOUT_FILENO) != 0, output: output)

@@ -25,6 +25,8 @@ enum SendCommand {
                              AEAD_AES_128_GCM, 44 for AEAD_AES_256_GCM; default: generated and printed)
       --srtp-suite NAME      AES_CM_128_HMAC_SHA1_80 (default: every SRTP receiver runs it), _32,
                              AEAD_AES_128_GCM or AEAD_AES_256_GCM (RFC 7714; about 4x cheaper per packet)
+      --e2ee-key BASE64      also encrypt every frame end to end (SFrame, RFC 9605, AES_128_GCM_SHA256_128,
+                             KID 0) with this 16-64-byte key: only a receiver holding it can decode
       --sdes-offer FILE      answer the receiver's SDES offer: its a=crypto lines (an SDP or just the
                              lines); the suite we prefer among them (AEAD-GCM first), our key printed
                              as the answer (RFC 4568 §7.1.2)
@@ -68,7 +70,7 @@ enum SendCommand {
             arguments,
             valueOptions: ["to", "ssrc", "pt", "key", "frames", "input", "size", "max-layer", "audio-to", "audio-ssrc",
                            "audio-pt", "audio-input", "pcap", "rtcp-interval", "cname", "seconds", "rtcp-to",
-                           "key-frames", "remb", "srtp-suite", "sdes-offer"],
+                           "key-frames", "remb", "srtp-suite", "sdes-offer", "e2ee-key"],
             flagOptions: ["insecure", "fast", "dtx", "rtcp-mux", "rtcp-plain"])
         var plain = PlainRTPOptions(videoDestination: options.string("to"), audioDestination: options.string("audio-to"),
                                     rtcpMux: options.flag("rtcp-mux"), rtcpDestination: options.string("rtcp-to"),
@@ -94,6 +96,7 @@ enum SendCommand {
         case "ignore": plain.rembResponse = .ignore
         case let other: throw CommandError("--remb \(other): expected limit or ignore")
         }
+        plain.e2ee = try E2EEKeyArgument.options(options.string("e2ee-key"))
         plain.videoPayloadType = try options.int("pt", default: 96, range: 0...127)
         plain.audioPayloadType = try options.int("audio-pt", default: 111, range: 0...127)
         plain.firstVideoSSRC = try ssrc(options, "ssrc")

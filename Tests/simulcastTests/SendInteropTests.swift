@@ -4,6 +4,7 @@ import EngineCore
 import RTPWire
 import MediaEngine
 import SRTP
+import SFrame
 @testable import simulcast
 
 /// `simulcast send` against GStreamer, a receiver nobody here wrote: every frame sent must come
@@ -175,6 +176,32 @@ import SRTP
         try "a=crypto:1 F8_128_HMAC_SHA1_80 inline:\(interopKeyBase64)\n".write(to: offer, atomically: true, encoding: .utf8)
         try await expectRefusal(["--to", "\(sink.localEndpoint)", "--frames", "1", "--sdes-offer", offer.path],
                                 saying: "\(SRTPError.noCommonSuite(offered: 1))")
+    }
+
+    /// `--e2ee-key`: every Opus frame leaves as an SFrame ciphertext (RFC 9605) that opens with
+    /// the key, and not otherwise.
+    @Test func anE2EEKeyEncryptsEveryFrameEndToEnd() async throws {
+        let sink = try UDPSocket()
+        try sink.setReceiveBufferSize(1 << 20)
+        let key = (0..<16).map { UInt8($0 * 3) }
+        let summary = try await SendCommand.run(["--audio-to", "\(sink.localEndpoint)", "--frames", "6", "--fast", "--insecure",
+                                                 "--rtcp-interval", "0", "--e2ee-key", Data(key).base64EncodedString()],
+                                                output: { _ in })
+        let receiver = SFrameReceiver(suite: .aes128GcmSha256_128)
+        try receiver.setKey(keyID: 0, baseKey: key, nowMilliseconds: 0)
+        var buffer = [UInt8](repeating: 0, count: 2048)
+        var opened = 0
+        while let got = try buffer.withUnsafeMutableBytes({ try sink.receive(into: $0, timeoutMilliseconds: 100) }) {
+            let packet = try RTPPacket(parsing: buffer[0..<got.count])
+            let frame = try receiver.decrypt(packet.payload, nowMilliseconds: 0).plaintext
+            _ = try OpusPacketInfo(parsing: frame[...])  // a real Opus frame inside
+            opened += 1
+        }
+        #expect(opened == summary.streams.reduce(0) { $0 + Int($1.packets) } && opened > 0)
+        #expect(receiver.counters.authenticationFailures == 0)
+        await #expect(throws: CommandError.self) {
+            try await SendCommand.run(["--audio-to", "\(sink.localEndpoint)", "--e2ee-key", "AAAA"], output: { _ in })
+        }
     }
 
     @Test func badInputIsATypedError() async throws {

@@ -26,8 +26,8 @@ final class DemoCall: Sendable {
         var estimateGrowthPerSecond = 1.0
         var saveDirectory: String?
         var dynaCast = true
-        /// A shared end-to-end key (SFrame, RFC 9605): the node forwards frames it cannot read.
-        var e2eeKey: [UInt8]?
+        /// End-to-end encryption (SFrame, RFC 9605): the node forwards frames it cannot read.
+        var e2ee: E2EEOptions?
     }
 
     /// One subscriber and what its events and frames said.
@@ -88,8 +88,7 @@ final class DemoCall: Sendable {
         if let directory = options.saveDirectory { try OutputFiles.createDirectory(directory) }
         let engine = MediaEngine()
         do {
-            let e2ee = try options.e2eeKey.map { E2EEOptions(keyProvider: try E2EEKeyProvider(sharedKey: $0)) }
-            let room = try await engine.hostRoom(options: RoomOptions(autoConsume: false, dynaCast: options.dynaCast, e2ee: e2ee).tuned(
+            let room = try await engine.hostRoom(options: RoomOptions(autoConsume: false, dynaCast: options.dynaCast, e2ee: options.e2ee).tuned(
                 upSwitchHoldMilliseconds: options.upSwitchHoldMilliseconds, estimateGrowthPerSecond: options.estimateGrowthPerSecond,
                 maximumReceiveEstimateBitsPerSecond: 8_000_000))
             let publisher = try await room.join(participantId: "publisher")
