@@ -31,7 +31,9 @@ final class JanusRoomRuntime: PublishOnlyRoomBackend {
         self.localAddress = localAddress
     }
 
-    func join(_ participantId: String, events: AsyncStream<ParticipantEvent>.Continuation, runtime: EngineRuntime) throws(EngineError) {
+    func join(_ participantId: String, events: AsyncStream<ParticipantEvent>.Continuation, keyProvider: E2EEKeyProvider?,
+              runtime: EngineRuntime) throws(EngineError) {
+        guard keyProvider == nil else { throw .notAllowed("per-participant E2EE keys need a hosted room") }
         guard self.participantId == nil else { throw .notAllowed("one local participant per Janus room") }
         self.participantId = participantId
         self.events = events

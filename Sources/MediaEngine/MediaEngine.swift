@@ -38,7 +38,7 @@ public final class MediaEngine: Sendable {
         let (events, continuation) = AsyncStream.makeStream(of: ParticipantEvent.self, bufferingPolicy: .bufferingNewest(256))
         let roomId = try await loop.perform { runtime throws(EngineError) -> String in
             let janus = runtime.joinJanusRoom(url: url, room: room, localAddress: address)
-            try janus.join(participantId, events: continuation, runtime: runtime)
+            try janus.join(participantId, events: continuation, keyProvider: nil, runtime: runtime)
             return janus.id
         }
         return LocalParticipant(id: participantId, roomId: roomId, options: RoomOptions(), events: events, loop: loop)
@@ -62,7 +62,7 @@ public final class MediaEngine: Sendable {
         let (events, continuation) = AsyncStream.makeStream(of: ParticipantEvent.self, bufferingPolicy: .bufferingNewest(256))
         let (roomId, key, attribute) = try await loop.perform { runtime throws(EngineError) -> (String, [UInt8]?, String?) in
             let output = try runtime.openPlainRTPOutput(options: options)
-            try output.join(participantId, events: continuation, runtime: runtime)
+            try output.join(participantId, events: continuation, keyProvider: nil, runtime: runtime)
             return (output.id, output.srtpKeyAndSalt, output.sdesCryptoAttribute)
         }
         let participant = LocalParticipant(id: participantId, roomId: roomId, options: RoomOptions(), events: events, loop: loop)

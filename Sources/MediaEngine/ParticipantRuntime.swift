@@ -15,6 +15,8 @@ final class ParticipantRuntime {
     /// With E2EE: what encrypts this participant's camera and microphone frames (one SFrame
     /// counter for both).
     var frameSealer: E2EEFrameSealer?
+    /// Its own E2EE keys (nil: the room's provider).
+    var keyProvider: E2EEKeyProvider?
 
     init(id: String, events: AsyncStream<ParticipantEvent>.Continuation) {
         self.id = id

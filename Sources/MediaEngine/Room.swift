@@ -12,12 +12,16 @@ public final class Room: Sendable {
 
     /// Joins as `participantId`: a participant that can publish and receive. With
     /// `autoConsume` it receives every published camera without asking (`.trackSubscribed`).
-    public func join(participantId: String) async throws(EngineError) -> LocalParticipant {
+    ///
+    /// With E2EE, `keyProvider` is this participant's own (as each client of a real room holds
+    /// its keys): what it publishes is sealed, and what it receives opened, with the keys it has;
+    /// nil: the room's `RoomOptions.e2ee` provider.
+    public func join(participantId: String, keyProvider: E2EEKeyProvider? = nil) async throws(EngineError) -> LocalParticipant {
         let (events, continuation) = AsyncStream.makeStream(of: ParticipantEvent.self, bufferingPolicy: .bufferingNewest(256))
         let roomId = id
         try await loop.perform { runtime throws(EngineError) in
             guard let room = runtime.rooms[roomId] else { throw .closed("room \(roomId)") }
-            try room.join(participantId, events: continuation, runtime: runtime)
+            try room.join(participantId, events: continuation, keyProvider: keyProvider, runtime: runtime)
         }
         return LocalParticipant(id: participantId, roomId: id, options: options, events: events, loop: loop)
     }

@@ -6,7 +6,9 @@ import Simulcast
 /// elsewhere (`JanusRoomRuntime`): participants join and leave, cameras publish, subscriptions
 /// are made, timers run. Loop-confined.
 protocol RoomBackend: AnyObject {
-    func join(_ participantId: String, events: AsyncStream<ParticipantEvent>.Continuation, runtime: EngineRuntime) throws(EngineError)
+    /// `keyProvider`: the participant's own E2EE keys (only a hosted room with E2EE takes them).
+    func join(_ participantId: String, events: AsyncStream<ParticipantEvent>.Continuation, keyProvider: E2EEKeyProvider?,
+              runtime: EngineRuntime) throws(EngineError)
     func leave(_ participantId: String)
     func publishCamera(_ participantId: String, trackId: String, settings: CameraSettings, feed: TrackFeed<VideoFrame>,
                        runtime: EngineRuntime) throws(EngineError)

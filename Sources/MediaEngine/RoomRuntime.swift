@@ -40,9 +40,12 @@ final class RoomRuntime {
 
     // MARK: - Participants
 
-    func join(_ participantId: String, events: AsyncStream<ParticipantEvent>.Continuation, runtime: EngineRuntime) throws(EngineError) {
+    func join(_ participantId: String, events: AsyncStream<ParticipantEvent>.Continuation, keyProvider: E2EEKeyProvider?,
+              runtime: EngineRuntime) throws(EngineError) {
         guard participants[participantId] == nil else { throw .duplicateParticipant(participantId) }
+        if keyProvider != nil, options.e2ee == nil { throw .notAllowed("a key provider for a room without E2EE (set RoomOptions.e2ee)") }
         let participant = ParticipantRuntime(id: participantId, events: events)
+        participant.keyProvider = keyProvider
         participants[participantId] = participant
         order.append(participantId)
         room.addSubscriber(participantId, autoConsume: options.autoConsume)
@@ -195,7 +198,7 @@ final class RoomRuntime {
             let subscription = SubscriptionRuntime(publisherId: publisherId, subscriber: endpoint)
             if let e2ee = options.e2ee {
                 let receiver = SFrameReceiver(suite: e2ee.suite)
-                if let (keyId, key) = e2ee.keyProvider.key(for: publisherId) {
+                if let (keyId, key) = (subscriber.keyProvider ?? e2ee.keyProvider).key(for: publisherId) {
                     try receiver.setKey(keyID: keyId, baseKey: key, nowMilliseconds: monotonicMicroseconds() / 1000)
                 }
                 subscription.frameOpener = E2EEFrameOpener(receiver: receiver)
@@ -340,19 +343,22 @@ final class RoomRuntime {
     private func frameSealer(of participant: ParticipantRuntime) throws(EngineError) -> E2EEFrameSealer? {
         guard let e2ee = options.e2ee else { return nil }
         if let sealer = participant.frameSealer { return sealer }
-        let sealer = try e2ee.makeSealer(for: participant.id)
+        let sealer = try E2EEOptions(keyProvider: participant.keyProvider ?? e2ee.keyProvider, suite: e2ee.suite)
+            .makeSealer(for: participant.id)
         participant.frameSealer = sealer
         return sealer
     }
 
     /// Key changes (rotation, ratchet) reach every sealer and opener at the next tick after
     /// them; an opener keeps the previous key for its grace period.
-    private func applyE2EEKeys(_ provider: E2EEKeyProvider, now: Int64) {
-        let version = provider.version
+    private func applyE2EEKeys(_ roomProvider: E2EEKeyProvider, now: Int64) {
+        // The sum of every provider's version moves whenever one of them changed.
+        let version = order.reduce(roomProvider.version) { $0 &+ (participants[$1]?.keyProvider?.version ?? 0) }
         guard version != e2eeKeysVersion else { return }
         e2eeKeysVersion = version
         for id in order {
             guard let participant = participants[id] else { continue }
+            let provider = participant.keyProvider ?? roomProvider
             if let sealer = participant.frameSealer, let (keyId, key) = provider.key(for: id), keyId != sealer.sender.keyID {
                 try? sealer.sender.setKey(keyID: keyId, baseKey: key)
             }

@@ -31,6 +31,44 @@ import Testing
         await call.engine.close()
     }
 
+    /// Each participant holds its own keys (`join(participantId:keyProvider:)`): carol has a
+    /// wrong key for alice, dave none. Both are told (`e2eeStateChanged`), count every frame
+    /// they refused, and decode nothing; bob, with the right key, decodes throughout.
+    @Test func aWrongKeyAndAMissingKeyAreToldAndCountedAndNothingReachesTheirDecoders() async throws {
+        let aliceKey: [UInt8] = Array(1...16)
+        let engine = MediaEngine()
+        let room = try await engine.hostRoom(options: RoomOptions(e2ee: E2EEOptions(keyProvider: try E2EEKeyProvider(sharedKey: aliceKey))))
+        let alice = try await room.join(participantId: "alice")
+        let bob = try await room.join(participantId: "bob")
+        let carol = try await room.join(participantId: "carol", keyProvider: try E2EEKeyProvider(sharedKey: Array(repeating: 7, count: 16)))
+        let daveKeys = try E2EEKeyProvider()
+        let dave = try await room.join(participantId: "dave", keyProvider: daveKeys)
+        let (carolEvents, daveEvents) = (EventLog(carol), EventLog(dave))
+        let camera = try alice.createCameraVideoTrack(encoderConfig: .h360p)
+        try await alice.publish(camera)
+        let (toBob, toCarol, toDave) = (try await bob.subscribe(to: "alice"), try await carol.subscribe(to: "alice"),
+                                        try await dave.subscribe(to: "alice"))
+        let bobSizes = SizeLog(toBob)
+        let capture = Capture(camera, width: 640, height: 360)
+        #expect(try await capture.run(until: { bobSizes.last == VideoSize(width: 640, height: 360) }, within: 5))
+        try await capture.run(seconds: 1)
+        let (good, wrong, missing) = (try await toBob.stats(), try await toCarol.stats(), try await toDave.stats())
+        print("e2ee keys: bob decoded \(good.framesDecoded); carol (wrong key) refused \(wrong.framesUndecryptable), decoded "
+              + "\(wrong.framesDecoded); dave (no key) refused \(missing.framesUndecryptable), decoded \(missing.framesDecoded)")
+        #expect(good.framesDecoded > 20 && good.framesUndecryptable == 0 && good.decoderErrors == 0)
+        for stats in [wrong, missing] {
+            #expect(stats.framesDecoded == 0 && stats.decoderErrors == 0 && stats.framesUndecryptable > 0)
+        }
+        #expect(carolEvents.all.contains(.e2eeStateChanged(publisherId: "alice", state: .decryptionFailed)))
+        #expect(daveEvents.all.contains(.e2eeStateChanged(publisherId: "alice", state: .missingKey)))
+        // Dave gets alice's key: he is told frames open again, and decodes.
+        try daveKeys.setKey(aliceKey, keyId: 0)
+        _ = try await capture.run(until: { daveEvents.all.contains(.e2eeStateChanged(publisherId: "alice", state: .ok)) }, within: 5)
+        try await capture.run(seconds: 1)
+        #expect(try await toDave.stats().framesDecoded > 0)
+        await engine.close()
+    }
+
     @Test func keysThatCannotWorkAreTypedErrors() async throws {
         #expect(throws: EngineError.invalidConfiguration("an E2EE key must be 16 to 64 bytes; got 3")) {
             try E2EEKeyProvider(sharedKey: [1, 2, 3])
