@@ -12,42 +12,22 @@ import Testing
 /// bottleneck (rate + 300 ms FIFO), squeezed mid-call.
 @Suite struct DownlinkEstimationLoopbackTests {
     @Test func aSqueezedDownlinkMovesTheSubscriberDownWithinTwoSecondsAndProbingBringsTheTopLayerBack() throws {
-        let clock = ManualClock()
-        let subscriberSocket = try UDPSocket()
-        try subscriberSocket.setReceiveBufferSize(1 << 20)
-        let relay = try NetworkImpairmentRelay(
-            receiver: subscriberSocket.localEndpoint,
-            forward: .init(oneWayDelayMicroseconds: 20_000, capacityBitsPerSecond: 3_000_000),
-            backward: .init(oneWayDelayMicroseconds: 20_000), clock: clock.mediaClock)
-        let plan = try LayerPlan(width: 640, height: 360)
-        let video = VideoTrackConfiguration(plan: plan, firstSSRC: 0x7000)
-        var configuration = ForwardingNodeConfiguration(plan: plan, layerSSRCs: video.ssrcs, publisherKeys: nil, feedbackKeys: nil)
-        configuration.downlinkEstimation = .init(initialBitsPerSecond: 1_000_000)
-        let node = try ForwardingNode(configuration: configuration, clock: clock.mediaClock)
+        let rig = try DownlinkEstimatingNode(firstSSRC: 0x7000, estimation: .init(initialBitsPerSecond: 1_000_000), seed: 33)
+        let (clock, node) = (rig.clock, rig.node)
+        let path = try BottleneckedSubscriber(clock: clock, capacityBitsPerSecond: 3_000_000)
+        let (relay, subscriber) = (path.relay, path.subscriber)
         try node.addSubscriber(ForwardedSubscriberConfiguration(
             id: "viewer", outputSSRC: 0xD1, destination: relay.senderFacingEndpoint, sendKeys: nil, receiveKeys: nil))
-        var random = SplitMix64(seed: 33)
-        let publisherSocket = try UDPSocket()
-        let publisher = try Publisher(
-            configuration: PublisherConfiguration(video: video, security: .insecure, cname: "downlink"),
-            transport: try UDPTransport(socket: publisherSocket, destination: node.localEndpoint),
-            clock: clock.mediaClock, using: &random)
-        // Its REMB starts high (as the engine's receivers do), so the node's own estimate decides.
-        let subscriber = try Subscriber(configuration: SubscriberConfiguration(
-            localSSRC: 0x88, security: .insecurePlaintext, senderRTCPEndpoint: relay.receiverFacingEndpoint,
-            video: VideoReceiver.Configuration(localSSRC: 0x88, bandwidth: .init(initialBitsPerSecond: 5_000_000)),
-            sendsTransportFeedback: true), transport: subscriberSocket, clock: clock.mediaClock)
         var decoded = 0
         subscriber.onVideoFrame = { _ in decoded += 1 }
-        let source = try VideoSource(testSceneWidth: 640, height: 360)
 
-        var sentBytes: [(at: Int64, bytes: Int)] = []
+        var sent = SentBytesWindow()
         func run(milliseconds: Int64) throws {
             let end = clock.now + milliseconds * 1000
             var nextFrame = clock.now
             while clock.now < end {
                 if clock.now >= nextFrame {
-                    if let frame = try source.nextFrame() { try publisher.send(video: frame) }
+                    try rig.sendFrame()
                     nextFrame += 33_333
                 }
                 clock.advance(milliseconds: 5)
@@ -57,16 +37,13 @@ import Testing
                 try subscriber.step(timeoutMilliseconds: 0)
                 _ = try relay.service()
                 try node.poll(timeoutMilliseconds: 0)
-                while try publisher.pollIncoming(timeoutMilliseconds: 0) != nil {}
+                while try rig.publisher.pollIncoming(timeoutMilliseconds: 0) != nil {}
                 let counters = node.counters(for: "viewer")!
-                sentBytes.append((clock.now, counters.bytesSent + counters.probeBytesSent))
+                sent.record(atMicroseconds: clock.now, totalBytes: counters.bytesSent + counters.probeBytesSent)
             }
         }
         /// Bits per second the node sent the viewer over the last 500 ms (video and probes).
-        func sendRate() -> Double {
-            guard let last = sentBytes.last, let start = sentBytes.last(where: { $0.at <= last.at - 500_000 }) else { return 0 }
-            return Double(last.bytes - start.bytes) * 8 / (Double(last.at - start.at) / 1_000_000)
-        }
+        func sendRate() -> Double { sent.bitsPerSecond }
         func layer() throws -> Int? { try node.stats(for: "viewer").currentSpatialLayer }
 
         try run(milliseconds: 4_000)
@@ -119,30 +96,19 @@ import Testing
     /// nothing; with it, every packet the subscriber gets carries the node's own consecutive
     /// numbers (the subscriber's feedback reports no gaps on a clean link).
     @Test func theNodeNumbersWhatItSendsEachSubscriberConsecutively() throws {
-        let clock = ManualClock()
-        let plan = try LayerPlan(width: 640, height: 360)
-        let video = VideoTrackConfiguration(plan: plan, firstSSRC: 0x7100)
-        var configuration = ForwardingNodeConfiguration(plan: plan, layerSSRCs: video.ssrcs, publisherKeys: nil, feedbackKeys: nil)
-        configuration.downlinkEstimation = .init()
-        let node = try ForwardingNode(configuration: configuration, clock: clock.mediaClock)
+        let rig = try DownlinkEstimatingNode(firstSSRC: 0x7100, estimation: .init(), seed: 34)
         let viewers = try (0..<2).map { _ in try UDPSocket() }
         for (index, viewer) in viewers.enumerated() {
             try viewer.setReceiveBufferSize(1 << 20)
             // One viewer watches the small layer, one the large: different packets, each numbered 0, 1, 2, ...
-            try node.addSubscriber(ForwardedSubscriberConfiguration(
+            try rig.node.addSubscriber(ForwardedSubscriberConfiguration(
                 id: "viewer\(index)", outputSSRC: 0xD1 + UInt32(index), destination: viewer.localEndpoint, sendKeys: nil,
                 receiveKeys: nil, preference: .quality(index == 0 ? .low : .high)))
         }
-        var random = SplitMix64(seed: 34)
-        let publisher = try Publisher(
-            configuration: PublisherConfiguration(video: video, security: .insecure, cname: "numbers"),
-            transport: try UDPTransport(socket: try UDPSocket(), destination: node.localEndpoint),
-            clock: clock.mediaClock, using: &random)
-        let source = try VideoSource(testSceneWidth: 640, height: 360)
         for _ in 0..<20 {
-            if let frame = try source.nextFrame() { try publisher.send(video: frame) }
-            clock.advance(milliseconds: 33)
-            try node.poll(timeoutMilliseconds: 0)
+            try rig.sendFrame()
+            rig.clock.advance(milliseconds: 33)
+            try rig.node.poll(timeoutMilliseconds: 0)
         }
         var buffer = [UInt8](repeating: 0, count: 2048)
         for viewer in viewers {
@@ -162,30 +128,20 @@ import Testing
     /// rate) or nothing arrived at all. Dropped and counted where it cannot be used; the estimate
     /// stays within its floor and ceiling whatever the subscriber claims.
     @Test func lyingFeedbackIsDroppedAndCountedAndTheEstimateStaysWithinItsBounds() throws {
-        let clock = ManualClock()
-        let plan = try LayerPlan(width: 640, height: 360)
-        let video = VideoTrackConfiguration(plan: plan, firstSSRC: 0x7200)
-        var configuration = ForwardingNodeConfiguration(plan: plan, layerSSRCs: video.ssrcs, publisherKeys: nil, feedbackKeys: nil)
         let bounds = SendSideBandwidthEstimator.Configuration(initialBitsPerSecond: 1_000_000, minimumBitsPerSecond: 50_000,
                                                               maximumBitsPerSecond: 4_000_000)
-        configuration.downlinkEstimation = bounds
-        let node = try ForwardingNode(configuration: configuration, clock: clock.mediaClock)
+        let rig = try DownlinkEstimatingNode(firstSSRC: 0x7200, estimation: bounds, seed: 35)
+        let node = rig.node
         let viewer = try UDPSocket()
         try viewer.setReceiveBufferSize(1 << 20)
         try node.addSubscriber(ForwardedSubscriberConfiguration(
             id: "viewer", outputSSRC: 0xD1, destination: viewer.localEndpoint, sendKeys: nil, receiveKeys: nil))
-        var random = SplitMix64(seed: 35)
-        let publisher = try Publisher(
-            configuration: PublisherConfiguration(video: video, security: .insecure, cname: "liar"),
-            transport: try UDPTransport(socket: try UDPSocket(), destination: node.localEndpoint),
-            clock: clock.mediaClock, using: &random)
-        let source = try VideoSource(testSceneWidth: 640, height: 360)
         var numbers: [UInt16] = []
         var buffer = [UInt8](repeating: 0, count: 2048)
         func forward(frames: Int) throws {
             for _ in 0..<frames {
-                if let frame = try source.nextFrame() { try publisher.send(video: frame) }
-                clock.advance(milliseconds: 33)
+                try rig.sendFrame()
+                rig.clock.advance(milliseconds: 33)
                 try node.poll(timeoutMilliseconds: 0)
             }
             while let received = try viewer.receive(into: &buffer, timeoutMilliseconds: 0) {

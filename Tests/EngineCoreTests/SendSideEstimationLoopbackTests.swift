@@ -11,12 +11,8 @@ import Testing
 @Suite struct SendSideEstimationLoopbackTests {
     @Test func aSqueezedLinkBringsTheSendRateUnderItWithinTwoSecondsAndProbingBringsTheTopLayerBack() throws {
         let clock = ManualClock()
-        let subscriberSocket = try UDPSocket()
-        try subscriberSocket.setReceiveBufferSize(1 << 20)
-        let relay = try NetworkImpairmentRelay(
-            receiver: subscriberSocket.localEndpoint,
-            forward: .init(oneWayDelayMicroseconds: 20_000, capacityBitsPerSecond: 3_000_000),
-            backward: .init(oneWayDelayMicroseconds: 20_000), clock: clock.mediaClock)
+        let path = try BottleneckedSubscriber(clock: clock, capacityBitsPerSecond: 3_000_000)
+        let (relay, subscriber) = (path.relay, path.subscriber)
         let plan = try LayerPlan(width: 640, height: 360)
         var random = SplitMix64(seed: 21)
         let publisherSocket = try UDPSocket()
@@ -27,16 +23,11 @@ import Testing
                                                   sendSideEstimation: .init(initialBitsPerSecond: 1_500_000)),
             transport: try UDPTransport(socket: publisherSocket, destination: relay.senderFacingEndpoint),
             clock: clock.mediaClock, using: &random)
-        // Its REMB starts high (as the engine's receivers do), so the send-side estimate decides.
-        let subscriber = try Subscriber(configuration: SubscriberConfiguration(
-            localSSRC: 0x88, security: .insecurePlaintext, senderRTCPEndpoint: relay.receiverFacingEndpoint,
-            video: VideoReceiver.Configuration(localSSRC: 0x88, bandwidth: .init(initialBitsPerSecond: 5_000_000)),
-            sendsTransportFeedback: true), transport: subscriberSocket, clock: clock.mediaClock)
         var decoded = 0
         subscriber.onVideoFrame = { _ in decoded += 1 }
         let source = try VideoSource(testSceneWidth: 640, height: 360)
 
-        var sentBytes: [(at: Int64, bytes: UInt64)] = []
+        var sent = SentBytesWindow()
         func run(milliseconds: Int64) throws {
             let end = clock.now + milliseconds * 1000
             var nextFrame = clock.now
@@ -50,14 +41,10 @@ import Testing
                 try subscriber.step(timeoutMilliseconds: 0)
                 _ = try relay.service()
                 while try publisher.pollIncoming(timeoutMilliseconds: 0) != nil {}
-                sentBytes.append((clock.now, publisher.videoSenders.reduce(0) { $0 + $1.wireBytes }))
+                sent.record(atMicroseconds: clock.now, totalBytes: Int(publisher.videoSenders.reduce(0) { $0 + $1.wireBytes }))
             }
         }
-        /// Bits per second sent over the last 500 ms.
-        func sendRate() -> Double {
-            guard let last = sentBytes.last, let start = sentBytes.last(where: { $0.at <= last.at - 500_000 }) else { return 0 }
-            return Double(last.bytes - start.bytes) * 8 / (Double(last.at - start.at) / 1_000_000)
-        }
+        func sendRate() -> Double { sent.bitsPerSecond }
 
         try run(milliseconds: 3_000)
         #expect(publisher.transportFeedbacksReceived > 20)
