@@ -1,0 +1,92 @@
+/// RTP, RTCP, STUN and DTLS over a connection-oriented transport (RFC 4571 §2, used by ICE-TCP
+/// in RFC 6544 and by TURN-TCP paths): every packet is preceded by its length as a 16-bit
+/// big-endian integer. `StreamFramer` writes that prefix; `StreamDeframer` takes the stream in
+/// whatever pieces the socket hands over and gives back whole packets.
+public enum StreamFramer {
+    /// The largest packet a 16-bit length can carry.
+    public static let maximumPacketSize = Int(UInt16.max)
+
+    /// Appends the 2-byte length and `packet` to `buffer`. Throws `WireError.outOfRange` for a
+    /// packet longer than 65,535 bytes (and appends nothing).
+    public static func append(_ packet: UnsafeRawBufferPointer, to buffer: inout [UInt8]) throws(WireError) {
+        guard packet.count <= maximumPacketSize else { throw .outOfRange(field: "RFC 4571 packet length", value: packet.count) }
+        buffer.append(UInt8(packet.count >> 8))
+        buffer.append(UInt8(truncatingIfNeeded: packet.count))
+        buffer.append(contentsOf: packet)
+    }
+
+    /// `append(_:to:)` for an array.
+    public static func append(_ packet: [UInt8], to buffer: inout [UInt8]) throws(WireError) {
+        guard packet.count <= maximumPacketSize else { throw .outOfRange(field: "RFC 4571 packet length", value: packet.count) }
+        buffer.append(UInt8(packet.count >> 8))
+        buffer.append(UInt8(truncatingIfNeeded: packet.count))
+        buffer.append(contentsOf: packet)
+    }
+}
+
+/// Reassembles RFC 4571 packets from a byte stream in a fixed buffer (`capacity` bytes, which
+/// bounds what one connection can hold before its reader takes packets). A length above
+/// `maximumPacketSize` means the stream is not (or no longer) framed: `nextPacket` throws and the
+/// connection must be dropped, since no later byte can be trusted to start a packet. Empty
+/// packets (length 0) are skipped. No allocation after `init`.
+public struct StreamDeframer {
+    public let maximumPacketSize: Int
+    private var storage: [UInt8]
+    /// Bytes of `storage[start..<end]` not yet handed out.
+    private var start = 0
+    private var end = 0
+
+    public init(maximumPacketSize: Int = 1500, capacity: Int = 64 * 1024) {
+        self.maximumPacketSize = min(max(1, maximumPacketSize), StreamFramer.maximumPacketSize)
+        storage = [UInt8](repeating: 0, count: max(capacity, self.maximumPacketSize + 2))
+    }
+
+    /// Bytes held that are not yet a whole packet (or not yet taken).
+    public var bufferedBytes: Int { end - start }
+
+    /// Lets `read` fill the free space at the end of the buffer (e.g. with `recv`); `read`
+    /// returns how many bytes it wrote (≤ 0: none). Returns that count. Moves what is held to the
+    /// front first when the free space is short of a whole packet.
+    public mutating func fill(_ read: (UnsafeMutableRawBufferPointer) -> Int) -> Int {
+        if storage.count - end < maximumPacketSize + 2, start > 0 {
+            storage.withUnsafeMutableBytes { bytes in
+                bytes.baseAddress!.copyMemory(from: bytes.baseAddress! + start, byteCount: end - start)
+            }
+            (start, end) = (0, end - start)
+        }
+        let written = storage.withUnsafeMutableBytes { bytes in
+            read(UnsafeMutableRawBufferPointer(rebasing: bytes[end...]))
+        }
+        if written > 0 { end += min(written, storage.count - end) }
+        return max(0, written)
+    }
+
+    /// Appends `bytes` (for streams not read straight from a socket); returns how many fit.
+    @discardableResult
+    public mutating func append(_ bytes: UnsafeRawBufferPointer) -> Int {
+        fill { free in
+            let count = min(free.count, bytes.count)
+            if count > 0 { free.baseAddress!.copyMemory(from: bytes.baseAddress!, byteCount: count) }
+            return count
+        }
+    }
+
+    /// Calls `body` with the next whole packet, if one is buffered, and returns its result; nil
+    /// when the next packet is not complete yet. Throws `WireError.outOfRange` for a length above
+    /// `maximumPacketSize` (the stream is lost).
+    public mutating func nextPacket<Result>(_ body: (UnsafeRawBufferPointer) -> Result) throws(WireError) -> Result? {
+        while end - start >= 2 {
+            let length = Int(storage[start]) << 8 | Int(storage[start + 1])
+            guard length <= maximumPacketSize else {
+                throw .outOfRange(field: "RFC 4571 packet length", value: length)
+            }
+            guard end - start >= 2 + length else { return nil }
+            let first = start + 2
+            start = first + length
+            if start == end { (start, end) = (0, 0) }
+            guard length > 0 else { continue }
+            return storage.withUnsafeBytes { bytes in body(UnsafeRawBufferPointer(rebasing: bytes[first..<(first + length)])) }
+        }
+        return nil
+    }
+}
