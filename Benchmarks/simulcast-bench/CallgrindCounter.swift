@@ -93,7 +93,7 @@ enum CallgrindCounter {
 
     /// Runs a program found on PATH, its output into `log`; a non-zero exit is an error quoting the log.
     private static func run(_ arguments: [String], log: URL) throws {
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let handle = try FileHandle(forWritingTo: log)
         defer { try? handle.close() }
         let process = Process()
