@@ -15,7 +15,7 @@ cp "$(swift build -c release --show-bin-path)/simulcast-bench" "$work/simulcast-
 strip --strip-debug "$work/simulcast-bench"
 count() {  # config, function pattern
     valgrind --tool=callgrind --callgrind-out-file="$work/$1.out" --collect-atstart=no \
-        --toggle-collect="$2" "$work/simulcast-bench" encode --frames "$FRAMES" --repeat 1 --only "$1" \
+        --toggle-collect="$2" "$work/simulcast-bench" encode --clips scene --frames "$FRAMES" --repeat 1 --only "$1" \
         >"$work/$1.log" 2>&1
     sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$work/$1.log"
 }

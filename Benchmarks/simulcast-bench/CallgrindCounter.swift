@@ -21,31 +21,42 @@ enum CallgrindCounter {
         var description: String
     }
 
-    /// Instructions per counted frame of each configuration in `names`, on `input`.
-    static func count(input: EncodeInput, frames: Int, size: (width: Int, height: Int), names: [String],
-                      seed: UInt64) throws -> [String: Double] {
+    /// Instructions per counted frame of each configuration in `names`, for each of `inputs`
+    /// (one valgrind child per clip, all at once: the counts do not depend on what else runs).
+    static func count(inputs: [EncodeInput], frames: Int, size: (width: Int, height: Int), names: [String],
+                      seed: UInt64) throws -> [[String: Double]] {
         guard frames >= 2 else { throw Failed(description: "--instruction-frames must be at least 2 (frame 0 is not counted)") }
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("simulcast-bench-callgrind-\(getpid())-\(input.argument.hashValue & 0xFFFF)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let executable = try strippedCopyOfSelf(in: directory)
-        let log = directory.appendingPathComponent("valgrind.log")
-        try run(["valgrind", "--tool=callgrind", "--instr-atstart=no", "--collect-atstart=no",
-                             "--callgrind-out-file=\(directory.path)/callgrind.out",
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("simulcast-bench-callgrind-\(getpid())")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        let executable = try strippedCopyOfSelf(in: root)
+        var children: [(directory: URL, child: Child)] = []
+        for (index, input) in inputs.enumerated() {
+            let directory = root.appendingPathComponent("clip\(index)")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            children.append((directory, try Child(
+                ["valgrind", "--tool=callgrind", "--instr-atstart=no", "--collect-atstart=no",
+                 "--callgrind-out-file=\(directory.path)/callgrind.out",
                  executable, subcommand, "--input", input.argument,
                  "--frames", "\(frames)", "--size", "\(size.width)x\(size.height)",
-                 "--only", names.joined(separator: ","), "--seed", "\(seed)"], log: log)
-        var counts: [String: Double] = [:]
-        for file in try FileManager.default.contentsOfDirectory(atPath: directory.path) where file.hasPrefix("callgrind.out") {
-            let text = try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8)
-            guard let (label, instructions) = parseDump(text), names.contains(label) else { continue }
-            counts[label] = Double(instructions) / Double(frames - 1)
+                 "--only", names.joined(separator: ","), "--seed", "\(seed)"],
+                log: directory.appendingPathComponent("valgrind.log"))))
         }
-        for name in names where counts[name] == nil {
-            throw Failed(description: "callgrind wrote no dump for \(name)")
+        var results: [[String: Double]] = []
+        for (directory, child) in children {
+            try child.wait()
+            var counts: [String: Double] = [:]
+            for file in try FileManager.default.contentsOfDirectory(atPath: directory.path) where file.hasPrefix("callgrind.out") {
+                let text = try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8)
+                guard let (label, instructions) = parseDump(text), names.contains(label) else { continue }
+                counts[label] = Double(instructions) / Double(frames - 1)
+            }
+            for name in names where counts[name] == nil {
+                throw Failed(description: "callgrind wrote no dump for \(name)")
+            }
+            results.append(counts)
         }
-        return counts
+        return results
     }
 
     /// The label of a `CALLGRIND_DUMP_STATS_AT` dump and its total instruction count.
@@ -87,26 +98,38 @@ enum CallgrindCounter {
         let copy = directory.appendingPathComponent("simulcast-bench").path
         try FileManager.default.copyItem(atPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"),
                                          toPath: copy)
-        try run(["strip", "--strip-debug", copy], log: directory.appendingPathComponent("strip.log"))
+        try Child(["strip", "--strip-debug", copy], log: directory.appendingPathComponent("strip.log")).wait()
         return copy
     }
 
-    /// Runs a program found on PATH, its output into `log`; a non-zero exit is an error quoting the log.
-    private static func run(_ arguments: [String], log: URL) throws {
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: log)
-        defer { try? handle.close() }
+    /// A program found on PATH, running with its output going into `log`.
+    private final class Child {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        process.standardOutput = handle
-        process.standardError = handle
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-            throw Failed(description: "\(arguments[0]) exited with \(process.terminationStatus) "
-                + "(valgrind and strip come from `make bench`'s scripts/install-bench-deps.sh):\n\(text.suffix(2000))")
+        let arguments: [String]
+        let log: URL
+        let handle: FileHandle
+
+        init(_ arguments: [String], log: URL) throws {
+            self.arguments = arguments
+            self.log = log
+            _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+            handle = try FileHandle(forWritingTo: log)
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = arguments
+            process.standardOutput = handle
+            process.standardError = handle
+            try process.run()
+        }
+
+        /// Waits for the exit; a non-zero exit is an error quoting the log.
+        func wait() throws {
+            process.waitUntilExit()
+            try? handle.close()
+            guard process.terminationStatus == 0 else {
+                let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+                throw Failed(description: "\(arguments[0]) exited with \(process.terminationStatus) "
+                    + "(valgrind and strip come from `make bench`'s scripts/install-bench-deps.sh):\n\(text.suffix(2000))")
+            }
         }
     }
 }
