@@ -61,7 +61,7 @@ NICE ?=
 BENCH_JSON ?= bench-results/encode.json
 bench: deps bench-deps
 	$(NICE) $(SWIFT) build -c release --product simulcast-bench
-	$(NICE) $(SWIFT) run -c release simulcast-bench encode --frames 150 --repeat 5 \
+	$(NICE) "$$($(SWIFT) build -c release --show-bin-path)/simulcast-bench" encode --frames 150 --repeat 5 \
 		--instructions callgrind --instruction-frames 60 --json $(BENCH_JSON) \
 		--markdown bench-results/encode.md --svg bench-results/encode.svg
 

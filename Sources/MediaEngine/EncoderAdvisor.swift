@@ -13,7 +13,9 @@ import Simulcast
 public struct EncoderAdvisor: Sendable {
     /// One advice: the chosen configuration and every measurement it was chosen from.
     public struct Advice: Sendable, Equatable {
+        /// The budget asked for.
         public var budget: CPUBudget
+        /// The best-quality measurement within the budget (`choose`).
         public var chosen: EncoderMeasurement
         /// In the order of `EncoderAdvisor.candidates`.
         public var measurements: [EncoderMeasurement]
@@ -24,7 +26,9 @@ public struct EncoderAdvisor: Sendable {
     /// The source's frame rate: a 15 fps candidate encodes every other source frame.
     public static let sourceFrameRate = 30
 
+    /// What `measure` encodes, in this order.
     public let candidates: [EncoderCandidate]
+    /// Frames encoded per candidate.
     public let framesPerMeasurement: Int
 
     /// - Parameters:

@@ -11,6 +11,7 @@ public struct EncoderCandidate: Sendable, Hashable, CustomStringConvertible {
         case maxLayer3 = "MAX_LAYER_3"
     }
 
+    /// Which layers are published (`LayerPlan` with `multiStream` and `MaxLayer`).
     public var layers: Layers
     /// The camera track's encoder size (the top layer).
     public var size: VideoSize
@@ -22,6 +23,7 @@ public struct EncoderCandidate: Sendable, Hashable, CustomStringConvertible {
     /// applies to every layer.
     public var cpuUsed: Int
 
+    /// A configuration; nothing is checked until `EncoderAdvisor` measures it (typed errors there).
     public init(layers: Layers, size: VideoSize, frameRate: Int, cpuUsed: Int = EncoderCandidate.defaultCPUUsed) {
         self.layers = layers
         self.size = size
@@ -50,6 +52,7 @@ public struct EncoderCandidate: Sendable, Hashable, CustomStringConvertible {
         return set
     }()
 
+    /// E.g. `MAX_LAYER_2 1280x720 @ 30 fps, cpu_used -6`.
     public var description: String {
         "\(layers.rawValue) \(size.width)x\(size.height) @ \(frameRate) fps, cpu_used \(cpuUsed)"
     }

@@ -3,6 +3,7 @@
 public struct EncoderMeasurement: Sendable, Equatable {
     /// One published layer's result.
     public struct Layer: Sendable, Equatable {
+        /// The layer's size in pixels.
         public var width: Int
         public var height: Int
         /// Bitrate over the measured frames after the first (key) frame.
@@ -10,6 +11,7 @@ public struct EncoderMeasurement: Sendable, Equatable {
         /// Mean luma PSNR of the decoded layer (libvpx's decoder) against the scaled source, dB.
         public var psnr: Double
 
+        /// A layer result (tests build measurements by hand to check `EncoderAdvisor.choose`).
         public init(width: Int, height: Int, kbps: Double, psnr: Double) {
             self.width = width
             self.height = height
@@ -18,6 +20,7 @@ public struct EncoderMeasurement: Sendable, Equatable {
         }
     }
 
+    /// The configuration measured.
     public var candidate: EncoderCandidate
     /// Median thread CPU time per frame (`CLOCK_THREAD_CPUTIME_ID` around `vpx_codec_encode`
     /// and the layer scaling) times the frame rate: percent of one core the track costs.
@@ -25,6 +28,7 @@ public struct EncoderMeasurement: Sendable, Equatable {
     /// Lightest layer first.
     public var layers: [Layer]
 
+    /// A measurement (tests build them by hand to check `EncoderAdvisor.choose`).
     public init(candidate: EncoderCandidate, cpuPercentOfOneCore: Double, layers: [Layer]) {
         self.candidate = candidate
         self.cpuPercentOfOneCore = cpuPercentOfOneCore

@@ -77,7 +77,7 @@ import Testing
         let candidates = [EncoderCandidate.Layers.maxLayer3, .maxLayer2, .single].map {
             EncoderCandidate(layers: $0, size: Self.hd, frameRate: 30)
         }
-        let advisor = try EncoderAdvisor(candidates: candidates, framesPerMeasurement: 8)
+        let advisor = try EncoderAdvisor(candidates: candidates, framesPerMeasurement: 12)
         let measured = try advisor.measure()
         #expect(measured.map(\.candidate) == candidates)
         let two = try #require(measured.first { $0.candidate.layers == .maxLayer2 })
