@@ -62,39 +62,25 @@ public struct EncoderAdvisor: Sendable {
                       measurements: measurements)
     }
 
-    /// The best-quality measurement that costs at most the budget (`EncoderCandidate.isBetterQuality`;
-    /// the cheaper one among equals). Pure: the same measurements always give the same choice.
-    public static func choose(budget: CPUBudget, from measurements: [EncoderMeasurement])
-        throws(EncoderAdvisorError) -> EncoderMeasurement {
-        let fitting = measurements.filter { $0.cpuPercentOfOneCore <= budget.percentOfOneCore }
-        guard var best = fitting.first else {
-            throw .nothingFits(budget: budget, cheapest: measurements.min { $0.cpuPercentOfOneCore < $1.cpuPercentOfOneCore })
-        }
-        for measurement in fitting.dropFirst() {
-            if EncoderCandidate.isBetterQuality(measurement.candidate, than: best.candidate)
-                || (!EncoderCandidate.isBetterQuality(best.candidate, than: measurement.candidate)
-                    && measurement.cpuPercentOfOneCore < best.cpuPercentOfOneCore) {
-                best = measurement
-            }
-        }
-        return best
-    }
-
     /// Measures every candidate on the built-in test scene (1280x720, scaled per candidate).
-    public func measure(cpuClock: () -> Int64 = ThreadCPUClock.nanoseconds) throws(EncoderAdvisorError) -> [EncoderMeasurement] {
+    /// - Parameter cpuClock: nanoseconds of CPU time of the calling thread; nil: the real one
+    ///   (`clock_gettime(CLOCK_THREAD_CPUTIME_ID)`). Tests may inject their own.
+    public func measure(cpuClock: (() -> Int64)? = nil) throws(EncoderAdvisorError) -> [EncoderMeasurement] {
         let scene: VideoSource
         do {
             scene = try VideoSource(testSceneWidth: 1280, height: 720)
         } catch {
             throw .input("the built-in test scene: \(error)")
         }
-        return try measure(frames: readFrames { () throws -> VideoFrame? in try scene.nextFrame() }, cpuClock: cpuClock)
+        return try measure(frames: readFrames { () throws -> VideoFrame? in try scene.nextFrame() },
+                           cpuClock: cpuClock ?? ThreadCPUClock.nanoseconds)
     }
 
     /// Measures every candidate on frames from `source` (see `advise(budget:source:)`).
     public func measure(source: some VideoFrameSource,
-                        cpuClock: () -> Int64 = ThreadCPUClock.nanoseconds) throws(EncoderAdvisorError) -> [EncoderMeasurement] {
-        try measure(frames: readFrames { () throws -> VideoFrame? in try source.nextFrame() }, cpuClock: cpuClock)
+                        cpuClock: (() -> Int64)? = nil) throws(EncoderAdvisorError) -> [EncoderMeasurement] {
+        try measure(frames: readFrames { () throws -> VideoFrame? in try source.nextFrame() },
+                    cpuClock: cpuClock ?? ThreadCPUClock.nanoseconds)
     }
 
     /// Source frames for the slowest candidate: `framesPerMeasurement` at its frame rate.

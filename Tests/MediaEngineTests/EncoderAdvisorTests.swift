@@ -71,6 +71,21 @@ import Testing
         #expect(throws: EncoderAdvisorError.self) { try EncoderAdvisor(candidates: [tooFast], framesPerMeasurement: 4).measure() }
     }
 
+    @Test func theCostIsTheMedianCPUTimePerFrameTimesTheFrameRate() throws {
+        final class SteppingClock: @unchecked Sendable {
+            var now: Int64 = 0
+            func read() -> Int64 { now += 5_000_000; return now }  // every encode "takes" 5 ms
+        }
+        let clock = SteppingClock()
+        let small = VideoSize(width: 640, height: 360)
+        let advisor = try EncoderAdvisor(candidates: [EncoderCandidate(layers: .single, size: small, frameRate: 30),
+                                                      EncoderCandidate(layers: .single, size: small, frameRate: 15)],
+                                         framesPerMeasurement: 4)
+        let measured = try advisor.measure(cpuClock: clock.read)
+        #expect(measured.map(\.cpuPercentOfOneCore) == [15, 7.5])
+        #expect(measured.allSatisfy { $0.layers.count == 1 && $0.layers[0].width == 640 && $0.layers[0].kbps > 0 })
+    }
+
     /// A real measurement (libvpx, a few frames of the built-in scene): budgets derived from the
     /// measured costs, so the test holds on any machine at any load.
     @Test func aRealMeasurementChoosesMaxLayer2BetweenTheCostsAndMaxLayer3Above() throws {
