@@ -7,24 +7,16 @@ enum AdviceTable {
         var lines = ["| | configuration | CPU (% of one core) | layers (kbps, PSNR dB) |", "|---|---|---:|---|"]
         for measurement in ranked {
             let mark = measurement == advice.chosen ? "→" : (measurement.cpuPercentOfOneCore <= advice.budget.percentOfOneCore ? "fits" : "")
-            lines.append("| \(mark) | \(measurement.candidate) | \(format(measurement.cpuPercentOfOneCore, 1)) | \(layers(measurement)) |")
+            lines.append("| \(mark) | \(measurement.candidate) | \(decimalText(measurement.cpuPercentOfOneCore, 1)) | \(layers(measurement)) |")
         }
         lines.append("")
         lines.append("budget \(advice.budget): \(advice.chosen.candidate), measured "
-            + "\(format(advice.chosen.cpuPercentOfOneCore, 1))% of one core; \(layers(advice.chosen))")
+            + "\(decimalText(advice.chosen.cpuPercentOfOneCore, 1))% of one core; \(layers(advice.chosen))")
         return lines.joined(separator: "\n")
     }
 
     static func layers(_ measurement: EncoderMeasurement) -> String {
-        measurement.layers.map { "\($0.width)x\($0.height): \(format($0.kbps, 0)) kbps, \(format($0.psnr, 1)) dB" }
+        measurement.layers.map { "\($0.width)x\($0.height): \(decimalText($0.kbps, 0)) kbps, \(decimalText($0.psnr, 1)) dB" }
             .joined(separator: "; ")
-    }
-
-    static func format(_ value: Double, _ decimals: Int) -> String {
-        guard value.isFinite else { return "n/a" }
-        var scale = 1.0
-        for _ in 0..<decimals { scale *= 10 }
-        let rounded = (value * scale).rounded() / scale
-        return decimals == 0 ? "\(Int(rounded))" : "\(rounded)"
     }
 }
