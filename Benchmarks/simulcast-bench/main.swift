@@ -126,7 +126,11 @@ func runEncodeInstructions(_ arguments: ArraySlice<String>) throws {
     let seed = UInt64(try options.int("seed", default: 1, range: 0...Int.max))
     let size = try options.size("size", default: (1280, 720))
     let input = EncodeInput(argument: options.string("input") ?? "scene")
-    let (frames, _) = try input.frames(count: frameCount, width: size.width, height: size.height)
+    let (frames, name) = try input.frames(count: frameCount, width: size.width, height: size.height)
+    // The parent divides by frameCount - 1: a clip that ends sooner would make the counts wrong.
+    guard frames.count == frameCount else {
+        throw ValidationError(message: "\(name) holds \(frames.count) frames, --instruction-frames asks for \(frameCount)")
+    }
     let configurations = try selectConfigurations(options, size: size)
     let order = EncodeBenchmark(frames: frames, repeats: 1, seed: seed).schedule(configurations)[0]
     try CallgrindCounter.measure(order, frames: frames)
