@@ -73,7 +73,7 @@ let package = Package(
         .target(name: "AllocationCounter", path: "Benchmarks/AllocationCounter"),
         .executableTarget(name: "simulcast-bench",
                           dependencies: ["MediaCodecs", "EngineCore", "SessionCore", "RTPWire", "Simulcast", "SRTP", "CReference",
-                                         "CommandLineSupport", "AllocationCounter"],
+                                         "CommandLineSupport", "AllocationCounter", "CShims"],
                           path: "Benchmarks/simulcast-bench"),
 
         .testTarget(name: "RTPWireTests", dependencies: ["RTPWire"], path: "Tests/RTPWireTests"),

@@ -42,3 +42,22 @@ int cshim_opus_decoder_ctl_set(OpusDecoder *dec, int request, int32_t value) {
 int cshim_opus_decoder_ctl_get(OpusDecoder *dec, int request, int32_t *value) {
     return opus_decoder_ctl(dec, request, value);
 }
+
+#if defined(__has_include)
+#if __has_include(<valgrind/callgrind.h>)
+#include <valgrind/callgrind.h>
+#define CSHIM_HAVE_CALLGRIND 1
+#endif
+#endif
+
+#ifdef CSHIM_HAVE_CALLGRIND
+int cshim_running_on_valgrind(void) { return RUNNING_ON_VALGRIND ? 1 : 0; }
+void cshim_callgrind_start_instrumentation(void) { CALLGRIND_START_INSTRUMENTATION; }
+void cshim_callgrind_toggle_collect(void) { CALLGRIND_TOGGLE_COLLECT; }
+void cshim_callgrind_dump_stats_at(const char *label) { CALLGRIND_DUMP_STATS_AT(label); }
+#else
+int cshim_running_on_valgrind(void) { return 0; }
+void cshim_callgrind_start_instrumentation(void) {}
+void cshim_callgrind_toggle_collect(void) {}
+void cshim_callgrind_dump_stats_at(const char *label) { (void)label; }
+#endif

@@ -1,6 +1,9 @@
 #!/usr/bin/env python3
 """Checks a `simulcast-bench encode --json` result is complete: every configuration and ratio
-is present and every number in it is finite and positive. No timing thresholds."""
+is present and every number in it is finite and positive, for the first clip (top level) and
+every clip in `otherInputs`; instruction counts and ratios too when they were counted
+(`--instructions callgrind`). `--clips N` requires N clips (default 2: the built-in scene and the
+generated noisy clip). No timing thresholds."""
 import json
 import math
 import sys
@@ -20,36 +23,49 @@ def positive(path, value):
         failures.append(f"{path} = {value!r} is not a finite positive number")
 
 
-def main(path):
-    report = json.load(open(path))
+def check_clip(report, prefix):
     for key in ["input", "frames", "repeat", "machine", "configs", "ratios"]:
         if key not in report:
-            failures.append(f"missing {key}")
-    positive("frames", report.get("frames"))
-    positive("repeat", report.get("repeat"))
-    positive("machine.cpus", report.get("machine", {}).get("cpus"))
+            failures.append(f"{prefix}missing {key}")
+    positive(f"{prefix}frames", report.get("frames"))
+    positive(f"{prefix}repeat", report.get("repeat"))
+    positive(f"{prefix}machine.cpus", report.get("machine", {}).get("cpus"))
+    counted = report.get("instructionRatios") is not None
     for name in CONFIGS:
         config = report.get("configs", {}).get(name)
         if config is None:
-            failures.append(f"missing config {name}")
+            failures.append(f"{prefix}missing config {name}")
             continue
+        if counted:
+            positive(f"{prefix}{name}.instructionsPerFrame", config.get("instructionsPerFrame"))
         for stat in ["cpuMsPerFrame", "wallMsPerFrame"]:
             for field in ["median", "p95", "min"]:
-                positive(f"{name}.{stat}.{field}", config.get(stat, {}).get(field))
-        positive(f"{name}.coreShareAt30fps", config.get("coreShareAt30fps"))
+                positive(f"{prefix}{name}.{stat}.{field}", config.get(stat, {}).get(field))
+        positive(f"{prefix}{name}.coreShareAt30fps", config.get("coreShareAt30fps"))
         layers = config.get("layers", [])
         if len(layers) != LAYERS[name]:
-            failures.append(f"{name} has {len(layers)} layers, expected {LAYERS[name]}")
+            failures.append(f"{prefix}{name} has {len(layers)} layers, expected {LAYERS[name]}")
         for index, layer in enumerate(layers):
             for field in ["width", "height", "kbps", "psnr"]:
-                positive(f"{name}.layers[{index}].{field}", layer.get(field))
+                positive(f"{prefix}{name}.layers[{index}].{field}", layer.get(field))
     for name in RATIOS:
         ratio = report.get("ratios", {}).get(name)
         if ratio is None:
-            failures.append(f"missing ratio {name}")
+            failures.append(f"{prefix}missing ratio {name}")
             continue
         for field in ["median", "min", "max"]:
-            positive(f"ratios.{name}.{field}", ratio.get(field))
+            positive(f"{prefix}ratios.{name}.{field}", ratio.get(field))
+        if counted:
+            positive(f"{prefix}instructionRatios.{name}", report["instructionRatios"].get(name))
+
+
+def main(path, clips):
+    report = json.load(open(path))
+    reports = [report] + report.get("otherInputs", [])
+    if len(reports) != clips:
+        failures.append(f"{len(reports)} clips, expected {clips}")
+    for index, clip in enumerate(reports):
+        check_clip(clip, f"clip {index + 1}: ")
     checks = 1
     for failure in failures:
         print("bench-json:", failure)
@@ -58,4 +74,10 @@ def main(path):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1]))
+    args = sys.argv[1:]
+    clips = 2
+    if "--clips" in args:
+        at = args.index("--clips")
+        clips = int(args[at + 1])
+        del args[at:at + 2]
+    sys.exit(main(args[0], clips))

@@ -2,8 +2,9 @@ import MediaCodecs
 import RTPWire
 import Simulcast
 
-/// Runs every configuration over the same frames, interleaved round-robin per repeat
-/// (A B C … A B C …) so machine drift hits all alike, and turns the samples into a report.
+/// Runs every configuration over the same frames, interleaved per repeat in an order shuffled by
+/// a seeded generator (C A B … B C A …) so machine drift hits all alike and no configuration
+/// always follows the same one, and turns the samples into a report.
 struct EncodeBenchmark {
     struct Configuration {
         var name: String
@@ -29,12 +30,20 @@ struct EncodeBenchmark {
 
     let frames: [VideoFrame]
     let repeats: Int
+    /// Seeds the order of the configurations in each repeat (`schedule`).
+    let seed: UInt64
     let frameRate = 30
+
+    /// The configurations of each repeat in the order they run: a seeded shuffle per repeat.
+    func schedule(_ configurations: [Configuration]) -> [[Configuration]] {
+        var generator = SplitMix64(seed: seed)
+        return (0..<repeats).map { _ in configurations.shuffled(using: &generator) }
+    }
 
     func run(_ configurations: [Configuration], progress: inout ProgressBar) throws -> [String: Samples] {
         var results: [String: Samples] = [:]
-        for r in 0..<repeats {
-            for configuration in configurations {
+        for (r, order) in schedule(configurations).enumerated() {
+            for configuration in order {
                 let pipeline = try configuration.make(configuration.plan)
                 let stage = configuration.measurePacketizeProtect
                     ? try PacketizeProtectStage(layerCount: configuration.plan.layers.count) : nil
@@ -78,7 +87,18 @@ struct EncodeBenchmark {
         return results
     }
 
-    func report(_ results: [String: Samples], input: String, size: String) -> EncodeReport {
+    /// Ratios the report gives (timed and, when counted, in instructions): name, numerator, denominator.
+    static let ratioDefinitions: [(name: String, numerator: String, denominator: String)] = [
+        ("max_layer_2_over_max_layer_3", "max_layer_2", "max_layer_3"),
+        ("max_layer_3_over_single", "max_layer_3", "single"),
+        ("max_layer_2_over_single", "max_layer_2", "single"),
+        ("multi_res_over_independent_max_layer_3", "max_layer_3", "max_layer_3_independent"),
+        ("multi_res_over_independent_max_layer_2", "max_layer_2", "max_layer_2_independent"),
+        ("swift_over_c_reference_max_layer_3", "max_layer_3", "c_reference_max_layer_3"),
+    ]
+
+    func report(_ results: [String: Samples], input: String, size: String,
+                instructions: [String: Double]? = nil) -> EncodeReport {
         var configs: [String: EncodeReport.ConfigResult] = [:]
         for (name, samples) in results {
             let cpu = Distribution(samples.cpu)
@@ -105,14 +125,18 @@ struct EncodeBenchmark {
             return EncodeReport.Ratio(perRepeat: zip(a, b).map { $0 / $1 })
         }
         var ratios: [String: EncodeReport.Ratio] = [:]
-        ratios["max_layer_2_over_max_layer_3"] = ratio("max_layer_2", "max_layer_3")
-        ratios["max_layer_3_over_single"] = ratio("max_layer_3", "single")
-        ratios["max_layer_2_over_single"] = ratio("max_layer_2", "single")
-        ratios["multi_res_over_independent_max_layer_3"] = ratio("max_layer_3", "max_layer_3_independent")
-        ratios["multi_res_over_independent_max_layer_2"] = ratio("max_layer_2", "max_layer_2_independent")
-        ratios["swift_over_c_reference_max_layer_3"] = ratio("max_layer_3", "c_reference_max_layer_3")
+        var instructionRatios: [String: Double] = [:]
+        for definition in Self.ratioDefinitions {
+            ratios[definition.name] = ratio(definition.numerator, definition.denominator)
+            if let a = instructions?[definition.numerator], let b = instructions?[definition.denominator] {
+                instructionRatios[definition.name] = a / b
+            }
+        }
+        for (name, count) in instructions ?? [:] { configs[name]?.instructionsPerFrame = count }
         return EncodeReport(input: input, size: size, frames: frames.count, repeat_: repeats, machine: .current(),
-                            schedule: "Configurations interleaved round-robin per repeat; ratios are per-repeat median CPU ratios.",
-                            configs: configs, ratios: ratios)
+                            schedule: "Configurations interleaved per repeat in a seeded random order (seed \(seed)); "
+                                + "timed ratios are per-repeat median CPU ratios.",
+                            configs: configs, ratios: ratios,
+                            instructionRatios: instructions == nil ? nil : instructionRatios)
     }
 }

@@ -38,6 +38,9 @@ struct EncodeReport: Codable, Sendable {
         var packetizeProtectLayerMsPerFrame: [MillisecondStats]?
         /// Packetize + protect CPU time as a fraction of the encode CPU time of the same frames.
         var packetizeProtectShareOfEncode: Double?
+        /// Instructions per frame (scaling + encoding, frames 1... of the clip), counted by
+        /// callgrind in a run of its own (`CallgrindCounter`); nil when not counted.
+        var instructionsPerFrame: Double? = nil
     }
 
     struct Ratio: Codable, Sendable {
@@ -62,8 +65,15 @@ struct EncodeReport: Codable, Sendable {
     var schedule: String
     var configs: [String: ConfigResult]
     var ratios: [String: Ratio]
+    /// The same ratios in instructions per frame: deterministic, the ones to decide by.
+    var instructionRatios: [String: Double]? = nil
+    /// How instructions were counted (nil when they were not).
+    var instructionCounter: String? = nil
+    /// The other clips of the same run (the top level is the first clip), same format.
+    var otherInputs: [EncodeReport]? = nil
 
     enum CodingKeys: String, CodingKey {
-        case input, size, frames, repeat_ = "repeat", machine, schedule, configs, ratios
+        case input, size, frames, repeat_ = "repeat", machine, schedule, configs, ratios, instructionRatios,
+             instructionCounter, otherInputs
     }
 }

@@ -8,7 +8,8 @@ import Simulcast
 /// RTP/VP8 wire hot paths (WireBenchmark.swift). `simulcast-bench forward`: CPU ns and heap
 /// allocations per packet the ForwardingNode forwards to 1/8/64 subscribers (ForwardBenchmark.swift).
 let usage = """
-usage: simulcast-bench encode [--input FILE.y4m] [--frames N] [--size WxH] [--repeat R]
+usage: simulcast-bench encode [--input FILE.y4m | --clips scene,noisy-pan] [--frames N] [--size WxH] [--repeat R]
+                              [--seed N] [--instructions callgrind|off] [--instruction-frames N]
                               [--json PATH] [--markdown PATH] [--svg PATH] [--only NAME,...]
        simulcast-bench wire [--iterations N] [--runs R] [--json PATH]
        simulcast-bench srtp [--packets N] [--repeat R] [--size BYTES] [--json PATH]
@@ -20,25 +21,12 @@ usage: simulcast-bench encode [--input FILE.y4m] [--frames N] [--size WxH] [--re
 let configurationOrder = ["single", "max_layer_2", "max_layer_3", "max_layer_2_independent",
                           "max_layer_3_independent", "c_reference_max_layer_3"]
 
-func runEncode(_ arguments: ArraySlice<String>) throws {
-    let options = try CommandLineArguments(arguments, valueOptions: ["input", "frames", "size", "repeat", "json",
-                                                                     "markdown", "svg", "only"])
-    let frameCount = try options.int("frames", default: 300, range: 1...100_000)
-    let repeats = try options.int("repeat", default: 5, range: 1...1000)
-    let size = try options.size("size", default: (1280, 720))
+/// The configurations `encode` compares, for one top size.
+func encodeConfigurations(size: (width: Int, height: Int)) throws -> [EncodeBenchmark.Configuration] {
     let three = try LayerPlan(width: size.width, height: size.height)
     let two = try LayerPlan(width: size.width, height: size.height, maxLayer: .two)
     let single = try LayerPlan(width: size.width, height: size.height, multiStream: false)
-    let top = three.top
-
-    let source = try options.string("input").map { try VideoSource(y4mPath: $0, width: top.width, height: top.height) }
-        ?? VideoSource(testSceneWidth: top.width, height: top.height)
-    var frames: [VideoFrame] = []
-    while frames.count < frameCount, let frame = try source.nextFrame() { frames.append(frame) }
-    guard !frames.isEmpty else { throw ValidationError(message: "\(source.name) holds no frames") }
-    let inputName = source.name
-
-    let allConfigurations: [EncodeBenchmark.Configuration] = [
+    return [
         .init(name: "single", plan: single, make: MultiResolutionPipeline.init, measurePacketizeProtect: true),
         .init(name: "max_layer_2", plan: two, make: MultiResolutionPipeline.init, measurePacketizeProtect: true),
         .init(name: "max_layer_3", plan: three, make: MultiResolutionPipeline.init, measurePacketizeProtect: true),
@@ -46,29 +34,106 @@ func runEncode(_ arguments: ArraySlice<String>) throws {
         .init(name: "max_layer_3_independent", plan: three, make: IndependentEncodersPipeline.init),
         .init(name: "c_reference_max_layer_3", plan: three, make: CReferencePipeline.init),
     ]
-    // `--only a,b` runs a subset (e.g. one configuration under callgrind); ratios need both sides.
+}
+
+/// `--only a,b` runs a subset (e.g. one configuration under callgrind); ratios need both sides.
+func selectConfigurations(_ options: CommandLineArguments, size: (width: Int, height: Int)) throws
+    -> [EncodeBenchmark.Configuration] {
     let only = options.string("only").map { Set($0.split(separator: ",").map(String.init)) }
     if let only, let unknown = only.subtracting(configurationOrder).first {
         throw ValidationError(message: "--only \(unknown): expected names from \(configurationOrder.joined(separator: ","))")
     }
-    let configurations = allConfigurations.filter { only?.contains($0.name) ?? true }
-    let benchmark = EncodeBenchmark(frames: frames, repeats: repeats)
-    var progress = ProgressBar(total: configurations.count * repeats)
-    let results = try benchmark.run(configurations, progress: &progress)
-    let report = benchmark.report(results, input: inputName, size: "\(top.width)x\(top.height)")
+    return try encodeConfigurations(size: size).filter { only?.contains($0.name) ?? true }
+}
 
-    print(MarkdownTable.render(report, order: configurationOrder))
+func runEncode(_ arguments: ArraySlice<String>) throws {
+    let options = try CommandLineArguments(arguments, valueOptions: ["input", "clips", "frames", "size", "repeat", "json",
+                                                                     "markdown", "svg", "only", "seed", "instructions",
+                                                                     "instruction-frames"])
+    let frameCount = try options.int("frames", default: 300, range: 1...100_000)
+    let repeats = try options.int("repeat", default: 5, range: 1...1000)
+    let seed = UInt64(try options.int("seed", default: 1, range: 0...Int.max))
+    let instructionFrames = try options.int("instruction-frames", default: 30, range: 2...100_000)
+    let countInstructions: Bool
+    switch options.string("instructions") ?? "off" {
+    case "off": countInstructions = false
+    case "callgrind": countInstructions = true
+    case let other: throw ValidationError(message: "--instructions \(other): expected callgrind or off")
+    }
+    let size = try options.size("size", default: (1280, 720))
+    let top = try LayerPlan(width: size.width, height: size.height).top
+    let inputs: [EncodeInput]
+    if let path = options.string("input") {
+        inputs = [.file(path)]
+    } else {
+        let names = options.string("clips").map { $0.split(separator: ",").map(String.init) } ?? EncodeInput.generatedNames
+        if let unknown = names.first(where: { !EncodeInput.generatedNames.contains($0) }) {
+            throw ValidationError(message: "--clips \(unknown): expected names from \(EncodeInput.generatedNames.joined(separator: ","))")
+        }
+        inputs = names.map(EncodeInput.init(argument:))
+    }
+    let configurations = try selectConfigurations(options, size: (top.width, top.height))
+
+    // Every clip's timed run first, then the callgrind children of all clips at once: nothing
+    // of ours runs beside the timed loops.
+    var timed: [(benchmark: EncodeBenchmark, results: [String: EncodeBenchmark.Samples], name: String)] = []
+    for input in inputs {
+        let (frames, inputName) = try input.frames(count: frameCount, width: top.width, height: top.height)
+        guard !frames.isEmpty else { throw ValidationError(message: "\(inputName) holds no frames") }
+        let benchmark = EncodeBenchmark(frames: frames, repeats: repeats, seed: seed)
+        var progress = ProgressBar(total: configurations.count * repeats)
+        timed.append((benchmark, try benchmark.run(configurations, progress: &progress), inputName))
+    }
+    var instructions: [[String: Double]?] = Array(repeating: nil, count: inputs.count)
+    if countInstructions {
+        writeToStandardError("counting instructions under callgrind (\(instructionFrames) frames of "
+            + "\(inputs.map(\.argument).joined(separator: ", ")), one valgrind per clip)...\n")
+        instructions = try CallgrindCounter.count(inputs: inputs, frames: instructionFrames, size: (top.width, top.height),
+                                                  names: configurations.map(\.name), seed: seed)
+    }
+    var reports: [EncodeReport] = []
+    for (index, run) in timed.enumerated() {
+        var report = run.benchmark.report(run.results, input: run.name, size: "\(top.width)x\(top.height)",
+                                          instructions: instructions[index])
+        if countInstructions {
+            report.instructionCounter = "valgrind callgrind, instructions per frame over frames 1-\(instructionFrames - 1) "
+                + "(frame 0, the key frame, not counted), a run of its own in the same seeded order"
+        }
+        reports.append(report)
+    }
+    var report = reports[0]
+    if reports.count > 1 { report.otherInputs = Array(reports.dropFirst()) }
+
+    let markdown = MarkdownTable.render(report, order: configurationOrder)
+    print(markdown)
     if let path = options.string("json") {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         try write(try encoder.encode(report), to: path)
     }
     if let path = options.string("markdown") {
-        try write(Data(MarkdownTable.render(report, order: configurationOrder).utf8), to: path)
+        try write(Data(markdown.utf8), to: path)
     }
     if let path = options.string("svg") {
         try write(Data(BarChart.render(report, order: configurationOrder).utf8), to: path)
     }
+}
+
+/// `encode-instructions`: the child `CallgrindCounter` runs under valgrind.
+func runEncodeInstructions(_ arguments: ArraySlice<String>) throws {
+    let options = try CommandLineArguments(arguments, valueOptions: ["input", "frames", "size", "only", "seed"])
+    let frameCount = try options.int("frames", default: 30, range: 2...100_000)
+    let seed = UInt64(try options.int("seed", default: 1, range: 0...Int.max))
+    let size = try options.size("size", default: (1280, 720))
+    let input = EncodeInput(argument: options.string("input") ?? "scene")
+    let (frames, name) = try input.frames(count: frameCount, width: size.width, height: size.height)
+    // The parent divides by frameCount - 1: a clip that ends sooner would make the counts wrong.
+    guard frames.count == frameCount else {
+        throw ValidationError(message: "\(name) holds \(frames.count) frames, --instruction-frames asks for \(frameCount)")
+    }
+    let configurations = try selectConfigurations(options, size: size)
+    let order = EncodeBenchmark(frames: frames, repeats: 1, seed: seed).schedule(configurations)[0]
+    try CallgrindCounter.measure(order, frames: frames)
 }
 
 struct ValidationError: Error, CustomStringConvertible {
@@ -86,6 +151,7 @@ let arguments = CommandLine.arguments.dropFirst()
 do {
     switch arguments.first {
     case "encode": try runEncode(arguments.dropFirst())
+    case CallgrindCounter.subcommand: try runEncodeInstructions(arguments.dropFirst())
     case "wire": try runWire(arguments.dropFirst())
     case "srtp": try runSRTP(arguments.dropFirst())
     case "allocations": try AllocationCount.run(arguments.dropFirst())

@@ -28,4 +28,14 @@ int cshim_opus_encoder_ctl_get(OpusEncoder *enc, int request, int32_t *value);
 int cshim_opus_decoder_ctl_set(OpusDecoder *dec, int request, int32_t value);
 int cshim_opus_decoder_ctl_get(OpusDecoder *dec, int request, int32_t *value);
 
+/// Valgrind's client requests (`CALLGRIND_START_INSTRUMENTATION`, `CALLGRIND_TOGGLE_COLLECT`,
+/// `CALLGRIND_DUMP_STATS_AT`, `RUNNING_ON_VALGRIND` from <valgrind/callgrind.h>) are macros
+/// expanding to inline assembly. The benchmark brackets each configuration's encode calls with
+/// them so one callgrind run counts every configuration's instructions. Outside valgrind (or
+/// built without the valgrind headers) they do nothing and `cshim_running_on_valgrind` is 0.
+int cshim_running_on_valgrind(void);
+void cshim_callgrind_start_instrumentation(void);
+void cshim_callgrind_toggle_collect(void);
+void cshim_callgrind_dump_stats_at(const char *label);
+
 #endif

@@ -25,6 +25,12 @@ public final class SimulcastEncoder {
     public static let keyFrameMaxDistance = 3000
     /// `VP8E_SET_MAX_INTRA_BITRATE_PCT`: a key frame may use at most 3x a frame's budget.
     public static let maxIntraBitratePercent: UInt32 = 300
+    /// Speeds libvpx's VP8 encoder accepts for `VP8E_SET_CPUUSED` (negative: a fixed speed of
+    /// that magnitude in real-time mode, larger is faster and lower quality).
+    public static let cpuUsedRange = -16...16
+    /// WebRTC's real-time VP8 speed, used when no `cpuUsed` is given: -6, and -4 for layers below
+    /// 352x288 (they are cheap, so they get more effort).
+    public static let defaultCPUUsed = -6
 
     /// The layers encoded, lightest first.
     public let plan: LayerPlan
@@ -35,6 +41,8 @@ public final class SimulcastEncoder {
 
     private let count: Int
     private let denoising: [Bool]
+    /// `VP8E_SET_CPUUSED` for every layer; nil: `defaultCPUUsed` (-4 below 352x288).
+    private let cpuUsed: Int?
     /// C arrays, index c = count - 1 - planIndex (highest resolution first).
     private let contexts: UnsafeMutablePointer<vpx_codec_ctx_t>
     private let configs: UnsafeMutablePointer<vpx_codec_enc_cfg_t>
@@ -70,9 +78,13 @@ public final class SimulcastEncoder {
     ///   - denoising: `VP8E_SET_NOISE_SENSITIVITY` per plan layer (lightest first); default
     ///     `defaultDenoising(layerCount:)`. Harnesses that run one encoder per layer pass the
     ///     multi-resolution setting of that layer so both set-ups do the same work.
+    ///   - cpuUsed: `VP8E_SET_CPUUSED` for every layer (`cpuUsedRange`); nil: WebRTC's choice,
+    ///     `defaultCPUUsed` and -4 for layers below 352x288.
     public init(plan: LayerPlan, frameRate: Int = 30, rtpTimestampStart: UInt32 = 0,
-                bitratesKbps: [Int]? = nil, denoising: [Bool]? = nil) throws(SimulcastEncoderError) {
+                bitratesKbps: [Int]? = nil, denoising: [Bool]? = nil, cpuUsed: Int? = nil) throws(SimulcastEncoderError) {
         guard (1...120).contains(frameRate) else { throw .invalidFrameRate(frameRate) }
+        if let cpuUsed, !Self.cpuUsedRange.contains(cpuUsed) { throw .invalidCPUUsed(cpuUsed) }
+        self.cpuUsed = cpuUsed
         let initial = bitratesKbps ?? plan.layers.map(\.bitrates.targetKbps)
         guard initial.count == plan.layers.count else {
             throw .layerOutOfRange(index: initial.count, layerCount: plan.layers.count)
@@ -174,7 +186,7 @@ public final class SimulcastEncoder {
             let ctx = contexts + contextIndex(planIndex)
             let spec = plan.layers[planIndex]
             let small = spec.width * spec.height < 352 * 288
-            try control(ctx, VP8E_SET_CPUUSED, int: small ? -4 : -6)
+            try control(ctx, VP8E_SET_CPUUSED, int: Int32(cpuUsed ?? (small ? -4 : Self.defaultCPUUsed)))
             try control(ctx, VP8E_SET_STATIC_THRESHOLD, uint: 1)
             try control(ctx, VP8E_SET_TOKEN_PARTITIONS, int: Int32(VP8_ONE_TOKENPARTITION.rawValue))
             try control(ctx, VP8E_SET_NOISE_SENSITIVITY, int: denoising[planIndex] ? 1 : 0)

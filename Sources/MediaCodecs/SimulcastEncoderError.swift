@@ -7,6 +7,8 @@ public enum SimulcastEncoderError: Error, Equatable, Sendable, CustomStringConve
     case layerOutOfRange(index: Int, layerCount: Int)
     /// A frame rate outside 1...120.
     case invalidFrameRate(Int)
+    /// A `VP8E_SET_CPUUSED` speed outside `SimulcastEncoder.cpuUsedRange`.
+    case invalidCPUUsed(Int)
     /// The input frame is not exactly the top layer's size (use `encode(scaling:)`), or
     /// caller pixels were malformed.
     case frame(VideoFrameError)
@@ -25,6 +27,9 @@ public enum SimulcastEncoderError: Error, Equatable, Sendable, CustomStringConve
             return "layer \(index) does not exist: the plan has \(layerCount) layer(s), 0 to \(layerCount - 1)"
         case let .invalidFrameRate(rate):
             return "a frame rate of \(rate) fps is out of range: use 1 to 120"
+        case let .invalidCPUUsed(value):
+            return "a cpu_used (VP8E_SET_CPUUSED) of \(value) is out of range: use "
+                + "\(SimulcastEncoder.cpuUsedRange.lowerBound) to \(SimulcastEncoder.cpuUsedRange.upperBound)"
         case let .frame(error): return "the encoder refused the frame: \(error)"
         case let .codec(error): return "the VP8 encoder (libvpx) failed: \(error)"
         case let .scaling(error): return "scaling a layer (libyuv) failed: \(error)"

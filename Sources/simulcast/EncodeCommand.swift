@@ -76,15 +76,10 @@ enum EncodeCommand {
         for (index, layer) in meter.layers.enumerated() {
             let kbps = layer.kbps(totalFrames: encodedFrames, frameRate: encoder.frameRate)
             print("| \(index) | \(layer.width)x\(layer.height) | \(layer.frames) | \(layer.keyFrames) | "
-                + "\(plan.layers[index].bitrates.targetKbps) | \(format(kbps, 0)) | \(format(layer.meanPSNR, 2)) | "
+                + "\(plan.layers[index].bitrates.targetKbps) | \(decimalText(kbps, 0)) | \(decimalText(layer.meanPSNR, 2)) | "
                 + "\(layer.decodeErrors) | \(files[index]) |")
         }
         print("")
         print("Per-frame log: \(outDirectory)/frames.jsonl")
-    }
-
-    private static func format(_ value: Double, _ decimals: Int) -> String {
-        guard value.isFinite else { return "n/a" }
-        return String(format: "%.\(decimals)f", value)
     }
 }

@@ -10,6 +10,7 @@ usage: simulcast <command> [options]
   inspect   print one RTP/RTCP packet (--hex) or summarise a pcap file as JSON
   send      publish simulcast VP8 (+ Opus) over SRTP/UDP to one port or one port per layer
   publish   join a Janus VideoRoom as a WebRTC publisher (ICE, DTLS-SRTP, simulcast by RID)
+  advise    measure this machine's encode cost per configuration and pick the best that fits --cpu-budget
   soak      a long loopback call through the public API (publisher, room, N viewers), sampling RSS
 run `simulcast <command> --help` for its options
 """
@@ -34,6 +35,9 @@ do {
     case "publish":
         if rest.contains("--help") { print(PublishCommand.usage); exit(0) }
         try PublishCommand.run(rest)
+    case "advise":
+        if rest.contains("--help") { print(AdviseCommand.usage); exit(0) }
+        try AdviseCommand.run(rest)
     case "soak":
         if rest.contains("--help") { print(SoakCommand.usage); exit(0) }
         try await SoakCommand.run(rest)

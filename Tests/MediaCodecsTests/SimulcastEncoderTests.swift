@@ -234,6 +234,28 @@ import Simulcast
         }
     }
 
+    @Test func cpuUsedOutsideLibvpxRangeIsATypedError() throws {
+        for value in [-17, 17, -100] {
+            #expect(throws: SimulcastEncoderError.invalidCPUUsed(value)) {
+                _ = try SimulcastEncoder(plan: try LayerPlan(), cpuUsed: value)
+            }
+        }
+    }
+
+    @Test func aFasterCPUUsedStillEncodesEveryLayerDecodably() throws {
+        let plan = try LayerPlan(width: 640, height: 360)
+        let encoder = try SimulcastEncoder(plan: plan, cpuUsed: -12)
+        let scene = try TestScene().renderer(width: 640, height: 360)
+        var layers: [[EncodedFrame]] = Array(repeating: [], count: plan.layers.count)
+        for n in 0..<6 {
+            for frame in try encoder.encode(scene.frame(n)) { layers[frame.spatialIndex].append(frame) }
+        }
+        for layer in layers {
+            #expect(layer.count == 6)
+            #expect(try decodeAll(layer).count == 6)
+        }
+    }
+
     @Test func rtpTimestampStartIsInjectable() throws {
         let encoder = try SimulcastEncoder(plan: try LayerPlan(width: 320, height: 180), rtpTimestampStart: 0xFFFF_FF00)
         let scene = try TestScene().renderer(width: 320, height: 180)
