@@ -31,7 +31,7 @@ public final class TCPFramedConnection: DatagramTransport {
     /// Whether the connection ended (peer closed, error, or lost framing).
     public private(set) var isClosed = false
 
-    private let descriptor: Int32
+    let descriptor: Int32
     private var deframer: StreamDeframer
     /// Framed bytes not yet written: `sendQueue[sendStart...]`.
     private var sendQueue: [UInt8] = []
@@ -175,8 +175,8 @@ public final class TCPFramedConnection: DatagramTransport {
         return 0
     }
 
-    /// The next whole buffered packet copied into `buffer`, if any.
-    private func takePacket(into buffer: UnsafeMutableRawBufferPointer) throws(NetworkError) -> Int? {
+    /// The next whole buffered packet copied into `buffer`, if any (no system call).
+    func takePacket(into buffer: UnsafeMutableRawBufferPointer) throws(NetworkError) -> Int? {
         while true {
             let taken: Int?
             do {
@@ -215,7 +215,7 @@ public final class TCPFramedConnection: DatagramTransport {
 /// A listening TCP socket for `TCPFramedConnection`s (`listen`/`accept`), closed in deinit.
 public final class TCPFramedListener {
     public let localEndpoint: NetworkEndpoint
-    private let descriptor: Int32
+    let descriptor: Int32
     private let maximumPacketSize: Int
     private let sendQueueLimit: Int
     private let socketBufferBytes: Int

@@ -4,7 +4,8 @@ import Glibc
 /// Sends and receives use caller-provided buffers: no allocation per packet.
 /// Confined to one thread at a time (its counters are plain integers).
 public final class UDPSocket: DatagramTransport {
-    private let descriptor: Int32
+    /// The socket (module-internal: `UDPAndTCPTransport` polls it with its TCP sockets).
+    let descriptor: Int32
     /// The local endpoint the socket is bound to.
     public let localEndpoint: NetworkEndpoint
     /// Datagrams dropped because they were longer than the receive buffer given to `receive`

@@ -1,0 +1,110 @@
+import Glibc
+
+/// A server's transport that takes peers over UDP and over TCP (RFC 4571 framing) at once, so
+/// one forwarding node serves subscribers and publishers whichever way they reach it (issue 18:
+/// where UDP is blocked, TCP still works; one room mixes both). Each TCP peer is known by the
+/// address its connection comes from, exactly as a UDP peer is known by its source address, so
+/// the node's bookkeeping does not change: `send(to:)` goes down that peer's connection if it
+/// has one, else over UDP. Connections are accepted as they come; one that breaks is dropped
+/// (its peer reconnects). Confined to one thread.
+public final class UDPAndTCPTransport: DatagramTransport {
+    public let udp: UDPSocket
+    public let listener: TCPFramedListener
+    private var connections: [NetworkEndpoint: TCPFramedConnection] = [:]
+    /// Reused by every `receive` (no allocation per datagram).
+    private var pollDescriptors: [pollfd] = []
+    private var pollPeers: [NetworkEndpoint] = []
+    /// Connections accepted and dropped (peer closed, broken framing).
+    public private(set) var connectionsAccepted = 0
+    public private(set) var connectionsDropped = 0
+
+    /// UDP and TCP on `endpoint`'s address (each on a port of its own when the port is 0; else
+    /// both on that port).
+    public init(bindingTo endpoint: NetworkEndpoint = .loopback(port: 0), sendQueueLimit: Int = 256 * 1024) throws(NetworkError) {
+        udp = try UDPSocket(bindingTo: endpoint)
+        listener = try TCPFramedListener(bindingTo: endpoint, sendQueueLimit: sendQueueLimit)
+        pollDescriptors.reserveCapacity(64)
+        pollPeers.reserveCapacity(64)
+    }
+
+    /// Where UDP peers send.
+    public var localEndpoint: NetworkEndpoint { udp.localEndpoint }
+    /// Where TCP peers connect.
+    public var tcpEndpoint: NetworkEndpoint { listener.localEndpoint }
+    /// Peers connected over TCP now.
+    public var tcpPeers: [NetworkEndpoint] { connections.keys.sorted { $0.description < $1.description } }
+    /// The connection of a TCP peer (its counters: drops for back-pressure, queued bytes).
+    public func connection(for peer: NetworkEndpoint) -> TCPFramedConnection? { connections[peer] }
+
+    public func send(_ bytes: UnsafeRawBufferPointer, to destination: NetworkEndpoint) throws(NetworkError) {
+        guard let connection = connections[destination] else {
+            try udp.send(bytes, to: destination)
+            return
+        }
+        do {
+            try connection.send(bytes, to: destination)
+        } catch {
+            drop(destination)
+            throw error
+        }
+    }
+
+    /// The next datagram from any peer, UDP or TCP, waiting at most `timeoutMilliseconds` for
+    /// something to arrive on any of the sockets (`poll`).
+    public func receive(into buffer: UnsafeMutableRawBufferPointer, timeoutMilliseconds: Int32)
+        throws(NetworkError) -> (count: Int, from: NetworkEndpoint)? {
+        if let datagram = nextBuffered(into: buffer) { return datagram }
+        pollDescriptors.removeAll(keepingCapacity: true)
+        pollPeers.removeAll(keepingCapacity: true)
+        pollDescriptors.append(pollfd(fd: udp.descriptor, events: Int16(POLLIN), revents: 0))
+        pollDescriptors.append(pollfd(fd: listener.descriptor, events: Int16(POLLIN), revents: 0))
+        for (peer, connection) in connections {
+            pollPeers.append(peer)
+            pollDescriptors.append(pollfd(fd: connection.descriptor, events: Int16(POLLIN), revents: 0))
+        }
+        let ready = poll(&pollDescriptors, nfds_t(pollDescriptors.count), timeoutMilliseconds)
+        if ready < 0, errno != EINTR { throw .socketFailed(operation: "poll", errno: errno) }
+        guard ready > 0 else { return nil }
+        if pollDescriptors[1].revents != 0 { try acceptPending() }
+        for index in pollPeers.indices where pollDescriptors[index + 2].revents != 0 {
+            if let datagram = receive(from: pollPeers[index], into: buffer) { return datagram }
+        }
+        if pollDescriptors[0].revents != 0 { return try udp.receive(into: buffer, timeoutMilliseconds: 0) }
+        return nil
+    }
+
+    /// A datagram some connection already holds whole (no system call).
+    private func nextBuffered(into buffer: UnsafeMutableRawBufferPointer) -> (count: Int, from: NetworkEndpoint)? {
+        for (peer, connection) in connections {
+            do {
+                if let count = try connection.takePacket(into: buffer) { return (count, peer) }
+            } catch {
+                drop(peer)
+                return nil
+            }
+        }
+        return nil
+    }
+
+    /// What a ready connection reads now; a broken one is dropped.
+    private func receive(from peer: NetworkEndpoint, into buffer: UnsafeMutableRawBufferPointer) -> (count: Int, from: NetworkEndpoint)? {
+        guard let connection = connections[peer] else { return nil }
+        do {
+            return try connection.receive(into: buffer, timeoutMilliseconds: 0)
+        } catch {
+            drop(peer)
+            return nil
+        }
+    }
+
+    private func acceptPending() throws(NetworkError) {
+        while let connection = try listener.accept(timeoutMilliseconds: 0) {
+            connections[connection.peer] = connection
+            connectionsAccepted += 1
+        }
+    }
+
+    private func drop(_ peer: NetworkEndpoint) {
+        if connections.removeValue(forKey: peer) != nil { connectionsDropped += 1 }
+    }
+}

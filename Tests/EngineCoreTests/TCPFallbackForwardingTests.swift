@@ -1,0 +1,72 @@
+import MediaCodecs
+import RTPWire
+import Simulcast
+import Testing
+@testable import EngineCore
+
+/// One forwarding node, one room, both transports (issue 18): a subscriber over UDP and a
+/// subscriber whose UDP is blocked, connected over TCP (RFC 4571); both decode every frame with
+/// zero decoder errors, and the TCP subscriber's feedback (receiver reports, key-frame requests)
+/// reaches the node down its connection. Simulated clock, real sockets on loopback.
+/// (`decoded` counts what each decoded: both see the same frames.)
+@Suite struct TCPFallbackForwardingTests {
+    @Test func aNodeServesUDPAndTCPSubscribersInOneCall() throws {
+        let clock = ManualClock()
+        let plan = try LayerPlan(width: 640, height: 360)
+        let video = VideoTrackConfiguration(plan: plan, firstSSRC: 0x7400)
+        let transport = try UDPAndTCPTransport()
+        let node = try ForwardingNode(configuration: ForwardingNodeConfiguration(plan: plan, layerSSRCs: video.ssrcs,
+                                                                                 publisherKeys: nil, feedbackKeys: nil),
+                                      transport: transport, clock: clock.mediaClock)
+        // Over UDP.
+        let udpSocket = try UDPSocket()
+        try udpSocket.setReceiveBufferSize(1 << 20)
+        let overUDP = try Subscriber(configuration: SubscriberConfiguration(
+            localSSRC: 0x91, security: .insecurePlaintext, senderRTCPEndpoint: node.localEndpoint,
+            video: VideoReceiver.Configuration(localSSRC: 0x91)), transport: udpSocket, clock: clock.mediaClock)
+        try node.addSubscriber(ForwardedSubscriberConfiguration(id: "udp", outputSSRC: 0xE1, destination: udpSocket.localEndpoint,
+                                                                sendKeys: nil, receiveKeys: nil))
+        // Over TCP: the node knows it by the address its connection comes from.
+        let connection = try TCPFramedConnection.connect(to: transport.tcpEndpoint)
+        let overTCP = try Subscriber(configuration: SubscriberConfiguration(
+            localSSRC: 0x92, security: .insecurePlaintext, senderRTCPEndpoint: transport.tcpEndpoint,
+            video: VideoReceiver.Configuration(localSSRC: 0x92)), transport: connection, clock: clock.mediaClock)
+        try node.addSubscriber(ForwardedSubscriberConfiguration(id: "tcp", outputSSRC: 0xE2, destination: connection.localEndpoint,
+                                                                sendKeys: nil, receiveKeys: nil))
+        var random = SplitMix64(seed: 37)
+        let publisher = try Publisher(
+            configuration: PublisherConfiguration(video: video, security: .insecure, cname: "mixed"),
+            transport: try UDPTransport(socket: try UDPSocket(), destination: node.localEndpoint),
+            clock: clock.mediaClock, using: &random)
+        let source = try VideoSource(testSceneWidth: 640, height: 360)
+        var decoded = (udp: 0, tcp: 0)
+        overUDP.onVideoFrame = { _ in decoded.udp += 1 }
+        overTCP.onVideoFrame = { _ in decoded.tcp += 1 }
+        var sent = 0
+        for _ in 0..<90 {
+            if let frame = try source.nextFrame() { try publisher.send(video: frame) }
+            sent += 1
+            clock.advance(milliseconds: 33)
+            for _ in 0..<3 {
+                try node.poll(timeoutMilliseconds: 0)
+                node.service()
+                try overUDP.step(timeoutMilliseconds: 0)
+                try overTCP.step(timeoutMilliseconds: 0)
+            }
+            while try publisher.pollIncoming(timeoutMilliseconds: 0) != nil {}
+        }
+        try node.poll(timeoutMilliseconds: 20)
+        try overTCP.step(timeoutMilliseconds: 20)
+        let (udpStats, tcpStats) = (overUDP.statistics.video, overTCP.statistics.video)
+        print("mixed transports: \(sent) frames sent; decoded over UDP \(decoded.udp), over TCP \(decoded.tcp); "
+              + "TCP peers \(transport.tcpPeers.count), node RTCP from the TCP subscriber: \(node.counters(for: "tcp")!.lastReportBlock != nil)")
+        #expect(transport.tcpPeers == [connection.localEndpoint] && transport.connectionsAccepted == 1)
+        // The same frames over either transport (the forwarder's first seconds, layer start and
+        // up-switch included, are the same for both).
+        #expect(decoded.udp > 30 && decoded.tcp == decoded.udp)
+        #expect(udpStats.decoderErrors == 0 && tcpStats.decoderErrors == 0)
+        #expect(tcpStats.packetsLost == 0)  // TCP retransmits: nothing to NACK
+        #expect(node.counters(for: "tcp")?.lastReportBlock != nil)  // its RTCP came back over TCP
+        #expect(connection.droppedForBackPressure == 0 && transport.connection(for: connection.localEndpoint)?.droppedForBackPressure == 0)
+    }
+}
