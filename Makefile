@@ -56,6 +56,11 @@ bench: deps
 	$(SWIFT) run -c release simulcast-bench encode --json bench-results/encode.json \
 		--markdown bench-results/encode.md --svg bench-results/encode.svg
 
+# RTP parse ns/op of ours (RTPPacketView) against pion/rtp on the same bytes; not in `make test`.
+.PHONY: bench-pion
+bench-pion:
+	SWIFT=$(SWIFT) scripts/bench-pion.sh
+
 bench-instructions: deps
 	scripts/bench-instructions.sh
 

@@ -103,10 +103,11 @@ public struct AbsSendTime: RTPHeaderExtensionValue {
     public var seconds: Double { Double(rawValue) / Double(1 << 18) }
 
     /// Parses the 3-byte element data.
+    @inlinable
     public init(extensionData data: ArraySlice<UInt8>) throws(WireError) {
         guard data.count == 3 else { throw .invalidValue(field: "abs-send-time length", value: data.count) }
-        var reader = ByteReader(data)
-        self.rawValue = try reader.readUInt24("abs-send-time")
+        let start = data.startIndex
+        self.rawValue = UInt32(data[start]) << 16 | UInt32(data[start &+ 1]) << 8 | UInt32(data[start &+ 2])
     }
 
     /// Appends the 3-byte element data.
@@ -126,12 +127,12 @@ public struct TransportSequenceNumber: RTPHeaderExtensionValue {
     public init(_ value: UInt16) { self.value = value }
 
     /// Parses the 2-byte element data.
+    @inlinable
     public init(extensionData data: ArraySlice<UInt8>) throws(WireError) {
         guard data.count == 2 else {
             throw .invalidValue(field: "transport sequence number length", value: data.count)
         }
-        var reader = ByteReader(data)
-        self.value = try reader.readUInt16("transport sequence number")
+        self.value = UInt16(data[data.startIndex]) << 8 | UInt16(data[data.startIndex &+ 1])
     }
 
     /// Appends the 2-byte element data.

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# `make bench-pion` (not part of `make test`): RTP parse speed against pion/rtp on the same bytes.
+# `simulcast-bench wire` (release) writes its rtp_parse packet to a file and times the view
+# (rtp_view_parse: RTPPacketView + abs-send-time and transport-cc + VP8 descriptor); a Go harness
+# (Benchmarks/pion, built offline in GOPATH mode against Debian's golang-github-pion-rtp-dev)
+# times rtp.Packet.Unmarshal + two GetExtension calls + codecs.VP8Packet.Unmarshal on that file.
+# Prints both ns/op, the ratio and the allocations; exits 1 unless ours <= 0.5x pion's and 0
+# allocations per parse (issue 15 acceptance).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SWIFT="${SWIFT:-swift}"
+OUT="${OUT:-out/bench-pion}"
+ITERATIONS="${ITERATIONS:-1000000}"
+scripts/apt-install-missing.sh golang-go golang-github-pion-rtp-dev
+mkdir -p "$OUT"
+
+# Debian installs Go sources under /usr/share/gocode/src; GOPATH mode builds against them with
+# no module download.
+export GO111MODULE=off GOPATH=/usr/share/gocode GOFLAGS= GOCACHE="$PWD/$OUT/gocache" GOPROXY=off
+go build -o "$OUT/pion-parse" ./Benchmarks/pion
+
+"$SWIFT" build -c release --product simulcast-bench
+BIN="$("$SWIFT" build -c release --show-bin-path)/simulcast-bench"
+
+"$BIN" wire --iterations "$ITERATIONS" --packet-out "$OUT/packet.bin" --json "$OUT/wire.json" > "$OUT/wire.md"
+"$OUT/pion-parse" -ext1 2 -ext2 3 "$OUT/packet.bin" > "$OUT/pion.json"
+
+python3 - "$OUT/wire.json" "$OUT/pion.json" <<'PY'
+import json, sys
+wire = json.load(open(sys.argv[1]))
+pion = json.load(open(sys.argv[2]))
+ops = {op["name"]: op for op in wire["operations"]}
+ours, old = ops["rtp_view_parse"], ops["rtp_parse"]
+ratio = ours["nsPerOp"]["median"] / pion["nsPerOp"]["median"]
+print(f"same {pion['packetBytes']}-byte packet (out of simulcast-bench wire --packet-out):")
+print("| parser | ns/op median | allocs/op |")
+print("|---|---:|---:|")
+print(f"| pion/rtp: {pion['operation']} | {pion['nsPerOp']['median']:.1f} | {pion['allocsPerOp']} |")
+print(f"| ours: RTPPacketView + 2 typed extensions + VP8 descriptor | {ours['nsPerOp']['median']:.1f} | {ours['allocationsPerOp']:.3f} |")
+print(f"| ours, all four extensions (rtp_view_parse_4ext) | {ops['rtp_view_parse_4ext']['nsPerOp']['median']:.1f} | {ops['rtp_view_parse_4ext']['allocationsPerOp']:.3f} |")
+print(f"| ours, full RTPPacket + 4 typed extensions (rtp_parse, for comparison) | {old['nsPerOp']['median']:.1f} | {old['allocationsPerOp']:.3f} |")
+print(f"ratio ours/pion: {ratio:.3f} (acceptance: <= 0.5)")
+ok = ratio <= 0.5 and ours["allocationsPerOp"] == 0
+print("PASS" if ok else "FAIL")
+sys.exit(0 if ok else 1)
+PY
