@@ -197,9 +197,9 @@ public final class TrackForwarder {
                         emit: (String, ArraySlice<UInt8>) -> Void) throws(ForwarderError) -> [UInt32] {
         let packet = view.bytes
         let descriptor: VP8PayloadDescriptor
-        let data: ArraySlice<UInt8>
+        let dataRange: Range<Int>
         do {
-            (descriptor, data) = try view.vp8Descriptor()
+            (descriptor, dataRange) = try view.vp8Descriptor()
         } catch {
             throw .malformed(error)
         }
@@ -210,7 +210,7 @@ public final class TrackForwarder {
         let firstPacket = descriptor.isStartOfFrame
         let info = VideoPacketLayerInfo(
             spatialIndex: spatial, temporalId: descriptor.temporalID ?? 0, layerSync: descriptor.layerSync,
-            keyFrame: firstPacket && VP8PayloadHeader.isKeyFrame(data) == true,
+            keyFrame: firstPacket && VP8PayloadHeader.isKeyFrame(packet[dataRange]) == true,
             isFirstPacketOfFrame: firstPacket, arrivalMilliseconds: now)
         let pictureID = descriptor.pictureID?.value ?? 0
         let descriptorOffset = view.payloadOffset

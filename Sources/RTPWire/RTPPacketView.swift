@@ -159,8 +159,13 @@ public struct RTPPacketView: Sendable {
     /// Throws `WireError` when it (or an element before it) is malformed.
     @inlinable
     public func extensionValue<Value: RTPHeaderExtensionValue>(_ type: Value.Type, id: UInt8) throws(WireError) -> Value? {
-        guard let data = try extensionData(id: id) else { return nil }
-        return try Value(extensionData: data)
+        guard let range = try extensionRange(id: id) else { return nil }
+        // Decoded in place: no slice of the packet is made (nor retained) for the value.
+        let lower = range.lowerBound &- bytes.startIndex, upper = range.upperBound &- bytes.startIndex
+        let parsed = bytes.withUnsafeBytes { raw in
+            Result { () throws(WireError) in try Value(extensionBytes: UnsafeRawBufferPointer(rebasing: raw[lower..<upper])) }
+        }
+        return try parsed.get()
     }
 
     /// The typed value of `type`'s kind, its id looked up in `map` (RFC 8285 §5); nil when the
@@ -180,10 +185,11 @@ public struct RTPPacketView: Sendable {
 
     // MARK: VP8 payload (RFC 7741 §4.2)
 
-    /// The VP8 payload descriptor at the start of the payload and a view of the VP8 data after
-    /// it, parsed now. Throws `WireError.truncated` when a signalled field is missing.
+    /// The VP8 payload descriptor at the start of the payload (RFC 7741 §4.2), parsed now, and
+    /// where the VP8 data after it sits in the caller's storage (`bytes[vp8DataRange]`).
+    /// Throws `WireError.truncated` when a signalled field is missing.
     @inlinable @inline(__always)
-    public func vp8Descriptor() throws(WireError) -> (descriptor: VP8PayloadDescriptor, vp8Data: ArraySlice<UInt8>) {
+    public func vp8Descriptor() throws(WireError) -> (descriptor: VP8PayloadDescriptor, vp8DataRange: Range<Int>) {
         let base = bytes.startIndex
         let lower = payloadStart &- base, upper = payloadEnd &- base
         var descriptor = VP8PayloadDescriptor(startOfPartition: false)
@@ -191,7 +197,7 @@ public struct RTPPacketView: Sendable {
             VP8PayloadDescriptor.parse(raw: UnsafeRawBufferPointer(rebasing: raw[lower..<upper]), into: &descriptor)
         }
         guard length > 0 else { throw VP8PayloadDescriptor.truncation(length) }
-        return (descriptor, bytes[(payloadStart &+ length)..<payloadEnd])  // length <= payload count
+        return (descriptor, (payloadStart &+ length)..<payloadEnd)  // length <= payload count
     }
 
     // MARK: Whole packet

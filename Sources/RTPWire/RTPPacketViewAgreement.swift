@@ -40,7 +40,8 @@ public enum RTPPacketViewAgreement {
         if let violation = extensionViolation(view, header.extensions) { return violation }
         let oracleVP8 = try? VP8PayloadDescriptor.parse(packet.payload)
         let viewVP8 = try? view.vp8Descriptor()
-        guard oracleVP8?.descriptor == viewVP8?.descriptor, oracleVP8?.vp8Data == viewVP8?.vp8Data
+        guard oracleVP8?.descriptor == viewVP8?.descriptor,
+              oracleVP8.map({ $0.vp8Data.startIndex..<$0.vp8Data.endIndex }) == viewVP8?.vp8DataRange
         else { return "VP8 descriptor differs" }
         guard (try? view.decoded()) == packet else { return "decoded view differs" }
         return nil

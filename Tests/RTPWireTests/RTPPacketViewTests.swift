@@ -35,7 +35,7 @@ import Testing
         #expect(try view.extensionValue(RTPStreamID.self, map: map)?.value == "h")
         #expect(try view.extensionValue(AudioLevel.self, map: map) == nil)
         let (descriptor, data) = try view.vp8Descriptor()
-        #expect(descriptor.pictureID == .fifteenBit(1234) && Array(data) == [1, 2, 3, 4])
+        #expect(descriptor.pictureID == .fifteenBit(1234) && Array(bytes[data]) == [1, 2, 3, 4])
         #expect(TransportSequenceNumber.valueOffset(in: view, map: map) == TransportSequenceNumber.valueOffset(in: bytes[...], map: map))
         #expect(RTPPacketViewAgreement.violation(in: bytes[...]) == nil)
     }
