@@ -115,6 +115,8 @@ func runWire(_ arguments: ArraySlice<String>) throws {
                 ("nsPerOp", .object([("median", .double(result.nsPerOp.median)),
                                      ("min", .double(result.nsPerOp.min)),
                                      ("max", .double(result.nsPerOp.max))])),
+                ("cpuNsPerOp", .object([("median", .double(Distribution(result.cpuNsSamples).median)),
+                                        ("min", .double(Distribution(result.cpuNsSamples).min))])),
                 ("allocationsPerOp", .double(result.allocationsPerOp)),
                 ("freesPerOp", .double(result.freesPerOp)),
                 ("allocatedBytesPerOp", .double(result.allocatedBytesPerOp)),
