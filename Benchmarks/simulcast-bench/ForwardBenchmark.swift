@@ -46,6 +46,8 @@ struct ForwardBenchmark {
         var serviceCalls: Int
         var serviceAllocations: Int64
         var serviceNanoseconds: Int64
+        /// One protect and one loopback send of the same packets, measured right after the node.
+        var floor = ForwardFloor(protectNanoseconds: 0, unprotectNanoseconds: 0, sendNanoseconds: 0, packets: 0)
     }
 
     func measure(subscribers count: Int) throws -> Result {
@@ -109,6 +111,9 @@ struct ForwardBenchmark {
         result.sendFailures = scene.node.counters.sendFailures - countersBefore.sendFailures
         result.received = scene.received - receivedBefore
         result.receivedUnprotectFailures = scene.receivedUnprotectFailures
+        let layers = scene.ids.map { id in (try? scene.node.forwarder.stats(for: id))?.current?.spatial }
+        result.floor = try ForwardFloor.measure(recording: recording, round: round, publisherKeys: publisherKeys,
+                                                layers: layers, keys: try ForwardScene.keys(seed: 1))
         return result
     }
 }
@@ -132,6 +137,23 @@ extension ForwardBenchmark.Result {
     }
 
     var cpuNsPerForwardedPacket: Double { Double(cpuNanoseconds) / Double(max(1, forwardedPackets)) }
+
+    /// The SRTP work behind one forwarded packet: its protect, and its share of the incoming
+    /// datagrams' unprotects (every incoming datagram is unprotected once, whoever takes it).
+    var srtpNsPerForwardedPacket: Double {
+        floor.protectNanoseconds + floor.unprotectNanoseconds * Double(incomingPackets) / Double(max(1, forwardedPackets))
+    }
+
+    /// What the node spends per forwarded packet beyond its SRTP work, in % of one protect
+    /// (issue 15: at most 30 % with 8 subscribers).
+    var nonSRTPOverheadPercent: Double {
+        (nsPerForwardedPacket.median - srtpNsPerForwardedPacket) / max(1, floor.protectNanoseconds) * 100
+    }
+
+    /// The same without the kernel's loopback send as well (what the node's own code costs).
+    var overheadExcludingSendPercent: Double {
+        (nsPerForwardedPacket.median - srtpNsPerForwardedPacket - floor.sendNanoseconds) / max(1, floor.protectNanoseconds) * 100
+    }
     var cpuNsPerIncomingPacket: Double { Double(cpuNanoseconds) / Double(max(1, incomingPackets)) }
 }
 

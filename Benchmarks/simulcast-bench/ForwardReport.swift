@@ -34,8 +34,9 @@ struct ForwardReport {
             + "Allocation counter self-check: \(selfCheck).")
         lines.append("")
         lines.append("| subscribers | on layer (low/mid/top) | rounds | forwarded pkts | CPU ns/fwd pkt median | p95 | "
-            + "CPU ns/incoming pkt | allocs/fwd pkt | libsrtp's | over libsrtp | service() allocs/subscriber |")
-        lines.append("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+            + "CPU ns/incoming pkt | allocs/fwd pkt | libsrtp's | over libsrtp | service() allocs/subscriber | "
+            + "protect ns | unprotect ns/in pkt | SRTP ns/fwd pkt | sendto ns | non-SRTP overhead | without sendto |")
+        lines.append("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
         for result in results {
             let serviceAllocations = Double(result.serviceAllocations) / Double(max(1, result.serviceCalls * result.subscribers))
             lines.append("| \(result.subscribers) | \(result.subscribersPerLayer.map(String.init).joined(separator: "/")) | "
@@ -44,12 +45,20 @@ struct ForwardReport {
                 + "\(MarkdownTable.fmt(result.allocationsPerForwardedPacket, 3)) | "
                 + "\(MarkdownTable.fmt(result.libSRTPAllocationsPerForwardedPacket(baseline), 3)) | "
                 + "\(MarkdownTable.fmt(result.allocationsPerForwardedPacketOverBaseline(baseline), 3)) | "
-                + "\(MarkdownTable.fmt(serviceAllocations, 1)) |")
+                + "\(MarkdownTable.fmt(serviceAllocations, 1)) | \(MarkdownTable.fmt(result.floor.protectNanoseconds, 0)) | "
+                + "\(MarkdownTable.fmt(result.floor.unprotectNanoseconds, 0)) | \(MarkdownTable.fmt(result.srtpNsPerForwardedPacket, 0)) | "
+                + "\(MarkdownTable.fmt(result.floor.sendNanoseconds, 0)) | \(MarkdownTable.fmt(result.nonSRTPOverheadPercent, 0)) % | "
+                + "\(MarkdownTable.fmt(result.overheadExcludingSendPercent, 0)) % |")
         }
         lines.append("")
         lines.append("CPU: thread CPU time (CLOCK_THREAD_CPUTIME_ID) of the node.handle calls, kernel sendto included, "
             + "per packet handed to a subscriber (video and audio). service(): once per round, between windows; it sends "
             + "each subscriber a sender report (one SRTCP protect) at most once a second of media time.")
+        lines.append("protect ns: thread CPU of one libsrtp2 srtp_protect (SRTPSession.protectRTP, the subscribers' suite) per packet, "
+            + "sendto ns: one loopback sendto of the protected packet, both over the same packet mix the node forwarded, measured "
+            + "in the same run right after it; unprotect: one srtp_unprotect per incoming datagram of a round. SRTP ns/fwd pkt: "
+            + "protect + unprotect x incoming/forwarded. non-SRTP overhead: (CPU ns/fwd pkt median - SRTP ns/fwd pkt) / "
+            + "protect ns; without sendto: also minus the sendto floor.")
         let notes = results.filter { $0.keyFrameRequestsSent > 0 || $0.sendFailures > 0 || $0.receivedUnprotectFailures > 0 }
         for result in notes {
             lines.append("note: \(result.subscribers) subscribers: \(result.keyFrameRequestsSent) key-frame requests, "
@@ -77,6 +86,13 @@ struct ForwardReport {
                     ("overall", .double(result.cpuNsPerForwardedPacket)),
                 ])),
                 ("cpuNsPerIncomingPacket", .double(result.cpuNsPerIncomingPacket)),
+                ("srtpProtectNsPerPacket", .double(result.floor.protectNanoseconds)),
+                ("sendtoNsPerPacket", .double(result.floor.sendNanoseconds)),
+                ("srtpUnprotectNsPerIncomingPacket", .double(result.floor.unprotectNanoseconds)),
+                ("srtpNsPerForwardedPacket", .double(result.srtpNsPerForwardedPacket)),
+                ("floorPackets", .int(result.floor.packets)),
+                ("nonSRTPOverheadPercent", .double(result.nonSRTPOverheadPercent)),
+                ("nonSRTPOverheadExcludingSendtoPercent", .double(result.overheadExcludingSendPercent)),
                 ("allocations", .int(Int(result.allocations))),
                 ("allocationsPerForwardedPacket", .double(result.allocationsPerForwardedPacket)),
                 ("libsrtpAllocationsPerForwardedPacket", .double(result.libSRTPAllocationsPerForwardedPacket(baseline))),

@@ -3,9 +3,10 @@ import Foundation
 import RTPWire
 
 let wireUsage = """
-usage: simulcast-bench wire [--iterations N] [--runs R] [--json PATH]
+usage: simulcast-bench wire [--iterations N] [--runs R] [--json PATH] [--packet-out PATH]
   N: packets per timed run (default 100000); frame operations run ceil(N / packets per frame) frames.
   R: timed runs per operation after one untimed warm-up run (default 11); ns/op is the median over runs.
+  --packet-out: also write the rtp_parse packet's bytes there (what Benchmarks/pion parses).
 """
 
 /// `simulcast-bench wire`: ns/op and heap allocations/op of the RTP/VP8 wire hot paths.
@@ -27,6 +28,18 @@ struct WireBenchmark {
         results.append(try measureWire(
             &parse, name: "rtp_parse",
             detail: "\(packetBytes) B packet: RTPPacket(parsing:) + MID, RID, abs-send-time, transport-cc values + VP8 descriptor",
+            unit: "packet", iterations: iterations, runs: runs))
+
+        var view = try ViewParseOperation(packet: fixtures.packet, map: fixtures.map, allExtensions: false)
+        results.append(try measureWire(
+            &view, name: "rtp_view_parse",
+            detail: "\(packetBytes) B packet: RTPPacketView + abs-send-time, transport-cc by id + VP8 descriptor (pion's operation)",
+            unit: "packet", iterations: iterations, runs: runs))
+
+        var viewAll = try ViewParseOperation(packet: fixtures.packet, map: fixtures.map, allExtensions: true)
+        results.append(try measureWire(
+            &viewAll, name: "rtp_view_parse_4ext",
+            detail: "the same + MID and RID as views of the packet",
             unit: "packet", iterations: iterations, runs: runs))
 
         var serialize = try SerializeOperation(fixtures: fixtures)
@@ -57,7 +70,7 @@ struct WireBenchmark {
 }
 
 func runWire(_ arguments: ArraySlice<String>) throws {
-    let options = try CommandLineArguments(arguments, valueOptions: ["iterations", "runs", "json"])
+    let options = try CommandLineArguments(arguments, valueOptions: ["iterations", "runs", "json", "packet-out"])
     let benchmark = WireBenchmark(iterations: try options.int("iterations", default: 100_000, range: 1...100_000_000),
                                   runs: try options.int("runs", default: 11, range: 1...1000))
     let selfCheck = allocationCounterSelfCheck(count: 64)
@@ -65,6 +78,7 @@ func runWire(_ arguments: ArraySlice<String>) throws {
         throw ValidationError(message: "allocation counter is not counting ([Int](repeating:count:) showed 0 allocations)")
     }
     let fixtures = try WireFixtures()
+    if let path = options.string("packet-out") { try write(Data(fixtures.packet), to: path) }
     let results = try benchmark.run(fixtures)
     let rtcp = try benchmark.measureRTCP()
     let machine = MachineInfo.current()
@@ -101,6 +115,8 @@ func runWire(_ arguments: ArraySlice<String>) throws {
                 ("nsPerOp", .object([("median", .double(result.nsPerOp.median)),
                                      ("min", .double(result.nsPerOp.min)),
                                      ("max", .double(result.nsPerOp.max))])),
+                ("cpuNsPerOp", .object([("median", .double(Distribution(result.cpuNsSamples).median)),
+                                        ("min", .double(Distribution(result.cpuNsSamples).min))])),
                 ("allocationsPerOp", .double(result.allocationsPerOp)),
                 ("freesPerOp", .double(result.freesPerOp)),
                 ("allocatedBytesPerOp", .double(result.allocatedBytesPerOp)),

@@ -28,6 +28,9 @@ struct WireResult: Sendable {
     var allocatedBytesPerOp: Double
     /// The raw per-run samples behind `nsPerOp`.
     var nsSamples: [Double]
+    /// Thread CPU nanoseconds per op (`CLOCK_THREAD_CPUTIME_ID`), one sample per timed run: what
+    /// a comparison on a shared machine uses (time the thread spent preempted is not in it).
+    var cpuNsSamples: [Double] = []
 
     /// The same measurement expressed per sub-unit (e.g. per packet of a frame).
     func divided(by count: Int, name: String, detail: String, unit: String) -> WireResult {
@@ -42,6 +45,7 @@ struct WireResult: Sendable {
         result.freesPerOp = freesPerOp * scale
         result.allocatedBytesPerOp = allocatedBytesPerOp * scale
         result.nsSamples = nsSamples.map { $0 * scale }
+        result.cpuNsSamples = cpuNsSamples.map { $0 * scale }
         return result
     }
 }
@@ -60,24 +64,29 @@ func measureWire<Operation: WireOperation>(
     for _ in 0..<iterations { try operation.iterate() }  // warm-up: buffers and tables reach size
     var samples: [Double] = []
     samples.reserveCapacity(runs)
+    var cpuSamples: [Double] = []
+    cpuSamples.reserveCapacity(runs)
     var allocations: Int64 = 0, frees: Int64 = 0, bytes: Int64 = 0
     for _ in 0..<runs {
         alloc_counter_reset()
+        let cpuStart = threadCPUNanoseconds()
         let start = wallNanoseconds()
         for _ in 0..<iterations { try operation.iterate() }
         let elapsed = wallNanoseconds() - start
+        let cpuElapsed = threadCPUNanoseconds() - cpuStart
         // Read the counters before anything here can allocate.
         allocations += alloc_counter_get()
         frees += alloc_counter_frees()
         bytes += alloc_counter_bytes()
         samples.append(Double(elapsed) / Double(iterations * opsPerIteration))
+        cpuSamples.append(Double(cpuElapsed) / Double(iterations * opsPerIteration))
     }
     wireChecksumSink &+= operation.checksum
     let ops = Double(iterations * opsPerIteration * runs)
     return WireResult(name: name, detail: detail, unit: unit, iterations: iterations,
                       opsPerIteration: opsPerIteration, runs: runs, nsPerOp: Distribution(samples),
                       allocationsPerOp: Double(allocations) / ops, freesPerOp: Double(frees) / ops,
-                      allocatedBytesPerOp: Double(bytes) / ops, nsSamples: samples)
+                      allocatedBytesPerOp: Double(bytes) / ops, nsSamples: samples, cpuNsSamples: cpuSamples)
 }
 
 /// Proves the interposed allocator is live: a fresh `[Int](repeating:count:)` must count ≥ 1.

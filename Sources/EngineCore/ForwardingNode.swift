@@ -372,14 +372,16 @@ public final class ForwardingNode {
             counters.publisherRTCP += 1
             handlePublisherRTCP(length: plain)
         case .rtp:
-            guard let fields = try? RTPFixedFields(reading: receiveBuffer[0..<plain]) else {
+            // One view of the packet serves every step below (no re-parse per step or subscriber);
+            // its extension block is checked once here, as it is relayed to every subscriber.
+            guard let view = try? RTPPacketView(receiveBuffer[0..<plain]), (try? view.validateExtensions()) != nil else {
                 counters.malformed += 1
                 return
             }
             // Only a packet of one of the track's SSRCs may pin or move the publisher's address;
             // padding on another SSRC from the pinned address is the publisher probing.
-            guard isPublishedSSRC(fields.ssrc) else {
-                if publisherSource.peer == source, recordTransportSequence(length: plain, paddingOnly: true) {
+            guard isPublishedSSRC(view.ssrc) else {
+                if publisherSource.peer == source, recordTransportSequence(view, paddingOnly: true) {
                     counters.paddingPackets += 1
                 } else {
                     counters.malformed += 1
@@ -390,19 +392,18 @@ public final class ForwardingNode {
                 counters.foreignSourcePackets += 1
                 return
             }
-            if transportFeedback != nil { _ = recordTransportSequence(length: plain, paddingOnly: false) }
-            handlePublisherRTP(length: plain, fields: fields)
+            if transportFeedback != nil { _ = recordTransportSequence(view, paddingOnly: false) }
+            handlePublisherRTP(view)
         }
     }
 
-    /// Notes the arrival of the publisher's packet in `receiveBuffer[0..<length]` for
-    /// transport-wide feedback (when the node sends it). With `paddingOnly`, only a packet that
-    /// carries nothing but padding counts; returns whether it was one (or, without it, parsed).
-    private func recordTransportSequence(length: Int, paddingOnly: Bool) -> Bool {
-        guard let packet = try? RTPPacket(parsing: receiveBuffer[0..<length]) else { return false }
-        if paddingOnly, !(packet.payload.isEmpty && packet.paddingLength > 0) { return false }
-        if transportFeedback != nil, let extensions = packet.header.extensions,
-           let sequence = try? extensions.value(TransportSequenceNumber.self, map: configuration.extensionMap) {
+    /// Notes the arrival of the publisher's packet `view` for transport-wide feedback (when the
+    /// node sends it). With `paddingOnly`, only a packet that carries nothing but padding counts;
+    /// returns whether it was one (always true without it).
+    private func recordTransportSequence(_ view: RTPPacketView, paddingOnly: Bool) -> Bool {
+        if paddingOnly, !(view.payload.isEmpty && view.paddingLength > 0) { return false }
+        if transportFeedback != nil,
+           let sequence = try? view.extensionValue(TransportSequenceNumber.self, map: configuration.extensionMap) {
             transportFeedback?.record(transportSequenceNumber: sequence.value, arrivalMicroseconds: clock.monotonicMicroseconds())
         }
         return true
@@ -439,11 +440,12 @@ public final class ForwardingNode {
         layerIndex(of: ssrc, in: configuration.layerSSRCs) != nil || configuration.audioSSRC == ssrc
     }
 
-    private func handlePublisherRTP(length: Int, fields: RTPFixedFields) {
-        let ssrc = fields.ssrc
-        let sequenceNumber = fields.sequenceNumber
+    private func handlePublisherRTP(_ view: RTPPacketView) {
+        let length = view.bytes.count
+        let ssrc = view.ssrc
+        let sequenceNumber = view.sequenceNumber
         let numberAt = configuration.downlinkEstimation == nil ? nil
-            : TransportSequenceNumber.valueOffset(in: receiveBuffer[0..<length], map: configuration.extensionMap)
+            : TransportSequenceNumber.valueOffset(in: view, map: configuration.extensionMap)
         if let audioSSRC = configuration.audioSSRC, ssrc == audioSSRC {
             forwardAudio(length: length, numberAt: numberAt)
             return
@@ -452,7 +454,7 @@ public final class ForwardingNode {
             counters.malformed += 1
             return
         }
-        videoPayloadType = fields.payloadType
+        videoPayloadType = view.payloadType
         if endedLayers.contains(layer) { setEndedLayers(endedLayers.subtracting([layer])) }
         let now = nowMilliseconds
         let extended = upstreamUnwrappers[layer].unwrap(sequenceNumber)
@@ -461,7 +463,7 @@ public final class ForwardingNode {
         // change on this path (no per-packet set building otherwise).
         let switchesBefore = forwarder.switchEvents.totalAppended
         do {
-            let requests = try forwarder.forward(receiveBuffer[0..<length], nowMilliseconds: now) { id, packet in
+            let requests = try forwarder.forward(view, nowMilliseconds: now) { id, packet in
                 guard let downstream = downstreams[id] else { return }
                 sendMedia(packet, to: downstream, numberAt: numberAt, now: now)
             }

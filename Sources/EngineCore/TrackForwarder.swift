@@ -182,32 +182,45 @@ public final class TrackForwarder {
     /// - Returns: SSRCs the publisher should send a key frame on (PLI), already rate-limited.
     public func forward(_ packet: ArraySlice<UInt8>, nowMilliseconds now: Int64,
                         emit: (String, ArraySlice<UInt8>) -> Void) throws(ForwarderError) -> [UInt32] {
-        let parsed: RTPPacket
-        let descriptor: VP8PayloadDescriptor
-        let data: ArraySlice<UInt8>
+        let view: RTPPacketView
         do {
-            parsed = try RTPPacket(parsing: packet)
-            (descriptor, data) = try VP8PayloadDescriptor.parse(parsed.payload)
+            view = try RTPPacketView(packet)
         } catch {
             throw .malformed(error)
         }
-        guard let spatial = layerIndex(of: parsed.header.ssrc, in: layerSSRCs) else {
-            throw .unknownSSRC(parsed.header.ssrc)
+        return try forward(view, nowMilliseconds: now, emit: emit)
+    }
+
+    /// `forward(_:nowMilliseconds:emit:)` for a packet the caller has already viewed: reads the
+    /// fixed header and the VP8 descriptor once, whatever the number of subscribers.
+    public func forward(_ view: RTPPacketView, nowMilliseconds now: Int64,
+                        emit: (String, ArraySlice<UInt8>) -> Void) throws(ForwarderError) -> [UInt32] {
+        let packet = view.bytes
+        let descriptor: VP8PayloadDescriptor
+        let dataRange: Range<Int>
+        do {
+            (descriptor, dataRange) = try view.vp8Descriptor()
+        } catch {
+            throw .malformed(error)
+        }
+        let ssrc = view.ssrc, sequenceNumber = view.sequenceNumber, timestamp = view.timestamp
+        guard let spatial = layerIndex(of: ssrc, in: layerSSRCs) else {
+            throw .unknownSSRC(ssrc)
         }
         let firstPacket = descriptor.isStartOfFrame
         let info = VideoPacketLayerInfo(
             spatialIndex: spatial, temporalId: descriptor.temporalID ?? 0, layerSync: descriptor.layerSync,
-            keyFrame: firstPacket && VP8PayloadHeader.isKeyFrame(data) == true,
+            keyFrame: firstPacket && VP8PayloadHeader.isKeyFrame(packet[dataRange]) == true,
             isFirstPacketOfFrame: firstPacket, arrivalMilliseconds: now)
         let pictureID = descriptor.pictureID?.value ?? 0
-        let descriptorOffset = parsed.payload.startIndex - packet.startIndex
+        let descriptorOffset = view.payloadOffset
         var requests: [UInt32] = []
         // Indices, not `for subscriber in ordered`: the same in release builds; in debug builds
         // the unspecialized array iterator allocates per element (see `layerIndex(of:in:)`).
         for index in ordered.indices {
             let subscriber = ordered[index]
             guard subscriber.gateOpen else {
-                if subscriber.rewriter.packetLeftOut(sourceId: parsed.header.ssrc, sequenceNumber: parsed.header.sequenceNumber,
+                if subscriber.rewriter.packetLeftOut(sourceId: ssrc, sequenceNumber: sequenceNumber,
                                                      pictureId: pictureID) {
                     subscriber.stats.packetsLeftOut += 1
                 }
@@ -218,8 +231,8 @@ public final class TrackForwarder {
             if let ssrc = decision.keyFrameRequestSSRC { requests.append(ssrc) }
             if decision.shouldForward {
                 let source = SourcePacket(
-                    sourceId: parsed.header.ssrc, sequenceNumber: parsed.header.sequenceNumber,
-                    timestamp: parsed.header.timestamp, pictureId: pictureID, tl0PicIdx: descriptor.tl0PicIdx ?? 0,
+                    sourceId: ssrc, sequenceNumber: sequenceNumber,
+                    timestamp: timestamp, pictureId: pictureID, tl0PicIdx: descriptor.tl0PicIdx ?? 0,
                     temporalId: descriptor.temporalID ?? 0, isKeyFrame: info.keyFrame, isFirstPacketOfFrame: firstPacket,
                     startsNewSource: decision.startsNewSource, arrivalMilliseconds: now)
                 if case let .forward(header) = subscriber.rewriter.rewrite(source) {
@@ -236,8 +249,8 @@ public final class TrackForwarder {
                     subscriber.stats.bytesForwarded += buffer.count
                     emit(subscriber.id, buffer[...])
                 }
-            } else if subscriber.rewriter.packetLeftOut(sourceId: parsed.header.ssrc,
-                                                        sequenceNumber: parsed.header.sequenceNumber,
+            } else if subscriber.rewriter.packetLeftOut(sourceId: ssrc,
+                                                        sequenceNumber: sequenceNumber,
                                                         pictureId: pictureID) {
                 subscriber.stats.packetsLeftOut += 1
             }

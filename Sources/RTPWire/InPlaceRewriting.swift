@@ -83,9 +83,16 @@ extension TransportSequenceNumber {
     /// sender renumbering what it relays finds this once per packet and writes each copy with
     /// `rewrite(_:in:at:)`.
     public static func valueOffset(in packet: ArraySlice<UInt8>, map: RTPHeaderExtensionMap) -> Int? {
-        guard let id = map.id(for: kind), let parsed = try? RTPPacket(parsing: packet),
-              let data = parsed.header.extensions?.element(id: id), data.count == 2 else { return nil }
-        return data.startIndex - packet.startIndex
+        guard let view = try? RTPPacketView(packet) else { return nil }
+        return valueOffset(in: view, map: map)
+    }
+
+    /// `valueOffset(in:map:)` for a packet already viewed: walks its extension block only.
+    public static func valueOffset(in view: RTPPacketView, map: RTPHeaderExtensionMap) -> Int? {
+        guard let id = map.id(for: kind), let range = try? view.extensionRange(id: id), range.count == 2 else {
+            return nil
+        }
+        return range.lowerBound - view.bytes.startIndex
     }
 
     /// Overwrites the value found at `offset` by `valueOffset(in:map:)` in `packet` with `value`.

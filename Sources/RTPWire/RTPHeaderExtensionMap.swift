@@ -32,7 +32,11 @@ public enum RTPHeaderExtensionKind: String, Sendable, Hashable, CaseIterable {
 ///
 /// All default ids are in 1...14 so every default element can use the one-byte form.
 public struct RTPHeaderExtensionMap: Sendable, Equatable {
-    private var kindsByID: [UInt8: RTPHeaderExtensionKind] = [:]
+    private var kindsByID: [UInt8: RTPHeaderExtensionKind] = [:] {
+        didSet { idsByKind = RTPHeaderExtensionIDs(kindsByID) }
+    }
+    /// The reverse of `kindsByID`, kept beside it so `id(for:)` is a field read on the packet path.
+    private var idsByKind = RTPHeaderExtensionIDs()
 
     /// An empty map (no extensions negotiated).
     public init() {}
@@ -68,12 +72,5 @@ public struct RTPHeaderExtensionMap: Sendable, Equatable {
     public func kind(for id: UInt8) -> RTPHeaderExtensionKind? { kindsByID[id] }
 
     /// The id negotiated for `kind`, if any (the smallest if, impossibly, several).
-    public func id(for kind: RTPHeaderExtensionKind) -> UInt8? {
-        var best: UInt8?
-        for (id, candidate) in kindsByID where candidate == kind {
-            if let current = best, current < id { continue }
-            best = id
-        }
-        return best
-    }
+    public func id(for kind: RTPHeaderExtensionKind) -> UInt8? { idsByKind[kind] }
 }

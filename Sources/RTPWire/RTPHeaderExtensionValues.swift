@@ -3,13 +3,22 @@
 public protocol RTPHeaderExtensionValue: Sendable, Equatable {
     /// Which extension this value is.
     static var kind: RTPHeaderExtensionKind { get }
-    /// Parses an element's data. Throws `WireError` for a wrong length or invalid content.
-    init(extensionData: ArraySlice<UInt8>) throws(WireError)
+    /// Parses an element's data, read in place (a view of the packet: nothing is retained or
+    /// copied). Throws `WireError` for a wrong length or invalid content.
+    init(extensionBytes: UnsafeRawBufferPointer) throws(WireError)
     /// Appends the element's data (not the element header).
     func appendExtensionData(to buffer: inout [UInt8])
 }
 
 extension RTPHeaderExtensionValue {
+    /// Parses an element's data (`init(extensionBytes:)` over the slice's bytes).
+    /// Throws `WireError` for a wrong length or invalid content.
+    @inlinable
+    public init(extensionData data: ArraySlice<UInt8>) throws(WireError) {
+        let parsed = data.withUnsafeBytes { bytes in Result { () throws(WireError) in try Self(extensionBytes: bytes) } }
+        self = try parsed.get()
+    }
+
     /// The element data as a fresh array.
     public var extensionData: [UInt8] {
         var bytes: [UInt8] = []
@@ -64,10 +73,12 @@ public struct AudioLevel: RTPHeaderExtensionValue {
     public static let silence = AudioLevel(clampingLevel: 127, voiceActivity: false)
 
     /// Parses the 1-byte element data (RFC 6464 §3).
-    public init(extensionData data: ArraySlice<UInt8>) throws(WireError) {
-        guard data.count == 1, let byte = data.first else {
+    @inlinable
+    public init(extensionBytes data: UnsafeRawBufferPointer) throws(WireError) {
+        guard data.count == 1 else {
             throw .invalidValue(field: "audio level length", value: data.count)
         }
+        let byte = data[0]
         self.voiceActivity = byte & 0x80 != 0
         self.level = byte & 0x7F
     }
@@ -103,10 +114,10 @@ public struct AbsSendTime: RTPHeaderExtensionValue {
     public var seconds: Double { Double(rawValue) / Double(1 << 18) }
 
     /// Parses the 3-byte element data.
-    public init(extensionData data: ArraySlice<UInt8>) throws(WireError) {
+    @inlinable
+    public init(extensionBytes data: UnsafeRawBufferPointer) throws(WireError) {
         guard data.count == 3 else { throw .invalidValue(field: "abs-send-time length", value: data.count) }
-        var reader = ByteReader(data)
-        self.rawValue = try reader.readUInt24("abs-send-time")
+        self.rawValue = UInt32(data[0]) << 16 | UInt32(data[1]) << 8 | UInt32(data[2])
     }
 
     /// Appends the 3-byte element data.
@@ -126,12 +137,12 @@ public struct TransportSequenceNumber: RTPHeaderExtensionValue {
     public init(_ value: UInt16) { self.value = value }
 
     /// Parses the 2-byte element data.
-    public init(extensionData data: ArraySlice<UInt8>) throws(WireError) {
+    @inlinable
+    public init(extensionBytes data: UnsafeRawBufferPointer) throws(WireError) {
         guard data.count == 2 else {
             throw .invalidValue(field: "transport sequence number length", value: data.count)
         }
-        var reader = ByteReader(data)
-        self.value = try reader.readUInt16("transport sequence number")
+        self.value = UInt16(data[0]) << 8 | UInt16(data[1])
     }
 
     /// Appends the 2-byte element data.
@@ -140,15 +151,15 @@ public struct TransportSequenceNumber: RTPHeaderExtensionValue {
 
 /// Validation shared by the SDES-item extensions (RFC 7941 §4.1): 1...255 bytes of visible ASCII.
 enum SDESText {
-    static func decode(_ data: ArraySlice<UInt8>, field: String,
+    static func decode(_ data: UnsafeRawBufferPointer, field: String,
                        allowed: (UInt8) -> Bool) throws(WireError) -> String {
         guard (1...255).contains(data.count) else {
             throw .invalidValue(field: "\(field) length", value: data.count)
         }
-        // Indexes the slice directly instead of `for byte in data`: unoptimized builds run that
-        // through the unspecialized IndexingIterator, whose ArraySlice read coroutine mallocs
-        // twice per byte (every MID/RID on the receive path). Optimized builds are the same.
-        var index = data.startIndex
+        // Indexes the bytes directly instead of `for byte in data`: unoptimized builds run that
+        // through the unspecialized IndexingIterator, which may allocate per byte (every MID/RID
+        // on the receive path). Optimized builds are the same.
+        var index = 0
         while index < data.endIndex {
             let byte = data[index]
             guard allowed(byte) else { throw .invalidValue(field: "\(field) character", value: Int(byte)) }
@@ -196,7 +207,7 @@ extension SDESTextExtensionValue {
     }
 
     /// Parses the element data (RFC 7941 §4.1).
-    public init(extensionData data: ArraySlice<UInt8>) throws(WireError) {
+    public init(extensionBytes data: UnsafeRawBufferPointer) throws(WireError) {
         self.init(validated: try SDESText.decode(data, field: Self.fieldName, allowed: Self.isAllowed))
     }
 

@@ -79,47 +79,76 @@ public struct VP8PayloadDescriptor: Sendable, Equatable {
     /// Reads a descriptor (RFC 7741 §4.2), leaving `reader` at the first VP8 payload byte.
     /// Throws `WireError.truncated` when a signalled field is missing.
     public init(parsing reader: inout ByteReader) throws(WireError) {
-        let first = try reader.readUInt8("VP8 descriptor X/N/S/PID")
-        nonReference = first & 0x20 != 0
-        startOfPartition = first & 0x10 != 0
-        partitionIndex = first & 0x07
-        pictureID = nil
-        tl0PicIdx = nil
-        temporalID = nil
-        layerSync = false
-        keyIndex = nil
-        guard first & 0x80 != 0 else { return }
-        let flags = try reader.readUInt8("VP8 descriptor I/L/T/K")
+        var descriptor = VP8PayloadDescriptor(startOfPartition: false)
+        let length = reader.bytes[reader.index...].withUnsafeBytes { Self.parse(raw: $0, into: &descriptor) }
+        guard length > 0 else { throw Self.truncation(length) }
+        self = descriptor
+        try reader.skip(length, "VP8 descriptor")  // length <= the bytes just read: cannot throw
+    }
+
+    /// Reads the descriptor at the start of `raw` into `descriptor` (RFC 7741 §4.2) and returns
+    /// its length in bytes, or, when a signalled field is missing, minus the number of that field
+    /// for `truncation(_:)`. Reads only inside `raw`; the one implementation behind every
+    /// descriptor parse. Plain integers out, so the packet path handles no error value.
+    @inlinable @inline(__always)
+    static func parse(raw: UnsafeRawBufferPointer, into descriptor: inout VP8PayloadDescriptor) -> Int {
+        let count = raw.count
+        guard count >= 1 else { return -1 }
+        let first = raw[0]
+        descriptor = VP8PayloadDescriptor(nonReference: first & 0x20 != 0, startOfPartition: first & 0x10 != 0,
+                                          partitionIndex: first & 0x07)
+        guard first & 0x80 != 0 else { return 1 }
+        guard count >= 2 else { return -2 }
+        let flags = raw[1]
+        var index = 2
         if flags & 0x80 != 0 {
-            let high = try reader.readUInt8("VP8 PictureID")
+            guard index < count else { return -3 }
+            let high = raw[index]
+            index &+= 1
             if high & 0x80 != 0 {
-                let low = try reader.readUInt8("VP8 PictureID (15-bit)")
-                pictureID = .fifteenBit(UInt16(high & 0x7F) << 8 | UInt16(low))
+                guard index < count else { return -4 }
+                descriptor.pictureID = .fifteenBit(UInt16(high & 0x7F) << 8 | UInt16(raw[index]))
+                index &+= 1
             } else {
-                pictureID = .sevenBit(high)
+                descriptor.pictureID = .sevenBit(high)
             }
         }
         if flags & 0x40 != 0 {
-            tl0PicIdx = try reader.readUInt8("VP8 TL0PICIDX")
+            guard index < count else { return -5 }
+            descriptor.tl0PicIdx = raw[index]
+            index &+= 1
         }
         let hasTID = flags & 0x20 != 0
         let hasKeyIndex = flags & 0x10 != 0
         if hasTID || hasKeyIndex {
-            let byte = try reader.readUInt8("VP8 TID/Y/KEYIDX")
+            guard index < count else { return -6 }
+            let byte = raw[index]
+            index &+= 1
             if hasTID {
-                temporalID = byte >> 6
-                layerSync = byte & 0x20 != 0
+                descriptor.temporalID = byte >> 6
+                descriptor.layerSync = byte & 0x20 != 0
             }
-            if hasKeyIndex { keyIndex = byte & 0x1F }
+            if hasKeyIndex { descriptor.keyIndex = byte & 0x1F }
         }
+        return index
+    }
+
+    /// The error for a negative result of `parse(raw:into:)`: the missing field, 1 byte needed.
+    @usableFromInline
+    static func truncation(_ code: Int) -> WireError {
+        let fields = ["VP8 descriptor X/N/S/PID", "VP8 descriptor I/L/T/K", "VP8 PictureID", "VP8 PictureID (15-bit)",
+                      "VP8 TL0PICIDX", "VP8 TID/Y/KEYIDX"]
+        return .truncated(field: fields.indices.contains(-code - 1) ? fields[-code - 1] : "VP8 descriptor", needed: 1, available: 0)
     }
 
     /// Parses the descriptor at the start of `payload` (RFC 7741 §4.2) and returns it with a view
     /// of the VP8 payload that follows. Throws `WireError`.
+    @inlinable
     public static func parse(_ payload: ArraySlice<UInt8>) throws(WireError) -> (descriptor: VP8PayloadDescriptor, vp8Data: ArraySlice<UInt8>) {
-        var reader = ByteReader(payload)
-        let descriptor = try VP8PayloadDescriptor(parsing: &reader)
-        return (descriptor, reader.readRest())
+        var descriptor = VP8PayloadDescriptor(startOfPartition: false)
+        let length = payload.withUnsafeBytes { parse(raw: $0, into: &descriptor) }
+        guard length > 0 else { throw truncation(length) }
+        return (descriptor, payload[(payload.startIndex &+ length)...])  // length <= payload.count
     }
 
     private var hasExtension: Bool {

@@ -6,6 +6,8 @@
 public enum WireRoundTripCheck: String, CaseIterable, Sendable {
     /// RTP with header extensions (RFC 3550, RFC 8285) and the typed extension values.
     case rtp
+    /// `RTPPacketView` against `RTPPacket` as the oracle: same packets accepted, same fields.
+    case rtpview
     /// VP8 payload descriptor and header (RFC 7741) and the frame assembler fed a packet sequence.
     case vp8
     /// Opus payload (RFC 7587, RFC 6716 §3 framing).
@@ -23,6 +25,7 @@ public enum WireRoundTripCheck: String, CaseIterable, Sendable {
     public func violation(in bytes: [UInt8]) -> String? {
         switch self {
         case .rtp: return Self.checkRTP(bytes)
+        case .rtpview: return RTPPacketViewAgreement.violation(in: bytes[...])
         case .vp8: return Self.checkVP8(bytes)
         case .opus: return Self.checkOpus(bytes)
         case .rtcp: return Self.checkRTCP(bytes)
