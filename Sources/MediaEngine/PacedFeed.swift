@@ -1,8 +1,11 @@
 /// A published track's feed with the cadence its frames leave at: one frame every
 /// `intervalMicroseconds`, the first at once. The source is pulled only when a frame is due, so
-/// every frame it yields is sent and none is skipped; a loop late by more than an interval restarts
-/// the cadence rather than bunching frames up. The caller's clock may be real
-/// or virtual (unpaced sending jumps it to the next due frame). Loop-confined.
+/// every frame it yields is sent and none is skipped. A loop that falls behind (a tick busy
+/// encoding) catches up, one frame per call, as long as it is less than `catchUpMicroseconds`
+/// late, so a played source's media time keeps to the wall clock (a receiver's jitter buffer
+/// takes the short burst); later than that, the cadence restarts rather than bunching frames up.
+/// The caller's clock may be real or virtual (unpaced sending jumps it to the next due frame).
+/// Loop-confined.
 struct PacedFeed<Frame> {
     let trackId: String
     let feed: TrackFeed<Frame>
@@ -26,10 +29,14 @@ struct PacedFeed<Frame> {
         if let due = nextDueMicroseconds, now < due { return nil }
         guard let frame = feed.take() else { return nil }
         let next = (nextDueMicroseconds ?? now) + intervalMicroseconds
-        // Late by less than an interval: keep the cadence (the rate stays exact); more: restart it.
-        nextDueMicroseconds = next > now ? next : now + intervalMicroseconds
+        // Behind by less than the catch-up limit: keep the cadence (the next frame may be due at
+        // once); more: restart it from now.
+        nextDueMicroseconds = now - next < Self.catchUpMicroseconds ? next : now + intervalMicroseconds
         return frame
     }
+
+    /// How far behind the cadence the loop may fall and still catch up (about six audio frames).
+    static var catchUpMicroseconds: Int64 { 120_000 }
 
     /// When the playing source's next frame is due (`now` if at once); nil when no source plays.
     func sourceDue(now: Int64) -> Int64? {
