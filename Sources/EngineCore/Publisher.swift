@@ -420,6 +420,12 @@ public final class Publisher {
     /// RTP is ignored. Throws typed errors for datagrams that fail authentication or parsing.
     @discardableResult
     public func handleIncoming(_ datagram: [UInt8]) throws(PublisherError) -> FeedbackOutcome {
+        try handleIncoming(datagram[...])
+    }
+
+    /// `handleIncoming(_:)` for a view of a buffer the caller reuses (no copy into an array).
+    @discardableResult
+    public func handleIncoming(_ datagram: ArraySlice<UInt8>) throws(PublisherError) -> FeedbackOutcome {
         guard datagram.count <= receiveBuffer.count else {
             throw .invalidConfiguration("datagram of \(datagram.count) bytes is larger than \(receiveBuffer.count)")
         }

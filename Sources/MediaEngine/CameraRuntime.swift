@@ -52,9 +52,9 @@ final class CameraRuntime {
                 (try? transport.receive(into: buffer, timeoutMilliseconds: 0)) ?? nil
             }
             guard let received else { return }
-            let datagram = Array(receiveBuffer[..<received])
-            _ = try? publisher.handleIncoming(datagram)
-            if let microphone { _ = try? microphone.publisher.handleIncoming(datagram) }
+            // Each publisher copies what it reads into its own buffer: no array per datagram.
+            _ = try? publisher.handleIncoming(receiveBuffer[..<received])
+            if let microphone { _ = try? microphone.publisher.handleIncoming(receiveBuffer[..<received]) }
         }
     }
 

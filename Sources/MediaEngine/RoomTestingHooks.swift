@@ -14,14 +14,17 @@ extension Room {
         try await onHostedRoom { room throws(EngineError) in try room.downlinkDrops(participant: participantId) }
     }
 
-    /// The forwarding node's view of one subscription.
-    package func forwarding(subscriber subscriberId: String, publisher publisherId: String) async throws(EngineError) -> ForwardingSnapshot {
+    /// Packets the forwarding node resent to one subscriber (NACK answers, rebuilt ones included).
+    package func retransmissions(subscriber subscriberId: String, publisher publisherId: String) async throws(EngineError) -> Int {
         try await onHostedRoom { room throws(EngineError) in
             let counters = try room.forwardingCounters(subscriber: subscriberId, publisher: publisherId)
-            let node = try room.nodeCounters(publisher: publisherId)
-            return ForwardingSnapshot(retransmitted: counters.retransmitted + counters.rebuilt,
-                                      keyFrameRequestsToPublisher: node.keyFrameRequestsSent)
+            return counters.retransmitted + counters.rebuilt
         }
+    }
+
+    /// PLIs the node of `publisherId` sent that publisher.
+    package func keyFrameRequestsToPublisher(_ publisherId: String) async throws(EngineError) -> Int {
+        try await onHostedRoom { room throws(EngineError) in try room.nodeCounters(publisher: publisherId).keyFrameRequestsSent }
     }
 
     /// The room's adaptive-subscription view of `participantId`: its estimated downlink and
@@ -42,12 +45,4 @@ extension Room {
             return try body(room)
         }
     }
-}
-
-/// The forwarding node's counters for one subscription.
-package struct ForwardingSnapshot: Sendable, Hashable {
-    /// Packets the node resent to the subscriber (NACK answers, rebuilt ones included).
-    package var retransmitted: Int
-    /// PLIs the node sent the publisher.
-    package var keyFrameRequestsToPublisher: Int
 }

@@ -63,7 +63,7 @@ struct DemoReport {
         var viewers: [DemoViewerReport] = []
         for viewer in call.viewers {
             let stats = try await viewer.remote.stats()
-            let forwarding = try await call.room.forwarding(subscriber: viewer.id, publisher: "publisher")
+            let retransmitted = try await call.room.retransmissions(subscriber: viewer.id, publisher: "publisher")
             let log = viewer.log.withLock { $0 }
             let layerSize = sizes[min(viewer.viewportLayer, sizes.count - 1)]
             let finalLayer = stats.currentSpatialLayer.map { LayerTarget(spatial: $0, temporal: stats.currentTemporalLayer ?? 0) }
@@ -74,7 +74,7 @@ struct DemoReport {
                 decoderErrors: stats.decoderErrors, freezes: stats.freezeCount,
                 longestFreezeMilliseconds: Int64(stats.longestFreezeMilliseconds), packetsLost: Int64(stats.packetsLost),
                 nackRequests: Int64(stats.nackCount), packetsRecovered: Int64(stats.packetsRecovered),
-                retransmittedByNode: forwarding.retransmitted,
+                retransmittedByNode: retransmitted,
                 droppedByLink: viewer.throttled ? try await call.room.droppedByDownlinkLimit(of: viewer.id) : 0,
                 bytesReceived: Int64(stats.bytesReceived), finalLayer: finalLayer, finalStats: stats,
                 switches: log.switches,
@@ -90,8 +90,7 @@ struct DemoReport {
         publisherKeyFrames = camera.keyFramesRequested
         publisherSending = camera.sendingLayers
         publisherEvents = call.publisherEvents.withLock { $0 }
-        nodeKeyFrameRequests = try await call.room.forwarding(subscriber: call.viewers[0].id, publisher: "publisher")
-            .keyFrameRequestsToPublisher
+        nodeKeyFrameRequests = try await call.room.keyFrameRequestsToPublisher("publisher")
     }
 
     /// Milliseconds on each forwarded layer ("S2T2"; "none" before the first one), from the
