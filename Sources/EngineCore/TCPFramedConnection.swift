@@ -54,8 +54,13 @@ public final class TCPFramedConnection: DatagramTransport {
             close(descriptor)
             throw .socketFailed(operation: "fcntl/setsockopt on a TCP connection", errno: code)
         }
-        localEndpoint = try Self.endpoint(of: descriptor, getsockname)
-        peer = try Self.endpoint(of: descriptor, getpeername)
+        do {
+            localEndpoint = try SocketAddressCalls.localEndpoint(of: descriptor)
+            peer = try SocketAddressCalls.peerEndpoint(of: descriptor)
+        } catch {
+            close(descriptor)
+            throw error
+        }
         sendQueue.reserveCapacity(self.sendQueueLimit)
     }
 
@@ -198,18 +203,6 @@ public final class TCPFramedConnection: DatagramTransport {
             return count
         }
     }
-
-    private static func endpoint(of descriptor: Int32,
-                                 _ name: (Int32, UnsafeMutablePointer<sockaddr>, UnsafeMutablePointer<socklen_t>) -> Int32)
-        throws(NetworkError) -> NetworkEndpoint {
-        var address = sockaddr_in()
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let result = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { name(descriptor, $0, &length) }
-        }
-        guard result == 0 else { throw .socketFailed(operation: "getsockname/getpeername", errno: errno) }
-        return NetworkEndpoint(address)
-    }
 }
 
 /// A listening TCP socket for `TCPFramedConnection`s (`listen`/`accept`), closed in deinit.
@@ -227,22 +220,18 @@ public final class TCPFramedListener {
         guard fd >= 0 else { throw .socketFailed(operation: "socket", errno: errno) }
         var reuse: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
-        var address = endpoint.socketAddress
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0, listen(fd, 16) == 0 else {
+        guard SocketAddressCalls.bind(fd, to: endpoint), listen(fd, 16) == 0 else {
             let code = errno
             close(fd)
             throw .socketFailed(operation: "bind/listen \(endpoint)", errno: code)
         }
-        var local = sockaddr_in()
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &local) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
         descriptor = fd
-        localEndpoint = NetworkEndpoint(local)
+        do {
+            localEndpoint = try SocketAddressCalls.localEndpoint(of: fd)
+        } catch {
+            close(fd)
+            throw error
+        }
         self.maximumPacketSize = maximumPacketSize
         self.sendQueueLimit = sendQueueLimit
         self.socketBufferBytes = socketBufferBytes

@@ -16,24 +16,18 @@ public final class UDPSocket: DatagramTransport {
     public init(bindingTo endpoint: NetworkEndpoint = .loopback(port: 0)) throws(NetworkError) {
         let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
         guard fd >= 0 else { throw .socketFailed(operation: "socket", errno: errno) }
-        var addr = endpoint.socketAddress
-        let bound = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard bound == 0 else {
+        guard SocketAddressCalls.bind(fd, to: endpoint) else {
             let code = errno
             close(fd)
             throw .socketFailed(operation: "bind \(endpoint)", errno: code)
         }
-        var local = sockaddr_in()
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &local) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
         descriptor = fd
-        localEndpoint = NetworkEndpoint(local)
+        do {
+            localEndpoint = try SocketAddressCalls.localEndpoint(of: fd)
+        } catch {
+            close(fd)
+            throw error
+        }
     }
 
     deinit { close(descriptor) }
