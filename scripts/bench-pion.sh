@@ -2,7 +2,7 @@
 # `make bench-pion` (not part of `make test`): RTP parse speed against pion/rtp on the same bytes.
 # `simulcast-bench wire` (release) writes its rtp_parse packet to a file and times the view
 # (rtp_view_parse: RTPPacketView + abs-send-time and transport-cc + VP8 descriptor); a Go harness
-# (Benchmarks/pion, built offline in GOPATH mode against Debian's golang-github-pion-rtp-dev)
+# (Benchmarks/GoRTPParseComparison, built offline in GOPATH mode against Debian's golang-github-pion-rtp-dev)
 # times rtp.Packet.Unmarshal + two GetExtension calls + codecs.VP8Packet.Unmarshal on that file.
 # Prints both ns/op, the ratio and the allocations; exits 1 unless ours <= 0.5x pion's and 0
 # allocations per parse (issue 15 acceptance).
@@ -17,7 +17,7 @@ mkdir -p "$OUT"
 # Debian installs Go sources under /usr/share/gocode/src; GOPATH mode builds against them with
 # no module download.
 export GO111MODULE=off GOPATH=/usr/share/gocode GOFLAGS= GOCACHE="$PWD/$OUT/gocache" GOPROXY=off
-go build -o "$OUT/pion-parse" ./Benchmarks/pion
+go build -o "$OUT/pion-parse" ./Benchmarks/GoRTPParseComparison
 
 nice -n 10 "$SWIFT" build -c release --product simulcast-bench
 BIN="$("$SWIFT" build -c release --show-bin-path)/simulcast-bench"

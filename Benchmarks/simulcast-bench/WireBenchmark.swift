@@ -6,7 +6,7 @@ let wireUsage = """
 usage: simulcast-bench wire [--iterations N] [--runs R] [--json PATH] [--packet-out PATH]
   N: packets per timed run (default 100000); frame operations run ceil(N / packets per frame) frames.
   R: timed runs per operation after one untimed warm-up run (default 11); ns/op is the median over runs.
-  --packet-out: also write the rtp_parse packet's bytes there (what Benchmarks/pion parses).
+  --packet-out: also write the rtp_parse packet's bytes there (what Benchmarks/GoRTPParseComparison parses).
 """
 
 /// `simulcast-bench wire`: ns/op and heap allocations/op of the RTP/VP8 wire hot paths.

@@ -3,7 +3,7 @@ import RTPWire
 /// (a') Receive path through the zero-copy view: `RTPPacketView` over the packet, the typed
 /// abs-send-time and transport-cc values looked up by id, and the VP8 payload descriptor — the
 /// same work as pion/rtp's `Packet.Unmarshal` + two `GetExtension` calls + `VP8Packet.Unmarshal`
-/// (Benchmarks/pion/main.go parses the very bytes this operation does). With `allExtensions`,
+/// (Benchmarks/GoRTPParseComparison/main.go parses the very bytes this operation does). With `allExtensions`,
 /// MID and RID are read too (as raw views: comparing them needs no String).
 struct ViewParseOperation: WireOperation {
     let packet: [UInt8]
