@@ -6,10 +6,15 @@ import Simulcast
 
 /// A Janus VideoRoom the engine joins as a WebRTC publisher (one local participant): publishing
 /// the camera signals over Janus's HTTP API and connects ICE + DTLS-SRTP (`JanusVideoRoomPublisher`),
-/// which blocks the engine's loop for that time (typically well under a second); then the loop
-/// paces the camera's frames, answers Janus's feedback and keeps the session alive.
-/// Receiving through Janus is not supported yet. Loop-confined.
+/// which blocks the engine's loop for that time (typically well under a second); then each pass
+/// is `PublisherFeeds`' (the camera and microphone paced, Janus's feedback answered) and the
+/// Janus session is kept alive. The microphone rides in the camera's peer connection, so it is
+/// published first (it waits for the camera) or not at all: adding it later would need a
+/// renegotiation. Receiving through Janus is not supported yet. Loop-confined.
 final class JanusRoomRuntime: PublishOnlyRoomBackend {
+    /// Janus drops a session silent for 60 s (its `session_timeout`); a keepalive goes out well before.
+    static let keepAliveIntervalMicroseconds: Int64 = 25_000_000
+
     let id: String
     let url: URL
     let room: Int
@@ -17,11 +22,10 @@ final class JanusRoomRuntime: PublishOnlyRoomBackend {
     private var participantId: String?
     private var events: AsyncStream<ParticipantEvent>.Continuation?
     private var session: JanusVideoRoomPublisher?
-    /// The camera's frames at its frame rate, once published.
-    private var camera: PacedFeed<VideoFrame>?
-    private var trackId = ""
+    private var feeds = PublisherFeeds()
+    /// The microphone published before the camera, waiting for the peer connection.
+    private var pendingMicrophone: (trackId: String, feed: TrackFeed<AudioFrame>)?
     private var lastKeepAliveMicroseconds: Int64 = 0
-    private var keyFramesReported = 0
     private let clock = MediaClock.system
 
     init(id: String, url: URL, room: Int, localAddress: UInt32) {
@@ -45,6 +49,8 @@ final class JanusRoomRuntime: PublishOnlyRoomBackend {
         close()
     }
 
+    /// Joins the room as a publisher with the camera's simulcast layers (and the microphone
+    /// published before it), then reports what Janus accepted (`.publishedToSFU`).
     func publishCamera(_ participantId: String, trackId: String, settings: CameraSettings, feed: TrackFeed<VideoFrame>,
                        runtime: EngineRuntime) throws(EngineError) {
         guard participantId == self.participantId else { throw .unknownParticipant(participantId) }
@@ -56,17 +62,23 @@ final class JanusRoomRuntime: PublishOnlyRoomBackend {
         } catch {
             throw .invalidConfiguration("\(error)")
         }
+        let session: JanusVideoRoomPublisher
         do {
             session = try JanusVideoRoomPublisher(options: .init(url: url, room: room, display: participantId, camera: camera,
-                                                                 localAddress: localAddress))
+                                                                 audio: pendingMicrophone != nil, localAddress: localAddress))
         } catch {
             events?.yield(.connectionStateChanged(.disconnected))
             throw .systemFailure("joining Janus room \(room) at \(url): \(error)")
         }
-        self.camera = PacedFeed(trackId: trackId, feed: feed, intervalMicroseconds: 1_000_000 / Int64(max(1, settings.config.frameRate)))
-        self.trackId = trackId
+        self.session = session
+        feeds.addCamera(trackId: trackId, feed: feed, frameRate: settings.config.frameRate, publisher: session.publisher)
+        if let microphone = pendingMicrophone {
+            feeds.addMicrophone(trackId: microphone.trackId, feed: microphone.feed)
+            pendingMicrophone = nil
+        }
         lastKeepAliveMicroseconds = clock.monotonicMicroseconds()
         events?.yield(.connectionStateChanged(.connected))
+        events?.yield(.publishedToSFU(Self.publication(of: session)))
     }
 
     func cameraPublisher(of participantId: String) throws(EngineError) -> Publisher {
@@ -74,34 +86,32 @@ final class JanusRoomRuntime: PublishOnlyRoomBackend {
         return session.publisher
     }
 
+    /// Takes the microphone into the camera's coming peer connection (Opus, RFC 7587).
     func publishMicrophone(_ participantId: String, trackId: String, feed: TrackFeed<AudioFrame>,
                            runtime: EngineRuntime) throws(EngineError) {
-        throw .notAllowed("publishing a microphone through a Janus room is not supported yet")
+        guard participantId == self.participantId else { throw .unknownParticipant(participantId) }
+        guard pendingMicrophone == nil, feeds.microphone == nil else { throw .alreadyPublished("microphone") }
+        guard session == nil else {
+            throw .notAllowed("in a Janus room, publish the microphone before the camera (both ride one peer connection)")
+        }
+        pendingMicrophone = (trackId, feed)
     }
 
     func setMicrophoneMuted(_ muted: Bool, participant participantId: String) throws(EngineError) {
-        throw .notPublished(participant: participantId, track: "microphone")
+        guard participantId == self.participantId, feeds.microphone != nil || pendingMicrophone != nil else {
+            throw .notPublished(participant: participantId, track: "microphone")
+        }
+        feeds.microphoneMuted = muted
     }
 
     /// What every receiving call answers: the engine only publishes through Janus so far.
     let receivingUnsupported = EngineError.notAllowed("receiving through a Janus room is not supported yet")
 
     func tick(runtime: EngineRuntime) {
-        guard let session, camera != nil else { return }
+        guard let session else { return }
         let now = clock.monotonicMicroseconds()
-        if let frame = camera?.takeDue(at: now, pacingPushes: true) {
-            do {
-                try session.publisher.send(video: frame)
-            } catch {
-                events?.yield(.failure(.invalidFrame("\(error)")))
-            }
-        }
-        while (try? session.publisher.pollIncoming(timeoutMilliseconds: 0)) != nil {}
-        if session.publisher.keyFramesRequested > keyFramesReported {
-            keyFramesReported = session.publisher.keyFramesRequested
-            events?.yield(.keyFrameRequested(trackId: trackId))
-        }
-        if now - lastKeepAliveMicroseconds > 25_000_000 {
+        feeds.pass(session.publisher, at: now, pacingPushes: true, events: events)
+        if now - lastKeepAliveMicroseconds > Self.keepAliveIntervalMicroseconds {
             lastKeepAliveMicroseconds = now
             do {
                 try session.keepAlive()
@@ -114,8 +124,20 @@ final class JanusRoomRuntime: PublishOnlyRoomBackend {
     func close() {
         session?.leave()
         session = nil
+        feeds.finishSources()
+        pendingMicrophone?.feed.finishSource(.failure(EngineError.closed("microphone track \(pendingMicrophone?.trackId ?? "")")))
+        pendingMicrophone = nil
         events?.yield(.connectionStateChanged(.disconnected))
         events?.finish()
         events = nil
+    }
+
+    /// What Janus accepted, for `.publishedToSFU`.
+    private static func publication(of session: JanusVideoRoomPublisher) -> SFUPublication {
+        let streams = session.configured["streams"] ?? []
+        let json = (try? JSONSerialization.data(withJSONObject: streams, options: [.sortedKeys])).flatMap { String(data: $0, encoding: .utf8) }
+        return SFUPublication(feedId: "\(session.publisherID)", rids: session.negotiated.video?.rids ?? [],
+                              audio: session.negotiated.audio != nil, connectMilliseconds: session.connectMilliseconds,
+                              streamsJSON: json ?? "[]")
     }
 }

@@ -59,6 +59,9 @@ public enum ParticipantEvent: Sendable, Hashable, CustomStringConvertible {
     case dominantSpeakerChanged(String?)
     /// dynaCast (or a plain RTP receiver's REMB) paused or resumed layers of this participant's camera.
     case publishedLayersChanged(PublishedLayersChange)
+    /// A camera was published into an SFU the engine joined (a Janus VideoRoom): its feed id
+    /// (what subscribers name) and what it accepted.
+    case publishedToSFU(SFUPublication)
     /// Something went wrong in the background (e.g. a frame that could not be encoded).
     case failure(EngineError)
     /// With E2EE: whether `publisherId`'s frames open for this participant changed (counts in
@@ -78,6 +81,7 @@ public enum ParticipantEvent: Sendable, Hashable, CustomStringConvertible {
             return "speakers [\(speakers.map { "\($0.participantId) \((($0.level * 100).rounded() / 100))" }.joined(separator: ", "))]"
         case let .dominantSpeakerChanged(id): return "dominant speaker \(id ?? "nobody")"
         case let .publishedLayersChanged(change): return "camera layers \(change)"
+        case let .publishedToSFU(publication): return "published to the SFU: \(publication)"
         case let .failure(error): return "failure: \(error)"
         case let .e2eeStateChanged(publisherId, state): return "\(publisherId)'s frames: E2EE \(state)"
         }

@@ -6,16 +6,10 @@ import SRTP
 
 /// A plain RTP output as the loop runs it (`MediaEngine.sendPlainRTP`): one local participant,
 /// one UDP socket, one `Publisher` carrying the camera's simulcast layers and the microphone.
-/// Each pass sends the frames that are due (real time: a camera frame every 1/frame rate s, a
-/// microphone frame every 20 ms; unpaced: the next frame in media-time order), then handles the
-/// feedback waiting (PLI/FIR, NACK, REMB), turning honoured key-frame requests and REMB layer
-/// changes into events. Closing sends the RTCP BYE (when reports are on) and finishes the pcap.
-/// Publish-only. Loop-confined.
+/// Each pass is `PublisherFeeds`' (real time, or unpaced: the next frame in media-time order).
+/// Closing sends the RTCP BYE (when reports are on) and finishes the pcap. Publish-only.
+/// Loop-confined.
 final class PlainRTPRuntime: PublishOnlyRoomBackend {
-    /// Feedback datagrams handled per pass at most (the rest wait for the next pass).
-    static let feedbackPerPass = 64
-    static let microphoneIntervalMicroseconds: Int64 = 20_000
-
     let id: String
     let receivingUnsupported = EngineError.notAllowed("a plain RTP output only sends")
     private let setup: PlainRTPSetup
@@ -28,13 +22,7 @@ final class PlainRTPRuntime: PublishOnlyRoomBackend {
     private var participantId: String?
     private var events: AsyncStream<ParticipantEvent>.Continuation?
     private var publisher: Publisher?
-    private var camera: PacedFeed<VideoFrame>?
-    private var microphone: PacedFeed<AudioFrame>?
-    private var microphoneMuted = false
-    private var videoFramesSent = 0
-    private var audioFramesSent = 0
-    /// Layers the REMB allowed when last reported.
-    private var rembActiveLayers = 0
+    private var feeds = PublisherFeeds()
     /// Unpaced sending's media clock: the due time of the frame sent last.
     private var unpacedNow: Int64 = 0
     /// The counts at close (the publisher and socket are let go of then).
@@ -84,7 +72,7 @@ final class PlainRTPRuntime: PublishOnlyRoomBackend {
                        runtime: EngineRuntime) throws(EngineError) {
         let transport = try openTransport(participantId)
         guard !setup.videoDestinations.isEmpty else { throw .notAllowed("this plain RTP output has no video destination") }
-        guard camera == nil else { throw .alreadyPublished("camera") }
+        guard feeds.camera == nil else { throw .alreadyPublished("camera") }
         let plan: LayerPlan
         do {
             plan = try LayerPlan(width: settings.config.width, height: settings.config.height,
@@ -107,11 +95,10 @@ final class PlainRTPRuntime: PublishOnlyRoomBackend {
             let publisher = try Publisher(configuration: setup.publisherConfiguration(video: video, cname: cname), transport: transport)
             publisher.frameSealer = sealer
             self.publisher = publisher
-            rembActiveLayers = publisher.rembActiveLayerCount
+            feeds.addCamera(trackId: trackId, feed: feed, frameRate: settings.config.frameRate, publisher: publisher)
         } catch {
             throw Self.setupError(error)
         }
-        camera = PacedFeed(trackId: trackId, feed: feed, intervalMicroseconds: 1_000_000 / Int64(max(1, settings.config.frameRate)))
     }
 
     /// Adds the microphone: to the camera's publisher, or (audio only) to a publisher of its own.
@@ -119,7 +106,7 @@ final class PlainRTPRuntime: PublishOnlyRoomBackend {
                            runtime: EngineRuntime) throws(EngineError) {
         let transport = try openTransport(participantId)
         guard setup.audioDestination != nil else { throw .notAllowed("this plain RTP output has no audio destination") }
-        guard microphone == nil else { throw .alreadyPublished("microphone") }
+        guard feeds.microphone == nil else { throw .alreadyPublished("microphone") }
         if publisher == nil {
             guard setup.videoDestinations.isEmpty else {
                 throw .notAllowed("publish the camera first: one publisher carries both tracks of a plain RTP output")
@@ -133,18 +120,18 @@ final class PlainRTPRuntime: PublishOnlyRoomBackend {
                 throw Self.setupError(error)
             }
         }
-        microphone = PacedFeed(trackId: trackId, feed: feed, intervalMicroseconds: Self.microphoneIntervalMicroseconds)
+        feeds.addMicrophone(trackId: trackId, feed: feed)
     }
 
     func setMicrophoneMuted(_ muted: Bool, participant participantId: String) throws(EngineError) {
-        guard participantId == self.participantId, microphone != nil else {
+        guard participantId == self.participantId, feeds.microphone != nil else {
             throw .notPublished(participant: participantId, track: "microphone")
         }
-        microphoneMuted = muted
+        feeds.microphoneMuted = muted
     }
 
     func cameraPublisher(of participantId: String) throws(EngineError) -> Publisher {
-        guard participantId == self.participantId, camera != nil, let publisher else {
+        guard participantId == self.participantId, feeds.camera != nil, let publisher else {
             throw .notPublished(participant: participantId, track: "camera")
         }
         return publisher
@@ -153,67 +140,15 @@ final class PlainRTPRuntime: PublishOnlyRoomBackend {
     func tick(runtime: EngineRuntime) {
         guard let publisher else { return }
         let now = pacing == .realTime ? clock.monotonicMicroseconds() : nextUnpacedInstant()
-        if var camera {
-            if let frame = camera.takeDue(at: now, pacingPushes: pacing == .realTime) {
-                do throws(PublisherError) {
-                    try publisher.send(video: frame)
-                    videoFramesSent += 1
-                } catch {
-                    fail(Self.sendingError(error), feed: camera.feed)
-                }
-            }
-            self.camera = camera
-        }
-        if var microphone {
-            while let frame = microphone.takeDue(at: now, pacingPushes: false) {
-                do throws(PublisherError) {
-                    try publisher.send(audio: microphoneMuted ? AudioFrame.silence(channels: frame.channels) : frame)
-                    audioFramesSent += 1
-                } catch {
-                    fail(Self.sendingError(error), feed: microphone.feed)
-                    break
-                }
-            }
-            self.microphone = microphone
-        }
-        handleFeedback(publisher)
+        feeds.pass(publisher, at: now, pacingPushes: pacing == .realTime, events: events)
     }
 
     /// Unpaced: the media clock moves to the earliest frame a playing source has due, so one
     /// pass sends the next frame(s) in media-time order and the loop's wait between passes lets
     /// a receiver keep up.
     private func nextUnpacedInstant() -> Int64 {
-        var earliest = Int64.max
-        if let due = camera?.sourceDue(now: unpacedNow) { earliest = min(earliest, due) }
-        if let due = microphone?.sourceDue(now: unpacedNow) { earliest = min(earliest, due) }
-        if earliest != .max { unpacedNow = max(unpacedNow, earliest) }
+        if let due = feeds.sourceDue(now: unpacedNow) { unpacedNow = max(unpacedNow, due) }
         return unpacedNow
-    }
-
-    /// The feedback waiting: what REMB paused or resumed, and each key frame made for a request.
-    private func handleFeedback(_ publisher: Publisher) {
-        var handled = 0
-        while handled < Self.feedbackPerPass, let outcome = try? publisher.pollIncoming(timeoutMilliseconds: 0) {
-            handled += 1
-            if outcome.layersPaused > 0 || outcome.layersResumed > 0 {
-                let before = rembActiveLayers, after = publisher.rembActiveLayerCount
-                rembActiveLayers = after
-                events?.yield(.publishedLayersChanged(PublishedLayersChange(
-                    wanted: Array(0..<after), sending: publisher.sendingLayers,
-                    paused: after < before ? Array(after..<before) : [], resumed: before < after ? Array(before..<after) : [],
-                    rembBitsPerSecond: outcome.rembBitrate)))
-            }
-            if let camera {
-                for _ in 0..<outcome.keyFramesRequested { events?.yield(.keyFrameRequested(trackId: camera.trackId)) }
-            }
-        }
-    }
-
-    /// A frame could not be sent: the event says so, and a playing source stops with the error
-    /// (its `play(from:)` throws it), as sending the rest would fail the same way.
-    private func fail(_ error: EngineError, feed: TrackFeed<some Any>) {
-        events?.yield(.failure(error))
-        feed.finishSource(.failure(error))
     }
 
     var statistics: PlainRTPStatistics {
@@ -228,7 +163,7 @@ final class PlainRTPRuntime: PublishOnlyRoomBackend {
                                       packets: Int(stream.packets), payloadBytes: Int(stream.payloadOctets),
                                       wireBytes: Int(clamping: stream.wireBytes), retransmissions: stream.retransmissions)
         }
-        return PlainRTPStatistics(streams: streams, videoFramesSent: videoFramesSent, audioFramesSent: audioFramesSent,
+        return PlainRTPStatistics(streams: streams, videoFramesSent: feeds.videoFramesSent, audioFramesSent: feeds.audioFramesSent,
                                   reportsSent: publisher.reportsSent, keyFramesRequested: publisher.keyFramesRequested,
                                   keyFrameRequestsThrottled: publisher.keyFrameRequestsThrottled,
                                   rembsReceived: publisher.rembsReceived, lastREMBBitsPerSecond: publisher.lastREMBBitrate,
@@ -244,7 +179,7 @@ final class PlainRTPRuntime: PublishOnlyRoomBackend {
             do {
                 try publisher.sendGoodbye(reason: "left")
             } catch {
-                events?.yield(.failure(Self.sendingError(error)))
+                events?.yield(.failure(PublisherFeeds.sendingError(error)))
             }
         }
         do {
@@ -255,8 +190,7 @@ final class PlainRTPRuntime: PublishOnlyRoomBackend {
         finalStatistics = statistics
         publisher = nil
         transport = nil
-        camera?.feed.finishSource(.failure(EngineError.closed("camera track \(camera?.trackId ?? "")")))
-        microphone?.feed.finishSource(.failure(EngineError.closed("microphone track \(microphone?.trackId ?? "")")))
+        feeds.finishSources()
         events?.yield(.connectionStateChanged(.disconnected))
         events?.finish()
         events = nil
@@ -278,14 +212,6 @@ final class PlainRTPRuntime: PublishOnlyRoomBackend {
             if case .portOutOfRange = network { return .invalidConfiguration("\(network)") }
             return .systemFailure("\(error)")
         default: return .systemFailure("\(error)")
-        }
-    }
-
-    /// What a failure to send a frame is: the frame (encoder, packetizer) or the system (socket, SRTP).
-    private static func sendingError(_ error: PublisherError) -> EngineError {
-        switch error {
-        case .encoder, .opus, .packetizer: return .invalidFrame("\(error)")
-        default: return .systemFailure("sending: \(error)")
         }
     }
 }

@@ -1,12 +1,12 @@
 import CommandLineSupport
-import EngineCore
 import Foundation
-import MediaCodecs
-import SessionCore
+import MediaEngine
+import MediaEngineTesting
 import Simulcast
 
-/// `simulcast publish --janus URL`: joins a Janus VideoRoom as a WebRTC publisher (ICE,
-/// DTLS-SRTP, simulcast by RID) and sends the built-in scene (or a Y4M file) and a test tone.
+/// `simulcast publish --janus URL`: joins a Janus VideoRoom through the public API
+/// (`MediaEngine.joinJanusRoom`) as a WebRTC publisher (ICE, DTLS-SRTP, simulcast by RID) and
+/// plays the built-in scene (or a Y4M file) into the camera and a test tone into the microphone.
 enum PublishCommand {
     static let usage = """
     usage: simulcast publish --janus URL --bind IPV4 [--room N] [--size WxH] [--max-layer 2|3]
@@ -17,61 +17,102 @@ enum PublishCommand {
       --size WxH         camera encoder size (default 1280x720: three layers, RIDs f h q)
       --max-layer 2|3    2 drops the middle layer (default 3)
       --seconds S        how long to publish (default 20)
+      --input FILE.y4m   play this clip (looped) instead of the built-in scene
       --display NAME     the publisher's display name (default "simulcast")
+      --no-audio         publish the camera only
     Prints one JSON line once connected (publisher id, accepted RIDs, Janus's streams, ICE + DTLS
     time), then a summary. SIGTERM/SIGINT stop early.
     """
 
-    static func run(_ arguments: ArraySlice<String>) throws {
+    static func run(_ arguments: ArraySlice<String>) async throws {
         let options = try CommandLineArguments(arguments, valueOptions: ["janus", "bind", "room", "size", "max-layer", "seconds",
                                                                          "input", "display"],
                                                flagOptions: ["no-audio"])
         guard let janus = options.string("janus"), let url = URL(string: janus), url.scheme?.hasPrefix("http") == true else {
             throw CommandError("--janus URL is required (http://HOST:PORT/janus)")
         }
-        guard let bindText = options.string("bind"), let bind = try? NetworkEndpoint(parsing: bindText + ":9") else {
+        guard let bind = options.string("bind") else {
             throw CommandError("--bind IPV4 is required: the local address Janus reaches for ICE")
         }
         let room = try options.int("room", default: 1234, range: 1...Int(Int32.max))
         let size = try options.size("size", default: (1280, 720))
-        let maxLayer = try options.int("max-layer", default: 3, range: 2...3)
+        let maxLayer: MaxLayer = try options.int("max-layer", default: 3, range: 2...3) == 2 ? .two : .three
         let seconds = try options.int("seconds", default: 20, range: 1...86_400)
-        let camera = try LayerPlan(width: size.width, height: size.height, maxLayer: maxLayer == 2 ? .two : .three)
-        let top = camera.top
-        let source = try options.string("input").map { try VideoSource(y4mPath: $0, width: top.width, height: top.height) }
-            ?? VideoSource(testSceneWidth: top.width, height: top.height)
-        let audio = !options.flag("no-audio")
+        let config = CameraEncoderConfig(width: size.width, height: size.height)
+        let top = try LayerPlan(width: size.width, height: size.height, maxLayer: maxLayer).top
+        let frames = seconds * config.frameRate
+        let scene: any VideoFrameSource = try options.string("input").map {
+            try Y4MFileSource(path: $0, width: top.width, height: top.height, loops: true).prefix(frames)
+        } ?? TestSceneSource(width: top.width, height: top.height, frames: frames)
+        let sound: (any AudioFrameSource)? = options.flag("no-audio")
+            ? nil : ToneSource(frequencyHz: 440, amplitude: 0.3, talkFrames: 50, pauseFrames: 25, frames: seconds * 50)
 
-        let session = try JanusVideoRoomPublisher(options: .init(
-            url: url, room: room, display: options.string("display") ?? "simulcast", camera: camera, audio: audio,
-            localAddress: bind.address))
-        defer { session.leave() }
-        let streams = (session.configured["streams"] as? [[String: Any]]) ?? []
-        let connected: [String: Any] = [
-            "publisher_id": session.publisherID, "room": room, "rids": session.negotiated.video?.rids ?? [],
-            "connect_ms": session.connectMilliseconds, "janus_streams": streams,
-        ]
-        // Unbuffered, so a script reading our output sees the line at once.
-        FileHandle.standardOutput.write(try JSONSerialization.data(withJSONObject: connected, options: [.sortedKeys]) + Data("\n".utf8))
+        let engine = MediaEngine()
+        do {
+            try await publish(url: url, room: room, bind: bind, display: options.string("display") ?? "simulcast",
+                              camera: (config, maxLayer), scene: scene, sound: sound, engine: engine)
+            await engine.close()
+        } catch {
+            await engine.close()
+            throw error
+        }
+    }
 
+    /// Joins, publishes the microphone (it rides in the camera's peer connection, so it goes
+    /// first) and the camera, prints what Janus accepted, plays the sources until they end (or a
+    /// signal), then the summary.
+    private static func publish(url: URL, room: Int, bind: String, display: String,
+                                camera: (config: CameraEncoderConfig, maxLayer: MaxLayer),
+                                scene: sending any VideoFrameSource, sound: sending (any AudioFrameSource)?,
+                                engine: MediaEngine) async throws {
+        let participant = try await engine.joinJanusRoom(url: url, room: room, participantId: display, localAddress: bind)
+        var microphone: LocalAudioTrack?
+        if sound != nil {
+            let track = participant.createMicrophoneAudioTrack()
+            try await participant.publish(track)
+            microphone = track
+        }
+        let cameraTrack = try participant.createCameraVideoTrack(encoderConfig: camera.config, maxLayer: camera.maxLayer)
+        try await participant.publish(cameraTrack)
+
+        let start = ContinuousClock.now
         let stop = StopSignals.install()
-        defer { stop.restore() }
-        let signalSource = TestSignal(frequencyHz: 440, amplitude: 0.3, talkFrames: 50, pauseFrames: 25)
-        let clock = MediaClock.system
-        var lastKeepAlive: Int64 = 0
-        let start = clock.monotonicMicroseconds()
-        let tone: ((Int) -> AudioFrame)? = audio ? { signalSource.frame($0) } : nil
-        let sent = try RealTimeMediaPump(clock: clock).run(
-            session.publisher, seconds: Double(seconds), video: { try source.nextFrame() }, audio: tone,
-            shouldStop: { stop.requested },
-            between: { (elapsed: Int64) throws -> Void in
-                if elapsed - lastKeepAlive > 25_000_000 {  // Janus drops sessions silent for 60 s
-                    try session.keepAlive()
-                    lastKeepAlive = elapsed
-                }
-            })
-        let (videoSent, audioSent, publisher) = (sent.videoFrames, sent.audioFrames, session.publisher)
-        print("publish: \(videoSent) video frames, \(audioSent) audio frames in \(Double(clock.monotonicMicroseconds() - start) / 1e6) s; "
-              + "key frames requested \(publisher.keyFramesRequested)")
+        let stopWatcher = Task {
+            guard await stop.stopped() else { return false }
+            await participant.leave()  // the plays end, Janus is told
+            return true
+        }
+        async let playFailure = SourcePlayback.playToEnd(scene, into: cameraTrack, sound, into: microphone, then: participant)
+
+        var backgroundFailure: EngineError?
+        var keyFrameRequests = 0
+        for await event in participant.events {
+            switch event {
+            case let .publishedToSFU(publication):
+                let streams = (try? JSONSerialization.jsonObject(with: Data(publication.streamsJSON.utf8))) ?? []
+                let connected: [String: Any] = [
+                    "publisher_id": Int(publication.feedId) ?? publication.feedId, "room": room, "rids": publication.rids,
+                    "audio": publication.audio, "connect_ms": publication.connectMilliseconds, "janus_streams": streams,
+                ]
+                // Unbuffered, so a script reading our output sees the line at once.
+                FileHandle.standardOutput.write(try JSONSerialization.data(withJSONObject: connected, options: [.sortedKeys])
+                    + Data("\n".utf8))
+            case .keyFrameRequested:
+                keyFrameRequests += 1
+            case let .failure(error):
+                backgroundFailure = backgroundFailure ?? error
+            default:
+                break
+            }
+        }
+        stop.restore()  // the watcher returns
+        let stopped = await stopWatcher.value
+        if let failure = await playFailure {
+            if case .closed = failure, stopped {} else { throw failure }
+        }
+        if let backgroundFailure, !stopped { throw backgroundFailure }
+        let elapsed = Double((ContinuousClock.now - start) / .microseconds(1)) / 1e6
+        print("publish: \(cameraTrack.framesPushed) video frames, \(microphone?.framesPushed ?? 0) audio frames in "
+            + "\(String(format: "%.2f", elapsed)) s; key frames requested \(keyFrameRequests)\(stopped ? "; stopped by signal" : "")")
     }
 }

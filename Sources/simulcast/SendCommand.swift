@@ -230,7 +230,7 @@ enum SendCommand {
             await participant.leave()  // the plays end, the BYE goes out
             return true
         }
-        async let playFailure = playToEnd(scene, into: cameraTrack, sound, into: microphone, then: participant)
+        async let playFailure = SourcePlayback.playToEnd(scene, into: cameraTrack, sound, into: microphone, then: participant)
 
         // What feedback changed, as it happens (milliseconds since the start); ends at the goodbye.
         var keyFramesHonoured = 0
@@ -284,31 +284,6 @@ enum SendCommand {
         return Summary(streams: statistics.streams, videoFrames: statistics.videoFramesSent,
                        audioFrames: statistics.audioFramesSent,
                        keyHex: sender.srtpKeyAndSalt.map { $0.map { String(format: "%02x", $0) }.joined() })
-    }
-
-    /// Plays the scene into the camera and the sound into the microphone at once until both end,
-    /// then leaves (the BYE goes out); the first failure, if any.
-    private static func playToEnd(_ scene: sending (any VideoFrameSource)?, into camera: LocalVideoTrack?,
-                                  _ sound: sending (any AudioFrameSource)?, into microphone: LocalAudioTrack?,
-                                  then participant: LocalParticipant) async -> EngineError? {
-        async let videoFailure = play(scene, into: camera)
-        async let audioFailure = play(sound, into: microphone)
-        let failures = await (videoFailure, audioFailure)
-        await participant.leave()
-        return failures.0 ?? failures.1
-    }
-
-    /// Plays `source` into `track` until it ends; its failure, if any.
-    private static func play(_ source: sending (any VideoFrameSource)?, into track: LocalVideoTrack?) async -> EngineError? {
-        guard let source, let track else { return nil }
-        do throws(EngineError) { try await track.play(from: source) } catch { return error }
-        return nil
-    }
-
-    private static func play(_ source: sending (any AudioFrameSource)?, into track: LocalAudioTrack?) async -> EngineError? {
-        guard let source, let track else { return nil }
-        do throws(EngineError) { try await track.play(from: source) } catch { return error }
-        return nil
     }
 
     /// Runs `body`; a value the engine refuses (`.invalidConfiguration`) becomes the sentence the

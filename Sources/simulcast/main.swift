@@ -34,7 +34,7 @@ do {
         try await SendCommand.run(rest)
     case "publish":
         if rest.contains("--help") { print(PublishCommand.usage); exit(0) }
-        try PublishCommand.run(rest)
+        try await PublishCommand.run(rest)
     case "advise":
         if rest.contains("--help") { print(AdviseCommand.usage); exit(0) }
         try AdviseCommand.run(rest)

@@ -3,8 +3,9 @@ import Foundation
 import MediaEngine
 import Testing
 
-/// The public API into a Janus VideoRoom: `joinJanusRoom`, a camera track pushed from a capture
-/// loop, `publish`; Janus lists the participant as a publisher. Runs inside scripts/netns-run.sh's
+/// The public API into a Janus VideoRoom: `joinJanusRoom`, a microphone and a camera track pushed
+/// from capture loops, `publish`; Janus lists the participant as a publisher under the feed id the
+/// `.publishedToSFU` event reports, with its Opus and VP8 simulcast streams. Runs inside scripts/netns-run.sh's
 /// namespace (Janus gathers ICE candidates on its veth only), like the other Janus tests.
 @Suite(.serialized) struct JanusRoomAPITests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -40,11 +41,23 @@ import Testing
         let engine = MediaEngine()
         let alice = try await engine.joinJanusRoom(url: url, room: 1234, participantId: "alice", localAddress: "10.99.0.1")
         let events = EventLog(alice)
+        let microphone = alice.createMicrophoneAudioTrack()
+        try await alice.publish(microphone)
         let camera = try alice.createCameraVideoTrack(encoderConfig: .h360p)
         try await alice.publish(camera)
+        async let spoke: Void = Self.speak(into: microphone, seconds: 2)
         try await Capture(camera, width: 640, height: 360).run(seconds: 2)
+        try await spoke
         #expect(camera.framesPushed >= 50)
+        #expect(microphone.framesPushed >= 80)
         await #expect(throws: EngineError.self) { try await alice.subscribe(to: "bob") }
+        // Both tracks ride one peer connection: a second microphone cannot join it later.
+        await #expect(throws: EngineError.self) { try await alice.publish(alice.createMicrophoneAudioTrack()) }
+        let publication = try #require(events.all.compactMap { if case let .publishedToSFU(p) = $0 { p } else { nil } }.first)
+        print("Published: \(publication), Janus's streams \(publication.streamsJSON)")
+        #expect(publication.rids.count == camera.layerSizes.count)
+        #expect(publication.audio)
+        #expect(publication.streamsJSON.contains("\"opus\"") && publication.streamsJSON.contains("\"vp8\""))
 
         // Janus, asked through a session of its own, lists alice as a publisher.
         let janus = JanusHTTPClient(base: url)
@@ -53,11 +66,22 @@ import Testing
         let participants = (((reply["plugindata"] as? [String: Any])?["data"] as? [String: Any])?["participants"] as? [[String: Any]]) ?? []
         janus.close()
         print("Janus participants after publishing through the API: \(participants)")
-        #expect(participants.contains { $0["display"] as? String == "alice" && $0["publisher"] as? Bool == true })
+        #expect(participants.contains { $0["display"] as? String == "alice" && $0["publisher"] as? Bool == true
+            && ($0["id"] as? Int).map(String.init) == publication.feedId })
         #expect(events.all.contains(.connectionStateChanged(.connected)))
         await alice.leave()
         await engine.close()
         #expect(events.all.last == .connectionStateChanged(.disconnected))
+    }
+
+    /// 20 ms frames of a tone pushed at the microphone's pace, as a capture callback would.
+    static func speak(into microphone: LocalAudioTrack, seconds: Int) async throws {
+        let start = ContinuousClock.now
+        for index in 0..<(seconds * 50) {
+            let samples = (0..<960).map { Int16(8_000 * sin(Double(index * 960 + $0) * 2 * .pi * 440 / 48_000)) }
+            try microphone.push(pcm: samples, channels: 1)
+            try await Task.sleep(until: start + .milliseconds(20 * (index + 1)), clock: .continuous)
+        }
     }
 
     @Test func badJanusAddressesAreTypedErrors() async throws {

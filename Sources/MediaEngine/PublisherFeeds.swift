@@ -1,0 +1,106 @@
+internal import EngineCore
+import MediaCodecs
+
+/// The camera and microphone of a publish-only backend (a plain RTP output, a Janus room) and
+/// what they do to its one `Publisher` each pass of the loop: the camera's frame when due (one
+/// every 1/frame rate s), the microphone's frames when due (every 20 ms, silence while muted),
+/// then the feedback waiting (PLI/FIR, NACK, REMB), its honoured key-frame requests and REMB
+/// layer changes turned into events. A frame that cannot be sent stops its playing source with
+/// the error. Loop-confined.
+struct PublisherFeeds {
+    /// Feedback datagrams handled per pass at most (the rest wait for the next pass).
+    static let feedbackPerPass = 64
+    static let microphoneIntervalMicroseconds: Int64 = 20_000
+
+    private(set) var camera: PacedFeed<VideoFrame>?
+    private(set) var microphone: PacedFeed<AudioFrame>?
+    var microphoneMuted = false
+    private(set) var videoFramesSent = 0
+    private(set) var audioFramesSent = 0
+    /// Layers the REMB allowed when last reported.
+    private var rembActiveLayers = 0
+
+    mutating func addCamera(trackId: String, feed: TrackFeed<VideoFrame>, frameRate: Int, publisher: Publisher) {
+        camera = PacedFeed(trackId: trackId, feed: feed, intervalMicroseconds: 1_000_000 / Int64(max(1, frameRate)))
+        rembActiveLayers = publisher.rembActiveLayerCount
+    }
+
+    mutating func addMicrophone(trackId: String, feed: TrackFeed<AudioFrame>) {
+        microphone = PacedFeed(trackId: trackId, feed: feed, intervalMicroseconds: Self.microphoneIntervalMicroseconds)
+    }
+
+    /// Sends what is due at `now` (pushed camera frames wait for the cadence only when
+    /// `pacingPushes`), then handles the feedback waiting.
+    mutating func pass(_ publisher: Publisher, at now: Int64, pacingPushes: Bool,
+                       events: AsyncStream<ParticipantEvent>.Continuation?) {
+        if var camera {
+            if let frame = camera.takeDue(at: now, pacingPushes: pacingPushes) {
+                do throws(PublisherError) {
+                    try publisher.send(video: frame)
+                    videoFramesSent += 1
+                } catch {
+                    Self.fail(Self.sendingError(error), feed: camera.feed, events: events)
+                }
+            }
+            self.camera = camera
+        }
+        if var microphone {
+            while let frame = microphone.takeDue(at: now, pacingPushes: false) {
+                do throws(PublisherError) {
+                    try publisher.send(audio: microphoneMuted ? AudioFrame.silence(channels: frame.channels) : frame)
+                    audioFramesSent += 1
+                } catch {
+                    Self.fail(Self.sendingError(error), feed: microphone.feed, events: events)
+                    break
+                }
+            }
+            self.microphone = microphone
+        }
+        handleFeedback(publisher, events: events)
+    }
+
+    /// The earliest time a playing source has a frame due (`now` if at once); nil when none plays.
+    func sourceDue(now: Int64) -> Int64? {
+        [camera?.sourceDue(now: now), microphone?.sourceDue(now: now)].compactMap { $0 }.min()
+    }
+
+    /// Stops the playing sources (their `play(from:)` throws `.closed`).
+    func finishSources() {
+        camera?.feed.finishSource(.failure(EngineError.closed("camera track \(camera?.trackId ?? "")")))
+        microphone?.feed.finishSource(.failure(EngineError.closed("microphone track \(microphone?.trackId ?? "")")))
+    }
+
+    /// The feedback waiting: what REMB paused or resumed, and each key frame made for a request.
+    private mutating func handleFeedback(_ publisher: Publisher, events: AsyncStream<ParticipantEvent>.Continuation?) {
+        var handled = 0
+        while handled < Self.feedbackPerPass, let outcome = try? publisher.pollIncoming(timeoutMilliseconds: 0) {
+            handled += 1
+            if outcome.layersPaused > 0 || outcome.layersResumed > 0 {
+                let before = rembActiveLayers, after = publisher.rembActiveLayerCount
+                rembActiveLayers = after
+                events?.yield(.publishedLayersChanged(PublishedLayersChange(
+                    wanted: Array(0..<after), sending: publisher.sendingLayers,
+                    paused: after < before ? Array(after..<before) : [], resumed: before < after ? Array(before..<after) : [],
+                    rembBitsPerSecond: outcome.rembBitrate)))
+            }
+            if let camera {
+                for _ in 0..<outcome.keyFramesRequested { events?.yield(.keyFrameRequested(trackId: camera.trackId)) }
+            }
+        }
+    }
+
+    /// A frame could not be sent: the event says so, and a playing source stops with the error
+    /// (its `play(from:)` throws it), as sending the rest would fail the same way.
+    private static func fail(_ error: EngineError, feed: TrackFeed<some Any>, events: AsyncStream<ParticipantEvent>.Continuation?) {
+        events?.yield(.failure(error))
+        feed.finishSource(.failure(error))
+    }
+
+    /// What a failure to send a frame is: the frame (encoder, packetizer) or the system (socket, SRTP).
+    static func sendingError(_ error: PublisherError) -> EngineError {
+        switch error {
+        case .encoder, .opus, .packetizer: return .invalidFrame("\(error)")
+        default: return .systemFailure("sending: \(error)")
+        }
+    }
+}
