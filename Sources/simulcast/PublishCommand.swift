@@ -76,17 +76,8 @@ enum PublishCommand {
         try await participant.publish(cameraTrack)
 
         let start = ContinuousClock.now
-        let stop = StopSignals.install()
-        let stopWatcher = Task {
-            guard await stop.stopped() else { return false }
-            await participant.leave()  // the plays end, Janus is told
-            return true
-        }
-        async let playFailure = SourcePlayback.playToEnd(scene, into: cameraTrack, sound, into: microphone, then: participant)
-
-        var backgroundFailure: EngineError?
         var keyFrameRequests = 0
-        for await event in participant.events {
+        let stopped = try await SourcePlayback.run(participant, playing: scene, into: cameraTrack, sound, into: microphone) { event in
             switch event {
             case let .publishedToSFU(publication):
                 let streams = (try? JSONSerialization.jsonObject(with: Data(publication.streamsJSON.utf8))) ?? []
@@ -99,18 +90,10 @@ enum PublishCommand {
                     + Data("\n".utf8))
             case .keyFrameRequested:
                 keyFrameRequests += 1
-            case let .failure(error):
-                backgroundFailure = backgroundFailure ?? error
             default:
                 break
             }
         }
-        stop.restore()  // the watcher returns
-        let stopped = await stopWatcher.value
-        if let failure = await playFailure {
-            if case .closed = failure, stopped {} else { throw failure }
-        }
-        if let backgroundFailure, !stopped { throw backgroundFailure }
         let elapsed = Double((ContinuousClock.now - start) / .microseconds(1)) / 1e6
         print("publish: \(cameraTrack.framesPushed) video frames, \(microphone?.framesPushed ?? 0) audio frames in "
             + "\(String(format: "%.2f", elapsed)) s; key frames requested \(keyFrameRequests)\(stopped ? "; stopped by signal" : "")")

@@ -223,19 +223,10 @@ enum SendCommand {
             microphone = track
         }
 
-        let start = ContinuousClock.now
-        let stop = StopSignals.install()
-        let stopWatcher = Task {
-            guard await stop.stopped() else { return false }
-            await participant.leave()  // the plays end, the BYE goes out
-            return true
-        }
-        async let playFailure = SourcePlayback.playToEnd(scene, into: cameraTrack, sound, into: microphone, then: participant)
-
         // What feedback changed, as it happens (milliseconds since the start); ends at the goodbye.
+        let start = ContinuousClock.now
         var keyFramesHonoured = 0
-        var backgroundFailure: EngineError?
-        for await event in participant.events {
+        let stopped = try await SourcePlayback.run(participant, playing: scene, into: cameraTrack, sound, into: microphone) { event in
             let at = (ContinuousClock.now - start) / .milliseconds(1)
             switch event {
             case let .publishedLayersChanged(change):
@@ -244,18 +235,10 @@ enum SendCommand {
             case .keyFrameRequested:
                 keyFramesHonoured += 1
                 output("t=\(Int(at)) ms key-frame request honoured (\(keyFramesHonoured) so far)")
-            case let .failure(error):
-                backgroundFailure = backgroundFailure ?? error
             default:
                 break
             }
         }
-        stop.restore()  // the watcher returns
-        let stopped = await stopWatcher.value
-        if let failure = await playFailure {
-            if case .closed = failure, stopped {} else { throw failure }
-        }
-        if let backgroundFailure, !stopped { throw backgroundFailure }
         let statistics = try await sender.statistics()
 
         let elapsed = Double((ContinuousClock.now - start) / .microseconds(1)) / 1e6
