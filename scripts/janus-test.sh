@@ -71,9 +71,10 @@ wait "$acceptance_pid" || status=$?
 acceptance_pid=""
 
 # Issue 13: our WebRTC publisher (ICE + DTLS-SRTP, simulcast by RID) into a Janus VideoRoom, an
-# aiortc subscriber through the room (three layers, then --max-layer 2), same namespace set-up.
+# aiortc subscriber through the room (three layers, then --max-layer 2, then end-to-end encrypted
+# frames a keyless aiortc viewer cannot decode), same namespace set-up.
 echo "janus-test: VideoRoom acceptance (our WebRTC publisher -> Janus VideoRoom -> aiortc)" >&2
-TMPDIR="$private_tmp" setsid timeout --kill-after=10 120 \
+TMPDIR="$private_tmp" setsid timeout --kill-after=10 180 \
     unshare -n scripts/netns-run.sh scripts/janus-videoroom-acceptance.sh .build/release/simulcast &
 acceptance_pid=$!
 wait "$acceptance_pid" || status=$?

@@ -5,8 +5,11 @@
 # over ICE + DTLS-SRTP, and Tests/Interop/janus_viewer.py subscribing to our feed through the
 # room, asking for substreams and temporal layers on a schedule. Two runs: three layers
 # (substreams 0, 1, 2 at 320x180, 640x360, 1280x720; temporal 0 then 2) and --max-layer 2
-# (substreams 0 and 1 at 320x180 and 1280x720). Results: out/janus-videoroom-{three,two}.json.
-# Exit 0 when both runs decode every asked resolution with zero decode errors.
+# (substreams 0 and 1 at 320x180 and 1280x720). A third run (issue 16) publishes with
+# --e2ee-key: every frame SFrame-encrypted (RFC 9605) before it reaches Janus, and the viewer,
+# holding no key, must receive Janus's forwarded video packets and fail to decode them (--keyless).
+# Results: out/janus-videoroom-{three,two,e2ee}.json. Exit 0 when the first two runs decode every
+# asked resolution with zero decode errors and the third receives packets it cannot decode.
 #
 #   unshare -n scripts/netns-run.sh scripts/janus-videoroom-acceptance.sh [BINARY]
 set -euo pipefail
@@ -16,19 +19,25 @@ binary="${1:-.build/release/simulcast}"
 python=.venv-interop/bin/python
 mkdir -p out
 
-run() { # NAME MAX_LAYER SCHEDULE TEMPORAL RESOLUTIONS
-    local name=$1 max_layer=$2 schedule=$3 temporal=$4 resolutions=$5 info url dir tmp publisher_pid id status=0
+run() { # NAME MAX_LAYER SCHEDULE TEMPORAL RESOLUTIONS [E2EE_KEY]
+    local name=$1 max_layer=$2 schedule=$3 temporal=$4 resolutions=$5 key=${6:-} info url dir tmp publisher_pid id status=0
     info="$(scripts/janus-harness.sh start --videoroom)"
     url="$(printf '%s' "$info" | python3 -c 'import json,sys; print(json.load(sys.stdin)["http"])')"
     dir="$(printf '%s' "$info" | python3 -c 'import json,sys; print(json.load(sys.stdin)["dir"])')"
     tmp="$(mktemp -d "${TMPDIR:-/tmp}/janus-videoroom.XXXXXX")"
-    "$binary" publish --janus "$url" --bind 10.99.0.1 --max-layer "$max_layer" --seconds 40 >"$tmp/publish.out" 2>"$tmp/publish.err" &
+    "$binary" publish --janus "$url" --bind 10.99.0.1 --max-layer "$max_layer" --seconds 40 ${key:+--e2ee-key "$key"} \
+        >"$tmp/publish.out" 2>"$tmp/publish.err" &
     publisher_pid=$!
     for _ in $(seq 150); do [ -s "$tmp/publish.out" ] && break; kill -0 "$publisher_pid" 2>/dev/null || break; sleep 0.1; done
     id="$(head -n 1 "$tmp/publish.out" | python3 -c 'import json,sys; print(json.load(sys.stdin)["publisher_id"])' 2>/dev/null || true)"
     if [ -z "$id" ]; then
         echo "janus-videoroom: $name: the publisher did not join: $(cat "$tmp/publish.err")" >&2
         status=1
+    elif [ -n "$key" ]; then
+        echo "janus-videoroom: $name: publisher $(head -n 1 "$tmp/publish.out")" >&2
+        "$python" Tests/Interop/janus_viewer.py --url "$url" --videoroom 1234 --feed "$id" --seconds 6 --setup-timeout 15 \
+            --schedule "$schedule" --keyless --ice-address 10.99.0.1 >"out/janus-videoroom-$name.json" || status=1
+        cat "out/janus-videoroom-$name.json"
     else
         echo "janus-videoroom: $name: publisher $(head -n 1 "$tmp/publish.out")" >&2
         "$python" Tests/Interop/janus_viewer.py --url "$url" --videoroom 1234 --feed "$id" --seconds 12 --setup-timeout 15 \
@@ -57,4 +66,5 @@ PY
 status=0
 run three 3 "0:0,3:1,6:2" "9:0,11:2" "320x180,640x360,1280x720" || status=1
 run two 2 "0:0,4:1" "" "320x180,1280x720" || status=1
+run e2ee 3 "0:2" "" "1280x720" "$(head -c 16 /dev/urandom | base64)" || status=1
 exit $status

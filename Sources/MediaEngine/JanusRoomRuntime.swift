@@ -10,7 +10,9 @@ import Simulcast
 /// is `PublisherFeeds`' (the camera and microphone paced, Janus's feedback answered) and the
 /// Janus session is kept alive. The microphone rides in the camera's peer connection, so it is
 /// published first (it waits for the camera) or not at all: adding it later would need a
-/// renegotiation. Receiving through Janus is not supported yet. Loop-confined.
+/// renegotiation. With E2EE both are SFrame-sealed by one sender, its key following the
+/// provider's changes at the next pass. Receiving through Janus is not supported yet.
+/// Loop-confined.
 final class JanusRoomRuntime: PublishOnlyRoomBackend {
     /// Janus drops a session silent for 60 s (its `session_timeout`); a keepalive goes out well before.
     static let keepAliveIntervalMicroseconds: Int64 = 25_000_000
@@ -19,6 +21,10 @@ final class JanusRoomRuntime: PublishOnlyRoomBackend {
     let url: URL
     let room: Int
     let localAddress: UInt32
+    /// End-to-end encryption of what is published, if asked for.
+    private let e2ee: E2EEOptions?
+    private var sealer: E2EEFrameSealer?
+    private var e2eeKeysVersion = 0
     private var participantId: String?
     private var events: AsyncStream<ParticipantEvent>.Continuation?
     private var session: JanusVideoRoomPublisher?
@@ -28,11 +34,12 @@ final class JanusRoomRuntime: PublishOnlyRoomBackend {
     private var lastKeepAliveMicroseconds: Int64 = 0
     private let clock = MediaClock.system
 
-    init(id: String, url: URL, room: Int, localAddress: UInt32) {
+    init(id: String, url: URL, room: Int, localAddress: UInt32, e2ee: E2EEOptions?) {
         self.id = id
         self.url = url
         self.room = room
         self.localAddress = localAddress
+        self.e2ee = e2ee
     }
 
     func join(_ participantId: String, events: AsyncStream<ParticipantEvent>.Continuation, keyProvider: E2EEKeyProvider?,
@@ -62,6 +69,7 @@ final class JanusRoomRuntime: PublishOnlyRoomBackend {
         } catch {
             throw .invalidConfiguration("\(error)")
         }
+        let sealer = try e2ee?.makeSealer(for: participantId)
         let session: JanusVideoRoomPublisher
         do {
             session = try JanusVideoRoomPublisher(options: .init(url: url, room: room, display: participantId, camera: camera,
@@ -70,6 +78,9 @@ final class JanusRoomRuntime: PublishOnlyRoomBackend {
             events?.yield(.connectionStateChanged(.disconnected))
             throw .systemFailure("joining Janus room \(room) at \(url): \(error)")
         }
+        session.publisher.frameSealer = sealer
+        self.sealer = sealer
+        e2eeKeysVersion = e2ee?.keyProvider.version ?? 0
         self.session = session
         feeds.addCamera(trackId: trackId, feed: feed, frameRate: settings.config.frameRate, publisher: session.publisher)
         if let microphone = pendingMicrophone {
@@ -110,6 +121,7 @@ final class JanusRoomRuntime: PublishOnlyRoomBackend {
     func tick(runtime: EngineRuntime) {
         guard let session else { return }
         let now = clock.monotonicMicroseconds()
+        applyKeyChange()
         feeds.pass(session.publisher, at: now, pacingPushes: true, events: events)
         if now - lastKeepAliveMicroseconds > Self.keepAliveIntervalMicroseconds {
             lastKeepAliveMicroseconds = now
@@ -118,6 +130,18 @@ final class JanusRoomRuntime: PublishOnlyRoomBackend {
             } catch {
                 events?.yield(.failure(.systemFailure("Janus keepalive: \(error)")))
             }
+        }
+    }
+
+    /// A rotated or ratcheted key seals the frames from the next pass on.
+    private func applyKeyChange() {
+        guard let e2ee, let sealer, let participantId, e2ee.keyProvider.version != e2eeKeysVersion else { return }
+        e2eeKeysVersion = e2ee.keyProvider.version
+        guard let (keyId, key) = e2ee.keyProvider.key(for: participantId), keyId != sealer.sender.keyID else { return }
+        do {
+            try sealer.sender.setKey(keyID: keyId, baseKey: key)
+        } catch {
+            events?.yield(.failure(.invalidConfiguration("E2EE key \(keyId): \(error)")))
         }
     }
 

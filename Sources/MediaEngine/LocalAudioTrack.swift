@@ -51,6 +51,8 @@ public final class LocalAudioTrack: Sendable {
     /// Frames pushed, and of those dropped (queued too long, or pushed before publishing).
     public var framesPushed: Int { feed.counts.pushed }
     public var framesDropped: Int { feed.counts.dropped }
+    /// Frames the engine took from sources played into the track (`play(from:)`).
+    public var framesPlayed: Int { feed.counts.played }
 
     /// Mutes the mic: silence is sent instead of what is pushed (the room sees no speech, and
     /// adaptive subscriptions pause a muted participant's video first, SPEC §5).

@@ -74,6 +74,8 @@ public final class LocalVideoTrack: Sendable {
     /// before the track was published).
     public var framesPushed: Int { feed.counts.pushed }
     public var framesDropped: Int { feed.counts.dropped }
+    /// Frames the engine took from sources played into the track (`play(from:)`).
+    public var framesPlayed: Int { feed.counts.played }
 
     /// SPEC §2 webcam cap: `.high` every layer, `.medium` stops the largest, `.low` only the
     /// smallest. Receivers learn it in band (an RTCP BYE for the layers it stops) and move down

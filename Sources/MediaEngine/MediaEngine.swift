@@ -31,13 +31,17 @@ public final class MediaEngine: Sendable {
     /// Joins a Janus VideoRoom (Janus's HTTP API at `url`, e.g. http://10.0.0.5:8088/janus) as
     /// `participantId`, over WebRTC: publishing its camera signals the simulcast offer (RIDs),
     /// connects ICE (on `localAddress`, an IPv4 address Janus can reach) and DTLS-SRTP
-    /// (RFC 5764), and sends. Receiving through Janus is not supported yet.
-    public func joinJanusRoom(url: URL, room: Int, participantId: String, localAddress: String) async throws(EngineError) -> LocalParticipant {
+    /// (RFC 5764), and sends. With `e2ee`, every camera and microphone frame is SFrame-encrypted
+    /// (RFC 9605) before it leaves, so Janus forwards what it cannot read (its VP8 payload
+    /// descriptor and payload header stay in the clear for its simulcast switching). Receiving
+    /// through Janus is not supported yet.
+    public func joinJanusRoom(url: URL, room: Int, participantId: String, localAddress: String,
+                              e2ee: E2EEOptions? = nil) async throws(EngineError) -> LocalParticipant {
         guard let address = NetworkEndpoint.ipv4Address(localAddress) else { throw .invalidConfiguration("'\(localAddress)' is not an IPv4 address") }
         guard url.scheme == "http" || url.scheme == "https" else { throw .invalidConfiguration("'\(url)' is not an HTTP URL") }
         let (events, continuation) = AsyncStream.makeStream(of: ParticipantEvent.self, bufferingPolicy: .bufferingNewest(256))
         let roomId = try await loop.perform { runtime throws(EngineError) -> String in
-            let janus = runtime.joinJanusRoom(url: url, room: room, localAddress: address)
+            let janus = runtime.joinJanusRoom(url: url, room: room, localAddress: address, e2ee: e2ee)
             try janus.join(participantId, events: continuation, keyProvider: nil, runtime: runtime)
             return janus.id
         }

@@ -15,6 +15,7 @@ final class TrackFeed<Frame>: @unchecked Sendable {
     private var queue: [Frame] = []
     private var droppedCount = 0
     private var pushedCount = 0
+    private var playedCount = 0
     private var source: Source?
     private var completion: Completion?
     private var attachment = 0
@@ -49,7 +50,10 @@ final class TrackFeed<Frame>: @unchecked Sendable {
         }
         lock.unlock()
         do {
-            if let frame = try source.nextFrame() { return frame }
+            if let frame = try source.nextFrame() {
+                lock.withLock { playedCount += 1 }
+                return frame
+            }
             finishSource(.success(()))
         } catch {
             finishSource(.failure(error))
@@ -89,6 +93,7 @@ final class TrackFeed<Frame>: @unchecked Sendable {
         completion?.resume(with: result)
     }
 
-    /// Frames pushed, and of those dropped before the loop took them.
-    var counts: (pushed: Int, dropped: Int) { lock.withLock { (pushedCount, droppedCount) } }
+    /// Frames pushed, of those dropped before the loop took them, and frames the loop took from
+    /// played sources.
+    var counts: (pushed: Int, dropped: Int, played: Int) { lock.withLock { (pushedCount, droppedCount, playedCount) } }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import MediaEngine
 
-/// `--e2ee-key BASE64` of `demo` and `send`: a shared SFrame key (RFC 9605) as the engine takes it.
+/// `--e2ee-key BASE64` of `demo`, `send` and `publish`: a shared SFrame key (RFC 9605) as the engine takes it.
 enum E2EEKeyArgument {
     /// The room or output option for `text` (nil: no flag given); a `CommandError` for a key
     /// that is not base64 of 16 to 64 bytes.

@@ -11,6 +11,11 @@ frames per resolution, every resolution change, for each substream request the t
 frame at the new resolution, frame rate per schedule period (so per temporal setting), decode
 errors, the largest gap between frames and the run's duration.
 
+With --keyless (a publisher that encrypts its frames end to end, RFC 9605, and a viewer holding no
+key) the checks turn round: set-up waits for video packets instead of a decoded frame, and the run
+passes when Janus forwarded video packets (at least 100) that the viewer could not decode (fewer
+than 10 % of the frames sent in the media phase come out of its decoder).
+
 Exit status: 0 when the checks pass, 1 when a check fails (no frames, decode errors, and the
 optional --require-switches / --max-switch-ms / --max-gap-ms / --min-frames-per-resolution),
 2 when the session could not be set up. Every wait is bounded: set-up by --setup-timeout, the
@@ -78,6 +83,8 @@ def parse_args(argv):
     p.add_argument("--ice-address", default=None,
                    help="gather ICE candidates on this local address only (the harness's ice_address); "
                         "default: every address aioice finds")
+    p.add_argument("--keyless", action="store_true",
+                   help="the publisher encrypts end to end: expect packets that do not decode")
     p.add_argument("--verbose", action="store_true", help="log Janus events to stderr")
     return p.parse_args(argv)
 
@@ -257,7 +264,17 @@ async def run(args):
                 at, event = await janus.events.get()
                 collect(at, event)
 
+        async def video_packets_received():
+            stats = await pc.getStats()
+            return sum(getattr(r, "packetsReceived", 0) for r in stats.values()
+                       if r.type == "inbound-rtp" and getattr(r, "kind", "") == "video")
+
+        async def first_packets():
+            while await video_packets_received() == 0:
+                await asyncio.sleep(0.05)
+
         drainer = None
+        packets = 0
         try:
             setup_deadline = started + args.setup_timeout
             try:
@@ -285,14 +302,17 @@ async def run(args):
                 await janus.message({"request": "start"},
                                     {"type": pc.localDescription.type, "sdp": pc.localDescription.sdp})
                 drainer = asyncio.create_task(drain_events())
-                await asyncio.wait_for(first_frame.wait(), max(0.1, setup_deadline - time.monotonic()))
+                if args.keyless:
+                    await asyncio.wait_for(first_packets(), max(0.1, setup_deadline - time.monotonic()))
+                else:
+                    await asyncio.wait_for(first_frame.wait(), max(0.1, setup_deadline - time.monotonic()))
             except (SetupError, asyncio.TimeoutError, aiohttp.ClientError, KeyError) as e:
                 result = {"ok": False, "error": f"set-up failed: {e!r}",
                           "ice_state": pc.iceConnectionState, "connection_state": pc.connectionState,
                           "frames_total": len(frames), "duration_s": round(time.monotonic() - started, 3)}
                 return result, 2
 
-            t0 = frames[0][0]
+            t0 = time.monotonic() if args.keyless else frames[0][0]
             plan = sorted([(at, "substream", v) for at, v in substreams] + [(at, "temporal", v) for at, v in temporals],
                           key=lambda x: x[0])
             for at, kind, value in plan:
@@ -310,6 +330,7 @@ async def run(args):
             if remaining > 0:
                 await asyncio.sleep(remaining)
             end = time.monotonic()
+            packets = await video_packets_received()
         finally:
             if drainer is not None:
                 drainer.cancel()
@@ -324,7 +345,25 @@ async def run(args):
             except Exception:
                 pass
 
+    if args.keyless:
+        return summarize_keyless(args, frames, packets, decode_errors, started, t0, end)
     return summarize(args, frames, requests, janus_events, expected, decode_errors, started, t0, end)
+
+
+def summarize_keyless(args, frames, packets, decode_errors, started, t0, end):
+    """--keyless: Janus forwarded video packets the viewer could not decode."""
+    decoded = sum(1 for f in frames if t0 <= f[0] <= end)
+    sent = round(30 * (end - t0))
+    failures = []
+    if packets < 100:
+        failures.append(f"only {packets} video packets arrived")
+    if decoded >= 0.1 * sent:
+        failures.append(f"{decoded} of about {sent} frames decoded without the key")
+    result = {"ok": not failures, "failures": failures, "video_packets_received": packets,
+              "frames_decoded": decoded, "frames_sent_estimate": sent, "decode_errors": decode_errors.count,
+              "decode_error_samples": decode_errors.samples, "setup_ms": round((t0 - started) * 1000.0, 1),
+              "duration_s": round(end - started, 3)}
+    return result, 0 if result["ok"] else 1
 
 
 def summarize(args, frames, requests, janus_events, expected, decode_errors, started, t0, end):
