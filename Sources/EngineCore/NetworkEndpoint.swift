@@ -81,9 +81,12 @@ public struct NetworkEndpoint: Sendable, Hashable, CustomStringConvertible {
         return address
     }
 
-    public var description: String {
-        "\(address >> 24).\(address >> 16 & 0xFF).\(address >> 8 & 0xFF).\(address & 0xFF):\(port)"
+    /// A number in host byte order as a dotted IPv4 address (`10.0.0.7`).
+    public static func dotted(_ address: UInt32) -> String {
+        "\(address >> 24).\(address >> 16 & 0xFF).\(address >> 8 & 0xFF).\(address & 0xFF)"
     }
+
+    public var description: String { "\(Self.dotted(address)):\(port)" }
 
     var socketAddress: sockaddr_in {
         var addr = sockaddr_in()

@@ -107,6 +107,38 @@ extension E2EEOptions {
     }
 }
 
+extension E2EEKeyProvider {
+    /// `participantId`'s current key seals its frames from now on, if it is not the one in use
+    /// (a rotation or ratchet since).
+    func applyCurrentKey(to sealer: E2EEFrameSealer, of participantId: String) throws(SFrameError) {
+        guard let (keyId, key) = key(for: participantId), keyId != sealer.sender.keyID else { return }
+        try sealer.sender.setKey(keyID: keyId, baseKey: key)
+    }
+
+    /// `publisherId`'s current key opens its frames from now on, if the opener lacks it (the
+    /// previous key stays for the receiver's grace period).
+    func applyCurrentKey(to opener: E2EEFrameOpener, of publisherId: String, nowMilliseconds: Int64) throws(SFrameError) {
+        guard let (keyId, key) = key(for: publisherId), !opener.receiver.keyIDs(nowMilliseconds: nowMilliseconds).contains(keyId) else {
+            return
+        }
+        try opener.receiver.setKey(keyID: keyId, baseKey: key, nowMilliseconds: nowMilliseconds)
+    }
+}
+
+extension E2EEOptions {
+    /// The opener of `publisherId`'s frames, holding the provider's key for it if there is one
+    /// (without, every frame is refused as missing a key until one is set).
+    func makeOpener(for publisherId: String, nowMilliseconds: Int64) throws(EngineError) -> E2EEFrameOpener {
+        let opener = E2EEFrameOpener(receiver: SFrameReceiver(suite: suite))
+        do {
+            try keyProvider.applyCurrentKey(to: opener, of: publisherId, nowMilliseconds: nowMilliseconds)
+        } catch {
+            throw .invalidConfiguration("E2EE key for '\(publisherId)': \(error)")
+        }
+        return opener
+    }
+}
+
 /// Whether a received track's frames open (`ParticipantEvent.e2eeStateChanged`).
 public enum E2EEState: Sendable, Hashable {
     /// Frames decrypt.

@@ -10,10 +10,12 @@ import Simulcast
 /// is `PublisherFeeds`' (the camera and microphone paced, Janus's feedback answered) and the
 /// Janus session is kept alive. The microphone rides in the camera's peer connection, so it is
 /// published first (it waits for the camera) or not at all: adding it later would need a
-/// renegotiation. With E2EE both are SFrame-sealed by one sender, its key following the
-/// provider's changes at the next pass. Receiving through Janus is not supported yet.
-/// Loop-confined.
-final class JanusRoomRuntime: PublishOnlyRoomBackend {
+/// renegotiation. Subscribing to a publisher of the room (by its Janus feed id) joins it as a
+/// Janus subscriber (`JanusVideoRoomSubscriber`, another blocking connect) and receives the
+/// substream the preference picks (`.high` the top, `.medium` the middle, `.low` the lowest; a
+/// viewport by its height). With E2EE what is published is SFrame-sealed and what is received
+/// opened, keys following the provider's changes at the next pass. Loop-confined.
+final class JanusRoomRuntime: RoomBackend {
     /// Janus drops a session silent for 60 s (its `session_timeout`); a keepalive goes out well before.
     static let keepAliveIntervalMicroseconds: Int64 = 25_000_000
 
@@ -32,6 +34,10 @@ final class JanusRoomRuntime: PublishOnlyRoomBackend {
     /// The microphone published before the camera, waiting for the peer connection.
     private var pendingMicrophone: (trackId: String, feed: TrackFeed<AudioFrame>)?
     private var lastKeepAliveMicroseconds: Int64 = 0
+    /// Received publishers by feed id: the Janus subscription and what the loop runs of it.
+    private var subscriptions: [String: (session: JanusVideoRoomSubscriber, runtime: SubscriptionRuntime)] = [:]
+    /// The substream and temporal layer last asked for, per feed id.
+    private var requestedLayers: [String: (spatial: Int?, temporal: Int?)] = [:]
     private let clock = MediaClock.system
 
     init(id: String, url: URL, room: Int, localAddress: UInt32, e2ee: E2EEOptions?) {
@@ -115,39 +121,126 @@ final class JanusRoomRuntime: PublishOnlyRoomBackend {
         feeds.microphoneMuted = muted
     }
 
-    /// What every receiving call answers: the engine only publishes through Janus so far.
-    let receivingUnsupported = EngineError.notAllowed("receiving through a Janus room is not supported yet")
+    // MARK: - Receiving
+
+    /// Subscribes to the feed `publisherId` (Janus's publisher id, e.g. from its
+    /// `.publishedToSFU` event or the room's participant list) on the top substream.
+    func subscribe(_ subscriberId: String, to publisherId: String, runtime: EngineRuntime) throws(EngineError) -> SubscriptionRuntime {
+        guard subscriberId == participantId else { throw .unknownParticipant(subscriberId) }
+        if let existing = subscriptions[publisherId] { return existing.runtime }
+        guard let feed = Int(publisherId) else { throw .unknownParticipant("\(publisherId) (a Janus feed id is a number)") }
+        let opener = try e2ee?.makeOpener(for: publisherId, nowMilliseconds: clock.monotonicMilliseconds())
+        let localSSRC = runtime.randomSSRC()
+        let session: JanusVideoRoomSubscriber
+        do {
+            session = try JanusVideoRoomSubscriber(options: .init(
+                url: url, room: room, feed: feed, localAddress: localAddress,
+                subscriber: SubscriberConfiguration(localSSRC: localSSRC, cname: "\(subscriberId)<-\(publisherId)", security: .insecurePlaintext)))
+        } catch {
+            throw .systemFailure("subscribing to feed \(feed) in Janus room \(room) at \(url): \(error)")
+        }
+        let subscription = SubscriptionRuntime(publisherId: publisherId, subscriber: session.subscriber)
+        subscription.frameOpener = opener
+        subscriptions[publisherId] = (session, subscription)
+        events?.yield(.trackSubscribed(publisherId: publisherId, trackId: session.videoMid ?? "video"))
+        return subscription
+    }
+
+    /// Janus's `configure` for the subscription: the substream (and, for a quality, the top
+    /// temporal layer) the preference maps to; `.disabled` stops the video (`send: false`).
+    func setPreference(_ preference: EffectivePreference, subscriber subscriberId: String, publisher publisherId: String) throws(EngineError) {
+        let session = try subscription(subscriberId, to: publisherId).session
+        var layers: [String: Any] = ["send": true]
+        var spatial: Int?
+        switch preference {
+        case let .quality(quality): spatial = quality.rawValue
+        case let .viewPort(size): spatial = size.height <= 180 ? 0 : size.height <= 360 ? 1 : 2
+        case .disabled: layers["send"] = false
+        }
+        if let spatial { layers["substream"] = spatial }
+        if let mid = session.videoMid { layers["mid"] = mid }
+        do {
+            try session.janus.message(["request": "configure", "streams": [layers]])
+        } catch {
+            throw .systemFailure("Janus configure: \(error)")
+        }
+        requestedLayers[publisherId] = (spatial, nil)
+    }
+
+    func setPinned(_ pinned: Bool, subscriber subscriberId: String, publisher publisherId: String) throws(EngineError) {
+        _ = try subscription(subscriberId, to: publisherId)
+        throw .notAllowed("pinning orders a hosted room's adaptive subscriptions; Janus has none")
+    }
+
+    func stats(subscriber subscriberId: String, publisher publisherId: String) throws(EngineError) -> RemoteVideoStats {
+        let (session, _) = try subscription(subscriberId, to: publisherId)
+        let layers = requestedLayers[publisherId]
+        return RemoteVideoStats(received: session.subscriber.statistics.video, preferredSpatialLayer: layers?.spatial,
+                                preferredTemporalLayer: layers?.temporal)
+    }
+
+    func startRecording(subscriber subscriberId: String, publisher publisherId: String, path: String) throws(EngineError) {
+        let (session, subscription) = try subscription(subscriberId, to: publisherId)
+        let statistics = session.subscriber.statistics.video
+        guard statistics.frameWidth > 0 else { throw .notAllowed("recording starts once a frame of feed \(publisherId) arrived (its size heads the IVF)") }
+        try subscription.startRecording(path: path, width: statistics.frameWidth, height: statistics.frameHeight)
+    }
+
+    func stopRecording(subscriber subscriberId: String, publisher publisherId: String) throws(EngineError) {
+        try subscription(subscriberId, to: publisherId).runtime.stopRecording()
+    }
+
+    private func subscription(_ subscriberId: String, to publisherId: String) throws(EngineError)
+        -> (session: JanusVideoRoomSubscriber, runtime: SubscriptionRuntime) {
+        guard subscriberId == participantId else { throw .unknownParticipant(subscriberId) }
+        guard let subscription = subscriptions[publisherId] else { throw .notPublished(participant: publisherId, track: "subscribed camera") }
+        return subscription
+    }
 
     func tick(runtime: EngineRuntime) {
-        guard let session else { return }
         let now = clock.monotonicMicroseconds()
-        applyKeyChange()
-        feeds.pass(session.publisher, at: now, pacingPushes: true, events: events)
+        applyKeyChanges(now: now)
+        if let session { feeds.pass(session.publisher, at: now, pacingPushes: true, events: events) }
+        for (_, runtime) in subscriptions.values {
+            _ = try? runtime.subscriber.step(timeoutMilliseconds: 0)
+            if let state = runtime.takeE2EEStateChange() {
+                events?.yield(.e2eeStateChanged(publisherId: runtime.publisherId, state: state))
+            }
+        }
         if now - lastKeepAliveMicroseconds > Self.keepAliveIntervalMicroseconds {
             lastKeepAliveMicroseconds = now
-            do {
-                try session.keepAlive()
+            do throws(JanusHTTPClient.Failure) {
+                try session?.keepAlive()
+                for (session, _) in subscriptions.values { try session.keepAlive() }
             } catch {
                 events?.yield(.failure(.systemFailure("Janus keepalive: \(error)")))
             }
         }
     }
 
-    /// A rotated or ratcheted key seals the frames from the next pass on.
-    private func applyKeyChange() {
-        guard let e2ee, let sealer, let participantId, e2ee.keyProvider.version != e2eeKeysVersion else { return }
+    /// A rotated or ratcheted key seals (and opens) the frames from the next pass on.
+    private func applyKeyChanges(now: Int64) {
+        guard let e2ee, let participantId, e2ee.keyProvider.version != e2eeKeysVersion else { return }
         e2eeKeysVersion = e2ee.keyProvider.version
-        guard let (keyId, key) = e2ee.keyProvider.key(for: participantId), keyId != sealer.sender.keyID else { return }
         do {
-            try sealer.sender.setKey(keyID: keyId, baseKey: key)
+            if let sealer { try e2ee.keyProvider.applyCurrentKey(to: sealer, of: participantId) }
+            for (publisherId, subscription) in subscriptions {
+                guard let opener = subscription.runtime.frameOpener else { continue }
+                try e2ee.keyProvider.applyCurrentKey(to: opener, of: publisherId, nowMilliseconds: now / 1000)
+            }
         } catch {
-            events?.yield(.failure(.invalidConfiguration("E2EE key \(keyId): \(error)")))
+            events?.yield(.failure(.invalidConfiguration("E2EE key: \(error)")))
         }
     }
 
     func close() {
         session?.leave()
         session = nil
+        for (session, runtime) in subscriptions.values {
+            runtime.close()
+            session.leave()
+        }
+        subscriptions.removeAll()
         feeds.finishSources()
         pendingMicrophone?.feed.finishSource(.failure(EngineError.closed("microphone track \(pendingMicrophone?.trackId ?? "")")))
         pendingMicrophone = nil

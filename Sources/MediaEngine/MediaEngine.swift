@@ -29,12 +29,14 @@ public final class MediaEngine: Sendable {
     }
 
     /// Joins a Janus VideoRoom (Janus's HTTP API at `url`, e.g. http://10.0.0.5:8088/janus) as
-    /// `participantId`, over WebRTC: publishing its camera signals the simulcast offer (RIDs),
-    /// connects ICE (on `localAddress`, an IPv4 address Janus can reach) and DTLS-SRTP
-    /// (RFC 5764), and sends. With `e2ee`, every camera and microphone frame is SFrame-encrypted
-    /// (RFC 9605) before it leaves, so Janus forwards what it cannot read (its VP8 payload
-    /// descriptor and payload header stay in the clear for its simulcast switching). Receiving
-    /// through Janus is not supported yet.
+    /// `participantId`, over WebRTC: publishing its camera (and a microphone published before
+    /// it) signals the simulcast offer (RIDs), connects ICE (on `localAddress`, an IPv4 address
+    /// Janus can reach) and DTLS-SRTP (RFC 5764), and sends; `.publishedToSFU` reports the feed
+    /// id Janus gave it. `subscribe(to:)` a feed id receives that publisher through Janus (its
+    /// own ICE + DTLS-SRTP session; `setQuality`/`setViewPort` pick Janus's substream). With
+    /// `e2ee`, every frame is SFrame-encrypted (RFC 9605) before it leaves and opened after it
+    /// arrives, so Janus forwards what it cannot read (its VP8 payload descriptor and payload
+    /// header stay in the clear for its simulcast switching).
     public func joinJanusRoom(url: URL, room: Int, participantId: String, localAddress: String,
                               e2ee: E2EEOptions? = nil) async throws(EngineError) -> LocalParticipant {
         guard let address = NetworkEndpoint.ipv4Address(localAddress) else { throw .invalidConfiguration("'\(localAddress)' is not an IPv4 address") }

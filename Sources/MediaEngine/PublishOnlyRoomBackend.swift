@@ -2,7 +2,7 @@ internal import EngineCore
 import MediaCodecs
 import Simulcast
 
-/// A room backend that only publishes (a Janus room joined as a publisher, a plain RTP output):
+/// A room backend that only publishes (a plain RTP output):
 /// every receiving call answers `receivingUnsupported`. Loop-confined.
 protocol PublishOnlyRoomBackend: RoomBackend {
     /// What every receiving call throws (a `.notAllowed` naming the backend).

@@ -34,15 +34,27 @@ public struct RemoteVideoStats: Sendable, Hashable {
     /// replayed); none of them reached the decoder.
     public var framesUndecryptable: Int
 
+    /// Through a hosted room's forwarding node: the layers and rates the node reports.
     init(forwarded: ForwardedSubscriberStats, received: VideoReceiverStatistics) {
+        self.init(received: received)
         currentSpatialLayer = forwarded.currentSpatialLayer
         preferredSpatialLayer = forwarded.preferredSpatialLayer
         currentTemporalLayer = forwarded.currentTemporalLayer
         preferredTemporalLayer = forwarded.preferredTemporalLayer
         bitsPerSecond = forwarded.bitsPerSecond
+        roundTripMilliseconds = forwarded.roundTripMilliseconds
+        fractionLost = forwarded.fractionLost
+        availableBitsPerSecond = forwarded.estimatedBitsPerSecond
+    }
+
+    /// What the receiver measured alone (through an SFU that reports nothing to us): the rate
+    /// arriving and the receiver's own estimate; the layers are the ones asked for.
+    init(received: VideoReceiverStatistics, preferredSpatialLayer: Int? = nil, preferredTemporalLayer: Int? = nil) {
+        self.preferredSpatialLayer = preferredSpatialLayer
+        self.preferredTemporalLayer = preferredTemporalLayer
+        bitsPerSecond = Int(received.incomingBitsPerSecond)
         codec = "VP8"
         frameSize = received.frameWidth > 0 ? VideoSize(width: received.frameWidth, height: received.frameHeight) : nil
-        roundTripMilliseconds = forwarded.roundTripMilliseconds
         jitterMilliseconds = received.jitterMilliseconds
         packetsLost = Int(received.packetsLost)
         framesDecoded = Int(received.framesDecoded)
@@ -52,8 +64,7 @@ public struct RemoteVideoStats: Sendable, Hashable {
         nackCount = Int(received.nackRequests)
         packetsRecovered = Int(received.packetsRecovered)
         bytesReceived = Int(received.bytesReceived)
-        fractionLost = forwarded.fractionLost
-        availableBitsPerSecond = forwarded.estimatedBitsPerSecond
+        availableBitsPerSecond = received.bandwidthEstimateBitsPerSecond > 0 ? Int(received.bandwidthEstimateBitsPerSecond) : nil
         framesUndecryptable = Int(received.framesUndecryptable)
     }
 }

@@ -197,11 +197,8 @@ final class RoomRuntime {
                 sendsTransportFeedback: options.downlinkEstimation == .transportWide), transport: socket)
             let subscription = SubscriptionRuntime(publisherId: publisherId, subscriber: endpoint)
             if let e2ee = options.e2ee {
-                let receiver = SFrameReceiver(suite: e2ee.suite)
-                if let (keyId, key) = (subscriber.keyProvider ?? e2ee.keyProvider).key(for: publisherId) {
-                    try receiver.setKey(keyID: keyId, baseKey: key, nowMilliseconds: monotonicMicroseconds() / 1000)
-                }
-                subscription.frameOpener = E2EEFrameOpener(receiver: receiver)
+                subscription.frameOpener = try E2EEOptions(keyProvider: subscriber.keyProvider ?? e2ee.keyProvider, suite: e2ee.suite)
+                    .makeOpener(for: publisherId, nowMilliseconds: monotonicMicroseconds() / 1000)
             }
             endpoint.onAudioLevel = { [unowned speakers] in speakers.observe($0) }
             try room.addFeed(publisher: publisherId, ForwardedSubscriberConfiguration(
@@ -359,14 +356,10 @@ final class RoomRuntime {
         for id in order {
             guard let participant = participants[id] else { continue }
             let provider = participant.keyProvider ?? roomProvider
-            if let sealer = participant.frameSealer, let (keyId, key) = provider.key(for: id), keyId != sealer.sender.keyID {
-                try? sealer.sender.setKey(keyID: keyId, baseKey: key)
-            }
+            if let sealer = participant.frameSealer { try? provider.applyCurrentKey(to: sealer, of: id) }
             for subscription in participant.subscriptions.values {
-                guard let receiver = subscription.frameOpener?.receiver,
-                      let (keyId, key) = provider.key(for: subscription.publisherId),
-                      !receiver.keyIDs(nowMilliseconds: now / 1000).contains(keyId) else { continue }
-                try? receiver.setKey(keyID: keyId, baseKey: key, nowMilliseconds: now / 1000)
+                guard let opener = subscription.frameOpener else { continue }
+                try? provider.applyCurrentKey(to: opener, of: subscription.publisherId, nowMilliseconds: now / 1000)
             }
         }
     }

@@ -12,31 +12,43 @@ import Testing
 
     struct Problem: Error, CustomStringConvertible { var description: String }
 
+    /// A throw-away Janus with VideoRoom 1234 (scripts/janus-harness.sh), inside scripts/netns-run.sh's namespace.
+    struct Harness {
+        let url: URL
+        let directory: String
+
+        static func start() throws -> Harness {
+            let ours = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/ns/net")
+            let initial = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/1/ns/net")) ?? ""
+            guard ProcessInfo.processInfo.environment["MEDIA_ENGINE_NETNS"] == "1", ours != initial else {
+                throw Problem(description: "JanusRoomAPITests needs scripts/netns-run.sh's namespace (make test runs it there)")
+            }
+            let line = try run(["start", "--videoroom"])
+            guard let info = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                  let url = (info["http"] as? String).flatMap(URL.init(string:)), let directory = info["dir"] as? String else {
+                throw Problem(description: "janus-harness start --videoroom failed: \(line)")
+            }
+            return Harness(url: url, directory: directory)
+        }
+
+        func stop() { _ = try? Self.run(["stop", directory]) }
+
+        /// scripts/janus-harness.sh with `arguments`, its output read to the end.
+        private static func run(_ arguments: [String]) throws -> String {
+            let harness = Process()
+            harness.executableURL = JanusRoomAPITests.root.appendingPathComponent("scripts/janus-harness.sh")
+            harness.arguments = arguments
+            let output = Pipe()
+            harness.standardOutput = output
+            try harness.run()
+            return String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        }
+    }
+
     @Test func aClientPublishesItsCameraIntoAJanusRoomThroughThePublicAPI() async throws {
-        let ours = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/ns/net")
-        let initial = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/1/ns/net")) ?? ""
-        guard ProcessInfo.processInfo.environment["MEDIA_ENGINE_NETNS"] == "1", ours != initial else {
-            throw Problem(description: "JanusRoomAPITests needs scripts/netns-run.sh's namespace (make test runs it there)")
-        }
-        let harness = Process()
-        harness.executableURL = Self.root.appendingPathComponent("scripts/janus-harness.sh")
-        harness.arguments = ["start", "--videoroom"]
-        let output = Pipe()
-        harness.standardOutput = output
-        try harness.run()
-        let line = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        guard let info = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-              let url = (info["http"] as? String).flatMap(URL.init(string:)), let directory = info["dir"] as? String else {
-            throw Problem(description: "janus-harness start --videoroom failed: \(line)")
-        }
-        defer {
-            let stop = Process()
-            stop.executableURL = Self.root.appendingPathComponent("scripts/janus-harness.sh")
-            stop.arguments = ["stop", directory]
-            let done = Pipe()
-            stop.standardOutput = done
-            if (try? stop.run()) != nil { _ = done.fileHandleForReading.readDataToEndOfFile() }
-        }
+        let harness = try Harness.start()
+        defer { harness.stop() }
+        let url = harness.url
 
         let engine = MediaEngine()
         let alice = try await engine.joinJanusRoom(url: url, room: 1234, participantId: "alice", localAddress: "10.99.0.1")
@@ -82,6 +94,62 @@ import Testing
             try microphone.push(pcm: samples, channels: 1)
             try await Task.sleep(until: start + .milliseconds(20 * (index + 1)), clock: .continuous)
         }
+    }
+
+    /// Issue 16 through Janus: alice's camera is SFrame-encrypted (RFC 9605) before it reaches
+    /// Janus; bob, holding the room key, receives it through Janus's VideoRoom, opens and decodes
+    /// every frame and still switches substreams; carol, with another key, decodes nothing and
+    /// is told so.
+    @Test func anEncryptedCameraThroughJanusOpensOnlyWithTheKey() async throws {
+        let janus = try Harness.start()
+        defer { janus.stop() }
+        let key = (0..<16).map { UInt8(truncatingIfNeeded: $0 &* 29 &+ 3) }
+        let engine = MediaEngine()
+        let roomKey = E2EEOptions(keyProvider: try E2EEKeyProvider(sharedKey: key))
+        let alice = try await engine.joinJanusRoom(url: janus.url, room: 1234, participantId: "alice", localAddress: "10.99.0.1",
+                                                   e2ee: roomKey)
+        let aliceEvents = EventLog(alice)
+        let camera = try alice.createCameraVideoTrack(encoderConfig: .h360p)
+        try await alice.publish(camera)
+        let capture = Capture(camera, width: 640, height: 360)
+        var published: SFUPublication?
+        for _ in 0..<100 where published == nil {
+            published = aliceEvents.all.compactMap { if case let .publishedToSFU(p) = $0 { p } else { nil } }.first
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let publication = try #require(published)
+
+        let bob = try await engine.joinJanusRoom(url: janus.url, room: 1234, participantId: "bob", localAddress: "10.99.0.1", e2ee: roomKey)
+        let carol = try await engine.joinJanusRoom(url: janus.url, room: 1234, participantId: "carol", localAddress: "10.99.0.1",
+                                                   e2ee: E2EEOptions(keyProvider: try E2EEKeyProvider(sharedKey: key.map { $0 ^ 0x5A })))
+        let carolEvents = EventLog(carol)
+        let bobTrack = try await bob.subscribe(to: publication.feedId)
+        let carolTrack = try await carol.subscribe(to: publication.feedId)
+        let bobSizes = SizeLog(bobTrack), carolSizes = SizeLog(carolTrack)
+
+        // Top substream first (640x360), then bob asks for the lowest (320x180).
+        #expect(try await capture.run(until: { bobSizes.last == VideoSize(width: 640, height: 360) }, within: 6))
+        try await capture.run(seconds: 1.5)
+        let beforeSwitch = bobSizes.count
+        try await bobTrack.setQuality(.low)
+        #expect(try await capture.run(until: { bobSizes.last == VideoSize(width: 320, height: 180) }, within: 4))
+        try await capture.run(seconds: 1.5)
+
+        let bobStats = try await bobTrack.stats(), carolStats = try await carolTrack.stats()
+        print("Through Janus: bob decoded \(bobStats.framesDecoded) (\(beforeSwitch) before asking for 320x180), "
+            + "\(bobStats.decoderErrors) decoder errors, \(bobStats.framesUndecryptable) undecryptable; carol decoded "
+            + "\(carolStats.framesDecoded), \(carolStats.framesUndecryptable) undecryptable, \(carolStats.bytesReceived) bytes received")
+        #expect(bobStats.framesDecoded >= 60)
+        #expect(bobStats.decoderErrors == 0)
+        #expect(bobStats.framesUndecryptable == 0)
+        // Carol received the top substream the whole time and opened none of it (she waits for a
+        // key frame after each refused one, so only those count as undecryptable).
+        #expect(carolStats.bytesReceived > 20_000)
+        #expect(carolStats.framesDecoded == 0 && carolSizes.count == 0)
+        #expect(carolStats.framesUndecryptable >= 2)
+        #expect(carolEvents.all.contains(.e2eeStateChanged(publisherId: publication.feedId, state: .missingKey))
+            || carolEvents.all.contains(.e2eeStateChanged(publisherId: publication.feedId, state: .decryptionFailed)))
+        await engine.close()
     }
 
     @Test func badJanusAddressesAreTypedErrors() async throws {

@@ -36,21 +36,7 @@ public final class JanusVideoRoomPublisher {
     }
 
     /// Why publishing could not start.
-    public enum Failure: Error, CustomStringConvertible {
-        case signalling(JanusHTTPClient.Failure)
-        case sdp(SDPError)
-        case transport(String)
-        case configuration(String)
-
-        public var description: String {
-            switch self {
-            case let .signalling(failure): return "Janus signalling: \(failure)"
-            case let .sdp(error): return "Janus answer: \(error)"
-            case let .transport(reason): return "WebRTC transport: \(reason)"
-            case let .configuration(reason): return "publisher: \(reason)"
-            }
-        }
-    }
+    public typealias Failure = JanusSessionFailure
 
     public let janus: JanusHTTPClient
     /// Our publisher id in the room, and what Janus said when it configured the stream.
@@ -67,33 +53,19 @@ public final class JanusVideoRoomPublisher {
         do throws(JanusHTTPClient.Failure) {
             try janus.attach(plugin: "janus.plugin.videoroom")
             try janus.message(["request": "join", "ptype": "publisher", "room": options.room, "display": options.display])
-            let joined = try janus.waitForEvent { Self.pluginData($0)?["videoroom"] as? String == "joined" }
-            guard let id = Self.pluginData(joined)?["id"] as? Int else { throw JanusHTTPClient.Failure(description: "joined without an id") }
+            let joined = try janus.waitForEvent { JanusHTTPClient.pluginData($0)?["videoroom"] as? String == "joined" }
+            guard let id = JanusHTTPClient.pluginData(joined)?["id"] as? Int else { throw JanusHTTPClient.Failure(description: "joined without an id") }
             publisherID = id
         } catch {
             throw .signalling(error)
         }
 
-        let certificate: DTLSCertificate
-        let socket: UDPSocket
-        do {
-            certificate = try DTLSCertificate()
-            socket = try UDPSocket(bindingTo: NetworkEndpoint(address: options.localAddress, port: 0))
-            try socket.setReceiveBufferSize(1 << 20)
-        } catch {
-            throw .transport("\(error)")
-        }
+        let peer = try WebRTCLocalPeer(localAddress: options.localAddress, role: .controlling, clock: clock)
         var random = SystemRandomNumberGenerator()
-        let credentials = ICECredentials.random(using: &random)
-        let agent = ICEAgent(configuration: .init(local: credentials, role: .controlling, tieBreaker: UInt64.random(in: 1...UInt64.max)),
-                             seed: UInt64.random(in: 0...UInt64.max))
-        let ice = ICEDatagramTransport(socket: socket, agent: agent, clock: clock)
         let audioSSRC = UInt32.random(in: 0x1000_0000...0x7FFF_FFFF), firstVideoSSRC = UInt32.random(in: 0x8000_0000...0xEFFF_0000)
-        let local = socket.localEndpoint
         let offer = SimulcastOffer(
-            sessionID: UInt64.random(in: 1...UInt64(Int64.max)), ice: credentials, fingerprint: certificate.fingerprint,
-            candidates: [ICECandidate(foundation: "1", priority: 2_130_706_431, address: Self.dotted(local.address),
-                                      port: local.port, kind: .host)],
+            sessionID: UInt64.random(in: 1...UInt64(Int64.max)), ice: peer.credentials, fingerprint: peer.certificate.fingerprint,
+            candidates: [peer.hostCandidate],
             audio: options.audio ? .init(ssrc: audioSSRC) : nil,
             video: .init(rids: NegotiatedPublishing.offeredRIDs(for: options.camera)), cname: options.display)
         var trickled: [ICECandidate] = []
@@ -104,9 +76,8 @@ public final class JanusVideoRoomPublisher {
                               jsep: ["type": "offer", "sdp": offer.sessionDescription.text])
             _ = try janus.waitForEvent { event in
                 if let sdp = (event["jsep"] as? [String: Any])?["sdp"] as? String { answerSDP = sdp }
-                if let data = Self.pluginData(event), data["configured"] != nil { configured = data }
-                if let text = (event["candidate"] as? [String: Any])?["candidate"] as? String,
-                   let candidate = try? ICECandidate(parsing: text) { trickled.append(candidate) }
+                if let data = JanusHTTPClient.pluginData(event), data["configured"] != nil { configured = data }
+                if let candidate = JanusHTTPClient.trickledCandidate(event) { trickled.append(candidate) }
                 return answerSDP != nil
             }
         } catch {
@@ -118,32 +89,17 @@ public final class JanusVideoRoomPublisher {
         } catch {
             throw .sdp(error)
         }
-        agent.setRemoteCredentials(negotiated.remoteICE)
-        for candidate in negotiated.remoteCandidates + trickled where candidate.transport == "udp" {
-            guard let address = NetworkEndpoint.ipv4Address(candidate.address) else { continue }
-            agent.addRemoteCandidate(.ipv4(address, port: candidate.port), priority: candidate.priority)
-        }
-        do {
-            let dtls = try DTLSAssociation(role: negotiated.remoteSetup == .active ? .server : .client, certificate: certificate,
-                                           remoteFingerprint: negotiated.remoteFingerprint)
-            transport = WebRTCTransport(ice: ice, dtls: dtls)
-        } catch {
-            throw .transport("\(error)")
-        }
-        let start = clock.monotonicMilliseconds()
-        let state: WebRTCTransport.State
-        do {
-            state = try transport.connect(timeoutMilliseconds: options.connectTimeoutMilliseconds, clock: clock)
-        } catch {
-            throw .transport("\(error)")
-        }
-        connectMilliseconds = clock.monotonicMilliseconds() - start
-        guard case let .connected(keys) = state, let remote = transport.remote else { throw .transport("\(state)") }
+        let remote = RemoteTransportDescription(negotiated)
+        let connection = try peer.connect(to: remote, trickled: trickled, dtlsRole: negotiated.remoteSetup == .active ? .server : .client,
+                                          timeoutMilliseconds: options.connectTimeoutMilliseconds, clock: clock)
+        transport = connection.transport
+        connectMilliseconds = connection.milliseconds
+        let (keys, remoteEndpoint) = (connection.keys, connection.remote)
         do {
             let configuration = try NegotiatedPublishing.configuration(
                 camera: options.camera, session: negotiated, firstVideoSSRC: firstVideoSSRC, audioSSRC: audioSSRC,
                 keys: (keys.local, keys.remote), cname: options.display)
-            publisher = try Publisher(configuration: configuration, transport: try UDPTransport(socket: transport, destination: remote),
+            publisher = try Publisher(configuration: configuration, transport: try UDPTransport(socket: transport, destination: remoteEndpoint),
                                       clock: clock, using: &random)
         } catch {
             throw .configuration("\(error)")
@@ -164,15 +120,7 @@ public final class JanusVideoRoomPublisher {
     /// The room's participants as Janus lists them.
     public func participants(room: Int) throws(JanusHTTPClient.Failure) -> [[String: Any]] {
         let reply = try janus.message(["request": "listparticipants", "room": room])
-        return (Self.pluginData(reply)?["participants"] as? [[String: Any]]) ?? []
-    }
-
-    static func pluginData(_ event: [String: Any]) -> [String: Any]? {
-        (event["plugindata"] as? [String: Any])?["data"] as? [String: Any]
-    }
-
-    static func dotted(_ address: UInt32) -> String {
-        "\(address >> 24).\(address >> 16 & 0xFF).\(address >> 8 & 0xFF).\(address & 0xFF)"
+        return (JanusHTTPClient.pluginData(reply)?["participants"] as? [[String: Any]]) ?? []
     }
 
 }

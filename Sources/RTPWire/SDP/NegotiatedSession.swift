@@ -48,23 +48,12 @@ public struct NegotiatedSession: Sendable {
             guard section.attributes.contains("rtcp-mux") else { throw .missing("a=rtcp-mux in section \(ours.mid ?? "")") }
             accepted.append(section)
         }
-        guard let first = accepted.first else { throw .unsupported("an answer that rejects every section") }
-
-        func attribute(_ name: String) -> String? { first.attributes.value(of: name) ?? answer.attributes.value(of: name) }
-        guard let ufrag = attribute("ice-ufrag"), let password = attribute("ice-pwd") else { throw .missing("a=ice-ufrag and a=ice-pwd") }
-        remoteICE = try ICECredentials(usernameFragment: ufrag, password: password)
-        guard let fingerprint = attribute("fingerprint") else { throw .missing("a=fingerprint") }
-        remoteFingerprint = try DTLSFingerprint(parsing: fingerprint)
-        guard let setupText = attribute("setup") else { throw .missing("a=setup") }
-        guard let setup = DTLSSetupRole(rawValue: setupText), setup != .actpass else {
-            throw .unsupported("a=setup:\(setupText) in an answer (active or passive)")
-        }
-        remoteSetup = setup
-        var candidates: [ICECandidate] = []
-        for section in accepted {
-            for value in section.attributes.values(of: "candidate") { candidates.append(try ICECandidate(parsing: value)) }
-        }
-        remoteCandidates = candidates
+        let remote = try RemoteTransportDescription(session: answer, sections: accepted)
+        guard remote.setup != .actpass else { throw .unsupported("a=setup:actpass in an answer (active or passive)") }
+        remoteICE = remote.ice
+        remoteFingerprint = remote.fingerprint
+        remoteSetup = remote.setup
+        remoteCandidates = remote.candidates
 
         audio = nil
         video = nil
@@ -83,32 +72,13 @@ public struct NegotiatedSession: Sendable {
     private static func section(_ section: MediaDescription, codec: String, offer kinds: [RTPHeaderExtensionKind],
                                 map offeredMap: RTPHeaderExtensionMap, rids offeredRIDs: [String]) throws(SDPError) -> Section {
         let mid = section.mid ?? ""
-        var payloadType: UInt8?
-        for rtpmap in section.attributes.values(of: "rtpmap") {
-            let parts = rtpmap.split(separator: " ", maxSplits: 1)
-            guard parts.count == 2, let number = UInt8(parts[0]), number < 128 else {
-                throw .malformedLine(line: 0, reason: "rtpmap:\(rtpmap)")
-            }
-            if parts[1].lowercased() == codec, section.formats.contains(String(number)), payloadType == nil { payloadType = number }
-        }
-        guard let payloadType else {
+        guard let payloadType = try section.payloadType(of: codec) else {
             let offered = section.attributes.values(of: "rtpmap").joined(separator: ", ")
             throw .unsupported("section \(mid) answers without \(codec) (\(offered.isEmpty ? "no rtpmap" : offered))")
         }
-        var map = RTPHeaderExtensionMap()
-        for extmap in section.attributes.values(of: "extmap") {
-            let parts = extmap.split(separator: " ")
-            guard parts.count >= 2, let id = UInt8(parts[0].split(separator: "/")[0]), (1...255).contains(id) else {
-                throw .malformedLine(line: 0, reason: "extmap:\(extmap)")
-            }
-            guard let kind = RTPHeaderExtensionKind(rawValue: String(parts[1])), kinds.contains(kind),
-                  offeredMap.id(for: kind) != nil else { continue }  // not offered: the answer may not add it
-            do { try map.register(kind, id: id) } catch { throw .malformedLine(line: 0, reason: "extmap id \(id)") }
-        }
-        let prefix = "\(payloadType) "
-        let feedback = Set(section.attributes.values(of: "rtcp-fb").compactMap { value in
-            value.hasPrefix(prefix) ? String(value.dropFirst(prefix.count)) : (value.hasPrefix("* ") ? String(value.dropFirst(2)) : nil)
-        })
+        // Kinds not offered: the answer may not add them.
+        let map = try section.extensionMap { kinds.contains($0) && offeredMap.id(for: $0) != nil }
+        let feedback = section.feedback(for: payloadType)
         var rids: [String] = []
         if let simulcast = section.attributes.value(of: "simulcast") {
             let parts = simulcast.split(separator: " ")

@@ -1,0 +1,139 @@
+import DTLS
+import Foundation
+import RTPWire
+import SessionCore
+import SRTP
+
+/// Receives one publisher of a Janus VideoRoom as a WebRTC peer: joins the room as a subscriber
+/// to its feed over the HTTP API, answers Janus's JSEP offer (`ReceivingSession`: Opus and VP8
+/// `recvonly`), runs ICE (controlled: Janus offers and controls) and DTLS-SRTP (`WebRTCTransport`),
+/// `start`s the stream and builds the `Subscriber` that receives, decodes and answers with RTCP
+/// (receiver reports, NACK, PLI, REMB) through it. Janus forwards one simulcast substream at a
+/// time under one SSRC; `configure(substream:temporal:)` picks it (Janus VideoRoom's `configure`).
+///
+/// Blocks its caller while connecting (signalling, ICE and DTLS: typically well under a second).
+/// Not `Sendable`: drive the subscriber and `keepAlive` from one thread.
+public final class JanusVideoRoomSubscriber {
+    public struct Options: Sendable {
+        public var url: URL
+        public var room: Int
+        /// The publisher's id in the room (its `feed`).
+        public var feed: Int
+        /// The local address to bind (its port 0: any); must be one Janus can reach.
+        public var localAddress: UInt32
+        /// The simulcast substream (0 lowest) and temporal layer to start on; nil: Janus's default (the top).
+        public var substream: Int?
+        public var temporal: Int?
+        public var connectTimeoutMilliseconds: Int64
+        /// Settings of the receiving endpoint (our RTCP SSRC, CNAME, jitter buffer, estimator);
+        /// its payload types and security are set from the negotiation.
+        public var subscriber: SubscriberConfiguration
+
+        public init(url: URL, room: Int, feed: Int, localAddress: UInt32, substream: Int? = nil, temporal: Int? = nil,
+                    connectTimeoutMilliseconds: Int64 = 5_000,
+                    subscriber: SubscriberConfiguration = SubscriberConfiguration(localSSRC: UInt32.random(in: 1...UInt32.max),
+                                                                                  security: .insecurePlaintext)) {
+            self.url = url
+            self.room = room
+            self.feed = feed
+            self.localAddress = localAddress
+            self.substream = substream
+            self.temporal = temporal
+            self.connectTimeoutMilliseconds = connectTimeoutMilliseconds
+            self.subscriber = subscriber
+        }
+    }
+
+    public let janus: JanusHTTPClient
+    public let negotiated: ReceivingSession
+    public let transport: WebRTCTransport
+    public let subscriber: Subscriber
+    /// The mid of the video stream in Janus's offer (what `configure` names).
+    public let videoMid: String?
+    /// How long ICE + DTLS took.
+    public let connectMilliseconds: Int64
+
+    public init(options: Options, clock: MediaClock = .system) throws(JanusSessionFailure) {
+        let janus = JanusHTTPClient(base: options.url)
+        var offerSDP: String?
+        var trickled: [ICECandidate] = []
+        var videoMid: String?
+        var refusal: String?
+        do throws(JanusHTTPClient.Failure) {
+            try janus.attach(plugin: "janus.plugin.videoroom")
+            try janus.message(["request": "join", "ptype": "subscriber", "room": options.room, "streams": [["feed": options.feed]]])
+            _ = try janus.waitForEvent { event in
+                if let data = JanusHTTPClient.pluginData(event) {
+                    if let error = data["error"] as? String { refusal = "Janus refused the subscription: \(error)" }
+                    for stream in (data["streams"] as? [[String: Any]]) ?? [] where stream["type"] as? String == "video" {
+                        videoMid = stream["mid"] as? String
+                    }
+                }
+                if let jsep = event["jsep"] as? [String: Any], jsep["type"] as? String == "offer" { offerSDP = jsep["sdp"] as? String }
+                if let candidate = JanusHTTPClient.trickledCandidate(event) { trickled.append(candidate) }
+                return offerSDP != nil || refusal != nil
+            }
+        } catch {
+            throw .signalling(error)
+        }
+        guard let offerSDP else { throw .signalling(JanusHTTPClient.Failure(description: refusal ?? "no offer")) }
+        self.videoMid = videoMid
+
+        let peer = try WebRTCLocalPeer(localAddress: options.localAddress, role: .controlled, clock: clock)
+        let cname = options.subscriber.cname ?? "engine-\(options.subscriber.localSSRC)"
+        do {
+            negotiated = try ReceivingSession(offer: SessionDescription(parsing: offerSDP), ice: peer.credentials,
+                                              fingerprint: peer.certificate.fingerprint, candidates: [peer.hostCandidate], cname: cname)
+        } catch {
+            throw .sdp(error)
+        }
+        do throws(JanusHTTPClient.Failure) {
+            var layers: [String: Any] = [:]
+            if let substream = options.substream { layers["substream"] = substream }
+            if let temporal = options.temporal { layers["temporal"] = temporal }
+            if !layers.isEmpty, let videoMid {
+                layers["mid"] = videoMid
+                try janus.message(["request": "configure", "streams": [layers]])
+            }
+            try janus.message(["request": "start"], jsep: ["type": "answer", "sdp": negotiated.answer.text])
+        } catch {
+            throw .signalling(error)
+        }
+        let connection = try peer.connect(to: negotiated.remote, trickled: trickled,
+                                          dtlsRole: negotiated.localSetup == .active ? .client : .server,
+                                          timeoutMilliseconds: options.connectTimeoutMilliseconds, clock: clock)
+        transport = connection.transport
+        connectMilliseconds = connection.milliseconds
+        var configuration = options.subscriber
+        configuration.cname = cname
+        if let video = negotiated.video { configuration.videoPayloadType = video.payloadType }
+        if let audio = negotiated.audio { configuration.audioPayloadType = audio.payloadType }
+        configuration.security = .srtp(receiveKeys: connection.keys.remote, sendKeys: connection.keys.local)
+        configuration.senderRTCPEndpoint = connection.remote
+        do {
+            subscriber = try Subscriber(configuration: configuration, transport: transport, clock: clock)
+        } catch {
+            throw .configuration("\(error)")
+        }
+        self.janus = janus
+    }
+
+    /// Asks Janus for another substream (0 lowest) and/or temporal layer of the feed.
+    public func configure(substream: Int? = nil, temporal: Int? = nil) throws(JanusHTTPClient.Failure) {
+        var layers: [String: Any] = [:]
+        if let substream { layers["substream"] = substream }
+        if let temporal { layers["temporal"] = temporal }
+        guard !layers.isEmpty else { return }
+        if let videoMid { layers["mid"] = videoMid }
+        try janus.message(["request": "configure", "streams": [layers]])
+    }
+
+    /// Keeps the Janus session alive: call at least every 30 s.
+    public func keepAlive() throws(JanusHTTPClient.Failure) { try janus.keepAlive() }
+
+    /// Leaves the subscription and the Janus session.
+    public func leave() {
+        _ = try? janus.message(["request": "leave"])
+        janus.close()
+    }
+}
