@@ -179,6 +179,12 @@ public enum WireRoundTripCheck: String, CaseIterable, Sendable {
             }
         }
         _ = try? NegotiatedSession(offer: sdpOffer, answer: description)
+        // The same bytes as an SFU's offer to a subscriber: whatever we answer must parse back.
+        if let receiving = try? ReceivingSession(offer: description, ice: sdpOffer.ice, fingerprint: sdpOffer.fingerprint,
+                                                 candidates: sdpOffer.candidates, cname: "fuzz"),
+           (try? SessionDescription(parsing: receiving.answer.text)) == nil {
+            return "the answer to an offer does not parse"
+        }
         guard let again = try? SessionDescription(parsing: description.text) else { return "serialized SDP does not parse" }
         guard again == description else { return "re-parsed SDP differs" }
         return nil
