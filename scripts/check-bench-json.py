@@ -2,7 +2,8 @@
 """Checks a `simulcast-bench encode --json` result is complete: every configuration and ratio
 is present and every number in it is finite and positive, for the first clip (top level) and
 every clip in `otherInputs`; instruction counts and ratios too when they were counted
-(`--instructions callgrind`). `--clips N` requires N clips (default 2: the built-in scene and the
+(`--instructions callgrind`); the SFrame seal+open cost (issue 16) of the configurations that
+measure the stages after the encoder. `--clips N` requires N clips (default 2: the built-in scene and the
 generated noisy clip). No timing thresholds."""
 import json
 import math
@@ -12,6 +13,8 @@ CONFIGS = ["single", "max_layer_2", "max_layer_3", "max_layer_2_independent",
            "max_layer_3_independent", "c_reference_max_layer_3"]
 RATIOS = ["max_layer_2_over_max_layer_3", "max_layer_3_over_single",
           "multi_res_over_independent_max_layer_3", "swift_over_c_reference_max_layer_3"]
+# Configurations whose encoded layers also go through packetize+protect and SFrame seal+open.
+AFTER_ENCODER = ["single", "max_layer_2", "max_layer_3"]
 LAYERS = {"single": 1, "max_layer_2": 2, "max_layer_3": 3, "max_layer_2_independent": 2,
           "max_layer_3_independent": 3, "c_reference_max_layer_3": 3}
 
@@ -42,6 +45,9 @@ def check_clip(report, prefix):
             for field in ["median", "p95", "min"]:
                 positive(f"{prefix}{name}.{stat}.{field}", config.get(stat, {}).get(field))
         positive(f"{prefix}{name}.coreShareAt30fps", config.get("coreShareAt30fps"))
+        if name in AFTER_ENCODER:
+            positive(f"{prefix}{name}.e2eeMsPerFrame.median", config.get("e2eeMsPerFrame", {}).get("median"))
+            positive(f"{prefix}{name}.e2eeShareOfEncode", config.get("e2eeShareOfEncode"))
         layers = config.get("layers", [])
         if len(layers) != LAYERS[name]:
             failures.append(f"{prefix}{name} has {len(layers)} layers, expected {LAYERS[name]}")

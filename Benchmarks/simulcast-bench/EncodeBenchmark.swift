@@ -10,8 +10,8 @@ struct EncodeBenchmark {
         var name: String
         var plan: LayerPlan
         var make: (LayerPlan) throws -> EncodePipeline
-        /// Also run the encoded layers through packetize + SRTP protect (`PacketizeProtectStage`),
-        /// timed separately from the encode.
+        /// Also run the encoded layers through packetize + SRTP protect (`PacketizeProtectStage`)
+        /// and SFrame seal + open (`E2EEFrameStage`), each timed separately from the encode.
         var measurePacketizeProtect = false
     }
 
@@ -26,6 +26,8 @@ struct EncodeBenchmark {
         /// Packetize + protect CPU ns per frame: all layers, and per layer (lightest first).
         var packetizeProtect: [Double] = []
         var packetizeProtectByLayer: [[Double]] = []
+        /// SFrame seal + open CPU ns per frame, all layers.
+        var e2ee: [Double] = []
     }
 
     let frames: [VideoFrame]
@@ -47,6 +49,7 @@ struct EncodeBenchmark {
                 let pipeline = try configuration.make(configuration.plan)
                 let stage = configuration.measurePacketizeProtect
                     ? try PacketizeProtectStage(layerCount: configuration.plan.layers.count) : nil
+                let e2eeStage = configuration.measurePacketizeProtect ? try E2EEFrameStage() : nil
                 var samples = results[configuration.name] ?? Samples()
                 var repeatCPU: [Double] = []
                 var encodedPerFrame: [[EncodedFrame]] = []
@@ -71,6 +74,9 @@ struct EncodeBenchmark {
                         for (index, ns) in perLayer.enumerated() { samples.packetizeProtectByLayer[index].append(Double(ns)) }
                         samples.packetizeProtect.append(Double(perLayer.reduce(0, +)))
                     }
+                }
+                if let e2eeStage {
+                    for encoded in encodedPerFrame { samples.e2ee.append(Double(try e2eeStage.process(encoded))) }
                 }
                 samples.cpu += repeatCPU
                 samples.perRepeatMedian.append(Distribution(repeatCPU).median)
@@ -117,7 +123,9 @@ struct EncodeBenchmark {
                 packetizeProtectLayerMsPerFrame: samples.packetizeProtectByLayer.isEmpty
                     ? nil : samples.packetizeProtectByLayer.map { .init(nanoseconds: Distribution($0)) },
                 packetizeProtectShareOfEncode: samples.packetizeProtect.isEmpty || samples.total <= 0
-                    ? nil : samples.packetizeProtect.reduce(0, +) / samples.total)
+                    ? nil : samples.packetizeProtect.reduce(0, +) / samples.total,
+                e2eeMsPerFrame: samples.e2ee.isEmpty ? nil : .init(nanoseconds: Distribution(samples.e2ee)),
+                e2eeShareOfEncode: samples.e2ee.isEmpty || samples.total <= 0 ? nil : samples.e2ee.reduce(0, +) / samples.total)
         }
         func ratio(_ numerator: String, _ denominator: String) -> EncodeReport.Ratio? {
             guard let a = results[numerator]?.perRepeatMedian, let b = results[denominator]?.perRepeatMedian,

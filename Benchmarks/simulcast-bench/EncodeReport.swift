@@ -38,6 +38,10 @@ struct EncodeReport: Codable, Sendable {
         var packetizeProtectLayerMsPerFrame: [MillisecondStats]?
         /// Packetize + protect CPU time as a fraction of the encode CPU time of the same frames.
         var packetizeProtectShareOfEncode: Double?
+        /// SFrame seal + open (issue 16's E2EE, all layers) per frame, in ms, and as a fraction of
+        /// the encode CPU time of the same frames (goal: at most 1 %).
+        var e2eeMsPerFrame: MillisecondStats?
+        var e2eeShareOfEncode: Double?
         /// Instructions per frame (scaling + encoding, frames 1... of the clip), counted by
         /// callgrind in a run of its own (`CallgrindCounter`); nil when not counted.
         var instructionsPerFrame: Double? = nil

@@ -50,13 +50,15 @@ enum MarkdownTable {
         let measured = order.filter { report.configs[$0]?.packetizeProtectMsPerFrame != nil }
         if !measured.isEmpty {
             lines.append("")
-            lines.append("| config | packetize+protect ms/frame median | p95 | per layer median (ms) | share of encode CPU |")
-            lines.append("|---|---:|---:|---|---:|")
+            lines.append("| config | packetize+protect ms/frame median | p95 | per layer median (ms) | share of encode CPU "
+                + "| SFrame seal+open ms/frame median | share of encode CPU |")
+            lines.append("|---|---:|---:|---|---:|---:|---:|")
             for name in measured {
                 guard let c = report.configs[name], let total = c.packetizeProtectMsPerFrame else { continue }
                 let layers = (c.packetizeProtectLayerMsPerFrame ?? []).map { fmt($0.median, 3) }.joined(separator: " / ")
                 lines.append("| \(name) | \(fmt(total.median, 3)) | \(fmt(total.p95, 3)) | \(layers) | "
-                    + "\(fmt((c.packetizeProtectShareOfEncode ?? .nan) * 100, 2))% |")
+                    + "\(fmt((c.packetizeProtectShareOfEncode ?? .nan) * 100, 2))% | "
+                    + "\(c.e2eeMsPerFrame.map { fmt($0.median, 3) } ?? "n/a") | \(fmt((c.e2eeShareOfEncode ?? .nan) * 100, 3))% |")
             }
         }
         lines.append("")
