@@ -85,9 +85,13 @@ let package = Package(
         .testTarget(name: "SFrameTests", dependencies: ["SFrame"], path: "Tests/SFrameTests",
                     exclude: ["Vectors"]),
         // The public API as a client sees it: `import MediaEngine` only.
-        .testTarget(name: "MediaEngineTests", dependencies: ["MediaEngine", "MediaEngineTesting"], path: "Tests/MediaEngineTests"),
+        // The private namespace check and the throw-away Janus of the interop tests.
+        .target(name: "InteropTestSupport", path: "Tests/InteropTestSupport"),
+        .testTarget(name: "MediaEngineTests", dependencies: ["MediaEngine", "MediaEngineTesting", "InteropTestSupport"],
+                    path: "Tests/MediaEngineTests"),
         .testTarget(name: "SessionCoreTests", dependencies: ["SessionCore"], path: "Tests/SessionCoreTests"),
-        .testTarget(name: "EngineCoreTests", dependencies: ["EngineCore", "SessionCore"], path: "Tests/EngineCoreTests"),
+        .testTarget(name: "EngineCoreTests", dependencies: ["EngineCore", "SessionCore", "InteropTestSupport"],
+                    path: "Tests/EngineCoreTests"),
         .testTarget(name: "simulcastTests", dependencies: ["simulcast", "MediaEngine", "RTPWire", "MediaCodecs", "Simulcast", "SFrame"],
                     path: "Tests/simulcastTests"),
     ],

@@ -1,6 +1,7 @@
 import DTLS
 import Foundation
 import Glibc
+import InteropTestSupport
 import MediaCodecs
 import RTPWire
 import SessionCore
@@ -20,29 +21,10 @@ import Testing
     struct Problem: Error, CustomStringConvertible { var description: String }
 
     @Test func ourSimulcastPublisherJoinsAJanusVideoRoom() throws {
-        try WebRTCInteropTests.requirePrivateNamespace()
-        // The harness (VideoRoom mode) prints one JSON line and leaves Janus running.
-        let harness = Process()
-        harness.executableURL = Self.root.appendingPathComponent("scripts/janus-harness.sh")
-        harness.arguments = ["start", "--videoroom"]
-        let output = Pipe()
-        harness.standardOutput = output
-        try harness.run()
-        let line = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        guard let info = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-              let url = info["http"] as? String, let directory = info["dir"] as? String else {
-            throw Problem(description: "janus-harness start --videoroom failed: \(line)")
-        }
-        defer {
-            // Stops Janus by the PID it recorded; reading to the end waits for the script (not
-            // Process.waitUntilExit, which can miss a short-lived child's exit under the runner).
-            let stop = Process()
-            stop.executableURL = Self.root.appendingPathComponent("scripts/janus-harness.sh")
-            stop.arguments = ["stop", directory]
-            let done = Pipe()
-            stop.standardOutput = done
-            if (try? stop.run()) != nil { _ = done.fileHandleForReading.readDataToEndOfFile() }
-        }
+        try PrivateNamespace.require(for: "JanusVideoRoomTests")
+        let janus = try JanusHarness.start()
+        defer { janus.stop() }
+        let url = janus.url.absoluteString
         // Our engine joins room 1234 and publishes a 640x360 camera (two RIDs) with Opus.
         let room = try JanusVideoRoomPublisher(options: .init(
             url: URL(string: url)!, room: 1234, camera: try LayerPlan(width: 640, height: 360),

@@ -1,5 +1,6 @@
 import DTLS
 import Foundation
+import InteropTestSupport
 import Glibc
 import MediaCodecs
 import RTPWire
@@ -24,17 +25,8 @@ import Testing
     static let localAddress: UInt32 = 0x0A63_0001
 
     /// Refuses to run outside the namespace scripts/netns-run.sh prepares (veth-engine 10.99.0.1).
-    static func requirePrivateNamespace() throws {
-        let ours = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/ns/net")
-        let initial = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/1/ns/net")) ?? ""
-        guard ProcessInfo.processInfo.environment["MEDIA_ENGINE_NETNS"] == "1", ours != initial else {
-            throw Precondition(description: "WebRTCInteropTests needs the private network namespace of scripts/netns-run.sh: "
-                + "`unshare -n scripts/netns-run.sh swift test --skip-build --filter WebRTCInteropTests` (make test does)")
-        }
-    }
-
     @Test func ourOfferAiortcsAnswerICEThenDTLSSRTPThenOpusAndVP8DecodedByAiortc() throws {
-        try Self.requirePrivateNamespace()
+        try PrivateNamespace.require(for: "WebRTCInteropTests")
         let python = Self.root.appendingPathComponent(".venv-interop/bin/python")
         guard FileManager.default.isExecutableFile(atPath: python.path) else {
             throw Precondition(description: ".venv-interop/bin/python missing: scripts/install-deps.sh creates it")

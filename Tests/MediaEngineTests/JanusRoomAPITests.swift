@@ -1,5 +1,6 @@
 import EngineCore
 import Foundation
+import InteropTestSupport
 import MediaEngine
 import Testing
 
@@ -8,50 +9,19 @@ import Testing
 /// `.publishedToSFU` event reports, with its Opus and VP8 simulcast streams. Runs inside scripts/netns-run.sh's
 /// namespace (Janus gathers ICE candidates on its veth only), like the other Janus tests.
 @Suite(.serialized) struct JanusRoomAPITests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-    struct Problem: Error, CustomStringConvertible { var description: String }
-
-    /// A throw-away Janus with VideoRoom 1234 (scripts/janus-harness.sh), inside scripts/netns-run.sh's namespace.
-    struct Harness {
-        let url: URL
-        let directory: String
-
-        static func start() throws -> Harness {
-            let ours = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/ns/net")
-            let initial = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/1/ns/net")) ?? ""
-            guard ProcessInfo.processInfo.environment["MEDIA_ENGINE_NETNS"] == "1", ours != initial else {
-                throw Problem(description: "JanusRoomAPITests needs scripts/netns-run.sh's namespace (make test runs it there)")
-            }
-            let line = try run(["start", "--videoroom"])
-            guard let info = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                  let url = (info["http"] as? String).flatMap(URL.init(string:)), let directory = info["dir"] as? String else {
-                throw Problem(description: "janus-harness start --videoroom failed: \(line)")
-            }
-            return Harness(url: url, directory: directory)
-        }
-
-        func stop() { _ = try? Self.run(["stop", directory]) }
-
-        /// scripts/janus-harness.sh with `arguments`, its output read to the end.
-        private static func run(_ arguments: [String]) throws -> String {
-            let harness = Process()
-            harness.executableURL = JanusRoomAPITests.root.appendingPathComponent("scripts/janus-harness.sh")
-            harness.arguments = arguments
-            let output = Pipe()
-            harness.standardOutput = output
-            try harness.run()
-            return String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        }
+    /// A throw-away Janus inside scripts/netns-run.sh's namespace.
+    static func startJanus() throws -> JanusHarness {
+        try PrivateNamespace.require(for: "JanusRoomAPITests")
+        return try JanusHarness.start()
     }
 
     @Test func aClientPublishesItsCameraIntoAJanusRoomThroughThePublicAPI() async throws {
-        let harness = try Harness.start()
+        let harness = try Self.startJanus()
         defer { harness.stop() }
         let url = harness.url
 
         let engine = MediaEngine()
-        let alice = try await engine.joinJanusRoom(url: url, room: 1234, participantId: "alice", localAddress: "10.99.0.1")
+        let alice = try await engine.joinJanusRoom(url: url, room: 1234, participantId: "alice", localAddress: PrivateNamespace.localAddress)
         let events = EventLog(alice)
         let microphone = alice.createMicrophoneAudioTrack()
         try await alice.publish(microphone)
@@ -101,12 +71,12 @@ import Testing
     /// every frame and still switches substreams; carol, with another key, decodes nothing and
     /// is told so.
     @Test func anEncryptedCameraThroughJanusOpensOnlyWithTheKey() async throws {
-        let janus = try Harness.start()
+        let janus = try Self.startJanus()
         defer { janus.stop() }
         let key = (0..<16).map { UInt8(truncatingIfNeeded: $0 &* 29 &+ 3) }
         let engine = MediaEngine()
         let roomKey = E2EEOptions(keyProvider: try E2EEKeyProvider(sharedKey: key))
-        let alice = try await engine.joinJanusRoom(url: janus.url, room: 1234, participantId: "alice", localAddress: "10.99.0.1",
+        let alice = try await engine.joinJanusRoom(url: janus.url, room: 1234, participantId: "alice", localAddress: PrivateNamespace.localAddress,
                                                    e2ee: roomKey)
         let aliceEvents = EventLog(alice)
         let camera = try alice.createCameraVideoTrack(encoderConfig: .h360p)
@@ -119,8 +89,8 @@ import Testing
         }
         let publication = try #require(published)
 
-        let bob = try await engine.joinJanusRoom(url: janus.url, room: 1234, participantId: "bob", localAddress: "10.99.0.1", e2ee: roomKey)
-        let carol = try await engine.joinJanusRoom(url: janus.url, room: 1234, participantId: "carol", localAddress: "10.99.0.1",
+        let bob = try await engine.joinJanusRoom(url: janus.url, room: 1234, participantId: "bob", localAddress: PrivateNamespace.localAddress, e2ee: roomKey)
+        let carol = try await engine.joinJanusRoom(url: janus.url, room: 1234, participantId: "carol", localAddress: PrivateNamespace.localAddress,
                                                    e2ee: E2EEOptions(keyProvider: try E2EEKeyProvider(sharedKey: key.map { $0 ^ 0x5A })))
         let carolEvents = EventLog(carol)
         let bobTrack = try await bob.subscribe(to: publication.feedId)
