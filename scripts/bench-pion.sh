@@ -1,9 +1,7 @@
 #!/usr/bin/env bash
 # `make bench-pion` (not part of `make test`): RTP parse speed against pion/rtp on the same bytes.
 # `simulcast-bench wire` (release) writes its rtp_parse packet to a file and times the view
-# (rtp_buffer_view_parse: RTPPacketBufferView over the packet's memory + abs-send-time and
-# transport-cc + VP8 descriptor; rtp_view_parse: the same through RTPPacketView holding an array
-# slice); a Go harness
+# (rtp_view_parse: RTPPacketView + abs-send-time and transport-cc + VP8 descriptor); a Go harness
 # (Benchmarks/GoRTPParseComparison, built offline in GOPATH mode against Debian's golang-github-pion-rtp-dev)
 # times rtp.Packet.Unmarshal + two GetExtension calls + codecs.VP8Packet.Unmarshal on that file.
 # Prints both ns/op, the ratio and the allocations; exits 1 unless ours <= 0.5x pion's and 0
@@ -42,21 +40,20 @@ pions = [json.load(open(f"{out}/pion-{i}.json")) for i in range(1, pairs + 1)]
 def best(name):
     return min((op for wire in wires for op in wire["operations"] if op["name"] == name),
                key=lambda op: op["cpuNsPerOp"]["median"])
-ops = {name: best(name) for name in ["rtp_buffer_view_parse", "rtp_view_parse", "rtp_view_parse_4ext", "rtp_parse"]}
+ops = {name: best(name) for name in ["rtp_view_parse", "rtp_view_parse_4ext", "rtp_parse"]}
 pion = min(pions, key=lambda p: p["cpuNsPerOp"]["median"])
 print(f"{pairs} interleaved pairs of runs; thread CPU ns/op, best median of each side:")
-print("ours rtp_buffer_view_parse medians: " + ", ".join(f"{w['cpuNsPerOp']['median']:.1f}" for wire in wires for w in wire["operations"] if w["name"] == "rtp_buffer_view_parse"))
+print("ours rtp_view_parse medians: " + ", ".join(f"{w['cpuNsPerOp']['median']:.1f}" for wire in wires for w in wire["operations"] if w["name"] == "rtp_view_parse"))
 print("pion medians:                " + ", ".join(f"{p['cpuNsPerOp']['median']:.1f}" for p in pions))
-print("(wall-clock medians, ours: " + ", ".join(f"{w['nsPerOp']['median']:.1f}" for wire in wires for w in wire["operations"] if w["name"] == "rtp_buffer_view_parse")
+print("(wall-clock medians, ours: " + ", ".join(f"{w['nsPerOp']['median']:.1f}" for wire in wires for w in wire["operations"] if w["name"] == "rtp_view_parse")
       + "; pion testing.Benchmark: " + ", ".join(f"{p['nsPerOp']['median']:.1f}" for p in pions) + ")")
-ours, old = ops["rtp_buffer_view_parse"], ops["rtp_parse"]
+ours, old = ops["rtp_view_parse"], ops["rtp_parse"]
 ratio = ours["cpuNsPerOp"]["median"] / pion["cpuNsPerOp"]["median"]
 print(f"same {pion['packetBytes']}-byte packet (out of simulcast-bench wire --packet-out):")
 print("| parser | CPU ns/op median | allocs/op |")
 print("|---|---:|---:|")
 print(f"| pion/rtp: {pion['operation']} | {pion['cpuNsPerOp']['median']:.1f} | {pion['allocsPerOp']} |")
-print(f"| ours: RTPPacketBufferView + 2 typed extensions + VP8 descriptor | {ours['cpuNsPerOp']['median']:.1f} | {ours['allocationsPerOp']:.3f} |")
-print(f"| ours, through RTPPacketView (an array slice: reference counted) | {ops['rtp_view_parse']['cpuNsPerOp']['median']:.1f} | {ops['rtp_view_parse']['allocationsPerOp']:.3f} |")
+print(f"| ours: RTPPacketView + 2 typed extensions + VP8 descriptor | {ours['cpuNsPerOp']['median']:.1f} | {ours['allocationsPerOp']:.3f} |")
 print(f"| ours, all four extensions (rtp_view_parse_4ext) | {ops['rtp_view_parse_4ext']['cpuNsPerOp']['median']:.1f} | {ops['rtp_view_parse_4ext']['allocationsPerOp']:.3f} |")
 print(f"| ours, full RTPPacket + 4 typed extensions (rtp_parse, for comparison) | {old['cpuNsPerOp']['median']:.1f} | {old['allocationsPerOp']:.3f} |")
 print(f"ratio ours/pion: {ratio:.3f} (acceptance: <= 0.5)")

@@ -6,7 +6,7 @@ import sys
 
 from bench_json import finite, load_report
 
-OPERATIONS = ["rtp_parse", "rtp_view_parse", "rtp_buffer_view_parse", "rtp_view_parse_4ext", "rtp_serialize", "vp8_packetize_frame", "vp8_packetize_packet",
+OPERATIONS = ["rtp_parse", "rtp_view_parse", "rtp_view_parse_4ext", "rtp_serialize", "vp8_packetize_frame", "vp8_packetize_packet",
               "vp8_assemble_frame", "vp8_assemble_packet"]
 
 

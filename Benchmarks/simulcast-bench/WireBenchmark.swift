@@ -36,12 +36,6 @@ struct WireBenchmark {
             detail: "\(packetBytes) B packet: RTPPacketView + abs-send-time, transport-cc by id + VP8 descriptor (pion's operation)",
             unit: "packet", iterations: iterations, runs: runs))
 
-        var borrowed = try ViewParseOperation(packet: fixtures.packet, map: fixtures.map, allExtensions: false, borrowed: true)
-        results.append(try measureWire(
-            &borrowed, name: "rtp_buffer_view_parse",
-            detail: "the same through RTPPacketBufferView over the packet's memory (no reference counting; pion's operation)",
-            unit: "packet", iterations: iterations, runs: runs))
-
         var viewAll = try ViewParseOperation(packet: fixtures.packet, map: fixtures.map, allExtensions: true)
         results.append(try measureWire(
             &viewAll, name: "rtp_view_parse_4ext",

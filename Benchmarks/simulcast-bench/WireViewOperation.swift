@@ -4,9 +4,7 @@ import RTPWire
 /// abs-send-time and transport-cc values looked up by id, and the VP8 payload descriptor — the
 /// same work as pion/rtp's `Packet.Unmarshal` + two `GetExtension` calls + `VP8Packet.Unmarshal`
 /// (Benchmarks/GoRTPParseComparison/main.go parses the very bytes this operation does). With `allExtensions`,
-/// MID and RID are read too (as raw views: comparing them needs no String). With `borrowed`, the
-/// view is an `RTPPacketBufferView` over the packet's memory (a receive path's buffer: no
-/// reference counting) instead of an `RTPPacketView` holding an array slice.
+/// MID and RID are read too (as raw views: comparing them needs no String).
 struct ViewParseOperation: WireOperation {
     let packet: [UInt8]
     let absSendTimeID: UInt8
@@ -14,10 +12,9 @@ struct ViewParseOperation: WireOperation {
     let midID: UInt8
     let ridID: UInt8
     let allExtensions: Bool
-    let borrowed: Bool
     var checksum = 0
 
-    init(packet: [UInt8], map: RTPHeaderExtensionMap, allExtensions: Bool, borrowed: Bool = false) throws {
+    init(packet: [UInt8], map: RTPHeaderExtensionMap, allExtensions: Bool) throws {
         guard let absSendTime = map.id(for: .absSendTime), let transport = map.id(for: .transportSequenceNumber),
               let mid = map.id(for: .mid), let rid = map.id(for: .rid) else {
             throw WireBenchError(description: "the extension map lacks an id the view operation reads")
@@ -28,19 +25,10 @@ struct ViewParseOperation: WireOperation {
         self.midID = mid
         self.ridID = rid
         self.allExtensions = allExtensions
-        self.borrowed = borrowed
     }
 
     mutating func iterate() throws {
-        if borrowed {
-            checksum &+= try packet.withUnsafeBytes { raw in try read(RTPPacketBufferView(raw)) }
-        } else {
-            checksum &+= try read(RTPPacketView(packet[...]))
-        }
-    }
-
-    @inline(__always)
-    private func read<Bytes>(_ view: RTPPacketViewOf<Bytes>) throws -> Int {
+        let view = try RTPPacketView(packet[...])
         guard let sendTime = try view.extensionValue(AbsSendTime.self, id: absSendTimeID),
               let sequence = try view.extensionValue(TransportSequenceNumber.self, id: transportSequenceID)
         else { throw WireBenchError(description: "viewed packet lacks an extension") }
@@ -53,6 +41,6 @@ struct ViewParseOperation: WireOperation {
             }
             sum &+= mid.count &+ rid.count &+ Int(mid[mid.startIndex]) &+ Int(rid[rid.startIndex])
         }
-        return sum
+        checksum &+= sum
     }
 }

@@ -8,14 +8,11 @@
 /// `RTPPacket` decodes everything up front; both accept and reject the same packets, except
 /// that a malformed extension element surfaces here only from the lookups that walk over it.
 ///
-/// Generic over where the bytes are (`RTPPacketBytes`): `RTPPacketView` holds an array slice
-/// (so while it lives a mutation of the array it came from copies that array: drop the view
-/// before rewriting the packet in place); `RTPPacketBufferView` borrows memory the caller owns
-/// (a receive buffer, inside `withUnsafeBytes`) and holds nothing: it must not outlive that
-/// memory, and it costs no reference counting, which is what a per-packet hot path wants.
-public struct RTPPacketViewOf<Bytes: RTPPacketBytes> {
+/// The view holds `bytes`, so while it lives a mutation of the array it came from copies that
+/// array: drop the view before rewriting the packet in place.
+public struct RTPPacketView: Sendable {
     /// The whole packet; indices are those of the caller's storage.
-    public let bytes: Bytes
+    public let bytes: ArraySlice<UInt8>
     /// Where the extension block body starts and ends (empty when the "X" bit is clear).
     @usableFromInline let extensionStart: Int, extensionEnd: Int
     /// Where the payload starts and ends (padding excluded).
@@ -26,7 +23,7 @@ public struct RTPPacketViewOf<Bytes: RTPPacketBytes> {
     /// bytes, a version other than 2, a CSRC list or extension block past the end, or a padding
     /// count of 0 or beyond the bytes after the header. Never traps.
     @inlinable @inline(__always)
-    public init(_ bytes: Bytes) throws(WireError) {
+    public init(_ bytes: ArraySlice<UInt8>) throws(WireError) {
         let start = bytes.startIndex, end = bytes.endIndex
         // The version before the length, in `RTPPacket(parsing:)`'s order.
         guard start < end else { throw .truncated(field: "RTP V/P/X/CC", needed: 1, available: 0) }
@@ -72,6 +69,9 @@ public struct RTPPacketViewOf<Bytes: RTPPacketBytes> {
         self.payloadEnd = payloadEnd
     }
 
+    /// A view of a whole array (see `init(_:)`).
+    @inlinable
+    public init(_ bytes: [UInt8]) throws(WireError) { try self.init(bytes[...]) }
 
     // MARK: Fixed header (RFC 3550 §5.1)
 
@@ -107,7 +107,7 @@ public struct RTPPacketViewOf<Bytes: RTPPacketBytes> {
     /// Where the payload sits in the caller's storage (padding excluded).
     @inlinable public var payloadRange: Range<Int> { payloadStart..<payloadEnd }
     /// The payload bytes, excluding padding.
-    @inlinable public var payload: Bytes.SubSequence { bytes[payloadStart..<payloadEnd] }
+    @inlinable public var payload: ArraySlice<UInt8> { bytes[payloadStart..<payloadEnd] }
     /// Where the payload starts, counted from the packet's first byte.
     @inlinable public var payloadOffset: Int { payloadStart &- bytes.startIndex }
     /// Padding bytes including the count byte; 0 when the "P" bit is clear.
@@ -124,7 +124,7 @@ public struct RTPPacketViewOf<Bytes: RTPPacketBytes> {
         return UInt16(bytes[extensionStart &- 4]) << 8 | UInt16(bytes[extensionStart &- 3])
     }
     /// The extension block's body (after the profile/length word), empty without one.
-    @inlinable public var extensionBody: Bytes.SubSequence { bytes[extensionStart..<extensionEnd] }
+    @inlinable public var extensionBody: ArraySlice<UInt8> { bytes[extensionStart..<extensionEnd] }
 
     /// The data of the first element with local id `id` (RFC 8285 §4.2 one-byte or §4.3
     /// two-byte form), as a view of the packet; nil when the packet has no such element, no
@@ -132,7 +132,7 @@ public struct RTPPacketViewOf<Bytes: RTPPacketBytes> {
     /// `WireError` for an element on the way that runs past the block (or a one-byte id 0 with
     /// a nonzero length), as `RTPHeaderExtensions(profile:body:)` would.
     @inlinable @inline(__always)
-    public func extensionData(id: UInt8) throws(WireError) -> Bytes.SubSequence? {
+    public func extensionData(id: UInt8) throws(WireError) -> ArraySlice<UInt8>? {
         guard let range = try extensionRange(id: id) else { return nil }
         return bytes[range]
     }
@@ -145,24 +145,24 @@ public struct RTPPacketViewOf<Bytes: RTPPacketBytes> {
         let base = bytes.startIndex
         let lower = extensionStart &- base, upper = extensionEnd &- base
         var found = 0..<0
-        let status = bytes.withRawBytes {
+        let status = bytes.withUnsafeBytes {
             RTPHeaderExtensionWalk.find(id: id, profile: profile, in: $0, from: lower, to: upper, found: &found)
         }
         switch status {
         case .found: return (base &+ found.lowerBound)..<(base &+ found.upperBound)
         case .absent: return nil
-        case .malformed: throw RTPHeaderExtensionWalk.error(profile: profile, in: ArraySlice(bytes[extensionStart..<extensionEnd]))
+        case .malformed: throw RTPHeaderExtensionWalk.error(profile: profile, in: bytes[extensionStart..<extensionEnd])
         }
     }
 
     /// The typed value of the element with local id `id` (RFC 8285 §4), or nil when absent.
     /// Throws `WireError` when it (or an element before it) is malformed.
-    @inlinable @inline(__always)
+    @inlinable
     public func extensionValue<Value: RTPHeaderExtensionValue>(_ type: Value.Type, id: UInt8) throws(WireError) -> Value? {
         guard let range = try extensionRange(id: id) else { return nil }
         // Decoded in place: no slice of the packet is made (nor retained) for the value.
         let lower = range.lowerBound &- bytes.startIndex, upper = range.upperBound &- bytes.startIndex
-        let parsed = bytes.withRawBytes { raw in
+        let parsed = bytes.withUnsafeBytes { raw in
             Result { () throws(WireError) in try Value(extensionBytes: UnsafeRawBufferPointer(rebasing: raw[lower..<upper])) }
         }
         return try parsed.get()
@@ -170,7 +170,7 @@ public struct RTPPacketViewOf<Bytes: RTPPacketBytes> {
 
     /// The typed value of `type`'s kind, its id looked up in `map` (RFC 8285 §5); nil when the
     /// kind is not negotiated or not present. Throws `WireError` when present but malformed.
-    @inlinable @inline(__always)
+    @inlinable
     public func extensionValue<Value: RTPHeaderExtensionValue>(_ type: Value.Type, map: RTPHeaderExtensionMap) throws(WireError) -> Value? {
         guard let id = map.id(for: Value.kind) else { return nil }
         return try extensionValue(type, id: id)
@@ -180,7 +180,7 @@ public struct RTPPacketViewOf<Bytes: RTPPacketBytes> {
     /// does; after it succeeds, no extension lookup on this view throws. Throws `WireError`.
     public func validateExtensions() throws(WireError) {
         guard let profile = extensionProfile else { return }
-        _ = try RTPHeaderExtensions(profile: profile, body: ArraySlice(extensionBody))
+        _ = try RTPHeaderExtensions(profile: profile, body: extensionBody)
     }
 
     // MARK: VP8 payload (RFC 7741 §4.2)
@@ -193,7 +193,7 @@ public struct RTPPacketViewOf<Bytes: RTPPacketBytes> {
         let base = bytes.startIndex
         let lower = payloadStart &- base, upper = payloadEnd &- base
         var descriptor = VP8PayloadDescriptor(startOfPartition: false)
-        let length = bytes.withRawBytes { raw in
+        let length = bytes.withUnsafeBytes { raw in
             VP8PayloadDescriptor.parse(raw: UnsafeRawBufferPointer(rebasing: raw[lower..<upper]), into: &descriptor)
         }
         guard length > 0 else { throw VP8PayloadDescriptor.truncation(length) }
@@ -202,47 +202,13 @@ public struct RTPPacketViewOf<Bytes: RTPPacketBytes> {
 
     // MARK: Whole packet
 
-    /// The fully decoded packet (allocates for CSRCs and, for a borrowed buffer, the payload;
-    /// validates the extension block).
-    public func decoded() throws(WireError) -> RTPPacket { try RTPPacket(parsing: ArraySlice(bytes)) }
+    /// The fully decoded packet (allocates for CSRCs; validates the extension block).
+    public func decoded() throws(WireError) -> RTPPacket { try RTPPacket(parsing: bytes) }
 
     /// A big-endian 32-bit word at `index`; the caller has checked the bounds at init.
     @inlinable
     func readUInt32(at index: Int) -> UInt32 {
         UInt32(bytes[index]) << 24 | UInt32(bytes[index &+ 1]) << 16 | UInt32(bytes[index &+ 2]) << 8
             | UInt32(bytes[index &+ 3])
-    }
-}
-
-extension RTPPacketViewOf: Sendable where Bytes: Sendable {}
-
-/// A view of an RTP packet in an array (see `RTPPacketViewOf`).
-public typealias RTPPacketView = RTPPacketViewOf<ArraySlice<UInt8>>
-/// A view of an RTP packet in memory the caller owns and keeps alive (see `RTPPacketViewOf`).
-public typealias RTPPacketBufferView = RTPPacketViewOf<UnsafeRawBufferPointer>
-
-extension RTPPacketViewOf where Bytes == ArraySlice<UInt8> {
-    /// A view of a whole array (see `init(_:)`).
-    @inlinable
-    public init(_ bytes: [UInt8]) throws(WireError) { try self.init(bytes[...]) }
-}
-
-/// Where an `RTPPacketViewOf` reads: contiguous bytes with integer indices, lent as raw memory.
-public protocol RTPPacketBytes: RandomAccessCollection where Element == UInt8, Index == Int {
-    /// Calls `body` with the bytes' memory (`startIndex` at offset 0).
-    func withRawBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result
-}
-
-extension ArraySlice: RTPPacketBytes where Element == UInt8 {
-    @inlinable @inline(__always)
-    public func withRawBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
-        try withUnsafeBytes(body)
-    }
-}
-
-extension UnsafeRawBufferPointer: RTPPacketBytes {
-    @inlinable @inline(__always)
-    public func withRawBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
-        try body(self)
     }
 }

@@ -4,7 +4,6 @@
 /// - What `RTPPacket` accepts, the view accepts, with the same fixed fields, CSRCs, payload
 ///   (same indices: no copy), padding, extension block and elements, typed extension values and
 ///   VP8 descriptor (RFC 7741 §4.2).
-/// - `RTPPacketBufferView` over the same memory agrees with the array view.
 /// - What `RTPPacket` rejects, the view rejects too: at creation, or (a malformed extension
 ///   element, which the view does not walk until asked) in `validateExtensions()`.
 public enum RTPPacketViewAgreement {
@@ -45,29 +44,6 @@ public enum RTPPacketViewAgreement {
               oracleVP8.map({ $0.vp8Data.startIndex..<$0.vp8Data.endIndex }) == viewVP8?.vp8DataRange
         else { return "VP8 descriptor differs" }
         guard (try? view.decoded()) == packet else { return "decoded view differs" }
-        return bytes.withUnsafeBytes { raw in bufferViewViolation(raw, view) }
-    }
-
-    /// `RTPPacketBufferView` over the same bytes (borrowed memory: offsets from 0) agrees with
-    /// the array view on every field, element and the VP8 descriptor.
-    private static func bufferViewViolation(_ raw: UnsafeRawBufferPointer, _ view: RTPPacketView) -> String? {
-        guard let buffer = try? RTPPacketBufferView(raw) else { return "the buffer view rejects what the array view accepts" }
-        let base = view.bytes.startIndex
-        guard buffer.fixedFields == view.fixedFields, buffer.marker == view.marker, buffer.csrcCount == view.csrcCount,
-              buffer.payloadRange == (view.payloadRange.lowerBound - base)..<(view.payloadRange.upperBound - base),
-              buffer.paddingLength == view.paddingLength, buffer.extensionProfile == view.extensionProfile
-        else { return "the buffer view's header or payload differs" }
-        for id in UInt8(0)...UInt8(255) {
-            let viewed: Range<Int>?? = try? view.extensionRange(id: id), buffered: Range<Int>?? = try? buffer.extensionRange(id: id)
-            let shifted = viewed.map { found in found.map { ($0.lowerBound - base)..<($0.upperBound - base) } }
-            guard buffered == shifted else {
-                return "the buffer view's element \(id) differs"
-            }
-        }
-        let viewVP8 = try? view.vp8Descriptor(), bufferVP8 = try? buffer.vp8Descriptor()
-        guard viewVP8?.descriptor == bufferVP8?.descriptor,
-              viewVP8.map({ ($0.vp8DataRange.lowerBound - base)..<($0.vp8DataRange.upperBound - base) }) == bufferVP8?.vp8DataRange
-        else { return "the buffer view's VP8 descriptor differs" }
         return nil
     }
 
