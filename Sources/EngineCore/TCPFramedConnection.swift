@@ -96,6 +96,9 @@ public final class TCPFramedConnection: DatagramTransport {
                                        socketBufferBytes: socketBufferBytes)
     }
 
+    /// Always: every datagram goes down this one TCP connection.
+    public func isReliableStream(to peer: NetworkEndpoint) -> Bool { true }
+
     /// Bytes waiting in the send queue.
     public var queuedBytes: Int { sendQueue.count - sendStart }
 

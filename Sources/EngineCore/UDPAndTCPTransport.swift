@@ -1,4 +1,5 @@
 import Glibc
+import RTPWire
 
 /// A server's transport that takes peers over UDP and over TCP (RFC 4571 framing) at once, so
 /// one forwarding node serves subscribers and publishers whichever way they reach it (issue 18:
@@ -6,7 +7,8 @@ import Glibc
 /// address its connection comes from, exactly as a UDP peer is known by its source address, so
 /// the node's bookkeeping does not change: `send(to:)` goes down that peer's connection if it
 /// has one, else over UDP. Connections are accepted as they come; one that breaks is dropped
-/// (its peer reconnects). Confined to one thread.
+/// (its peer reconnects). UDP STUN Binding requests are answered here (`STUNBindingCheck`): a
+/// client's check that UDP gets through, never handed to the node. Confined to one thread.
 public final class UDPAndTCPTransport: DatagramTransport {
     public let udp: UDPSocket
     public let listener: TCPFramedListener
@@ -17,6 +19,8 @@ public final class UDPAndTCPTransport: DatagramTransport {
     /// Connections accepted and dropped (peer closed, broken framing).
     public private(set) var connectionsAccepted = 0
     public private(set) var connectionsDropped = 0
+    /// UDP connectivity checks answered (`STUNBindingCheck`).
+    public private(set) var connectivityChecksAnswered = 0
 
     /// UDP and TCP on `endpoint`'s address (each on a port of its own when the port is 0; else
     /// both on that port).
@@ -35,6 +39,9 @@ public final class UDPAndTCPTransport: DatagramTransport {
     public var tcpPeers: [NetworkEndpoint] { connections.keys.sorted { $0.description < $1.description } }
     /// The connection of a TCP peer (its counters: drops for back-pressure, queued bytes).
     public func connection(for peer: NetworkEndpoint) -> TCPFramedConnection? { connections[peer] }
+
+    /// Whether `peer` is connected over TCP.
+    public func isReliableStream(to peer: NetworkEndpoint) -> Bool { connections[peer] != nil }
 
     public func send(_ bytes: UnsafeRawBufferPointer, to destination: NetworkEndpoint) throws(NetworkError) {
         guard let connection = connections[destination] else {
@@ -69,7 +76,20 @@ public final class UDPAndTCPTransport: DatagramTransport {
         for index in pollPeers.indices where pollDescriptors[index + 2].revents != 0 {
             if let datagram = receive(from: pollPeers[index], into: buffer) { return datagram }
         }
-        if pollDescriptors[0].revents != 0 { return try udp.receive(into: buffer, timeoutMilliseconds: 0) }
+        if pollDescriptors[0].revents != 0 { return try receiveUDP(into: buffer) }
+        return nil
+    }
+
+    /// The next UDP datagram that is not a connectivity check; checks met on the way are answered.
+    private func receiveUDP(into buffer: UnsafeMutableRawBufferPointer) throws(NetworkError) -> (count: Int, from: NetworkEndpoint)? {
+        while let datagram = try udp.receive(into: buffer, timeoutMilliseconds: 0) {
+            // RFC 7983 §7: only a first byte of 0-3 can start STUN (RTP and RTCP start at 128).
+            guard datagram.count > 0, buffer[0] <= 3 else { return datagram }
+            let bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<datagram.count])
+            guard let answer = STUNBindingCheck.response(to: Array(bytes)[...], from: datagram.from) else { return datagram }
+            try? udp.send(answer, to: datagram.from)  // a lost answer is asked for again
+            connectivityChecksAnswered += 1
+        }
         return nil
     }
 

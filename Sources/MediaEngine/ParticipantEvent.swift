@@ -64,6 +64,8 @@ public enum ParticipantEvent: Sendable, Hashable, CustomStringConvertible {
     /// With E2EE: whether `publisherId`'s frames open for this participant changed (counts in
     /// `RemoteVideoStats.framesUndecryptable`).
     case e2eeStateChanged(publisherId: String, state: E2EEState)
+    /// With `PreferredProtocol.udpOverTCP`: UDP did not get through, the connection moved to TCP.
+    case protocolSwitched(ProtocolSwitch)
 
     public var description: String {
         switch self {
@@ -80,6 +82,7 @@ public enum ParticipantEvent: Sendable, Hashable, CustomStringConvertible {
         case let .publishedLayersChanged(change): return "camera layers \(change)"
         case let .failure(error): return "failure: \(error)"
         case let .e2eeStateChanged(publisherId, state): return "\(publisherId)'s frames: E2EE \(state)"
+        case let .protocolSwitched(change): return "protocol switched: \(change)"
         }
     }
 }
