@@ -56,6 +56,7 @@ public final class FallbackTransport: DatagramTransport {
     private let clock: MediaClock
     private let startMicroseconds: Int64
     private var nextCheckMicroseconds: Int64
+    private var nextConnectMicroseconds: Int64 = .min
     private let checkTransaction: STUNTransactionID
     private let checkRequest: [UInt8]
 
@@ -143,7 +144,8 @@ public final class FallbackTransport: DatagramTransport {
     private func advance() {
         guard path == nil, let udp else { return }
         let now = clock.monotonicMicroseconds()
-        if now - startMicroseconds >= fallbackAfterMicroseconds, now >= nextCheckMicroseconds {
+        if now - startMicroseconds >= fallbackAfterMicroseconds {
+            guard now >= nextConnectMicroseconds else { return }
             do {
                 let connection = try TCPFramedConnection.connect(to: serverTCP, timeoutMilliseconds: 500)
                 self.connection = connection
@@ -152,7 +154,7 @@ public final class FallbackTransport: DatagramTransport {
                 switchedToTCPAfterMicroseconds = now - startMicroseconds
             } catch {
                 lastConnectFailure = error
-                nextCheckMicroseconds = now + checkIntervalMicroseconds
+                nextConnectMicroseconds = now + checkIntervalMicroseconds
             }
             return
         }

@@ -72,9 +72,14 @@ public final class UDPAndTCPTransport: DatagramTransport {
         let ready = poll(&pollDescriptors, nfds_t(pollDescriptors.count), timeoutMilliseconds)
         if ready < 0, errno != EINTR { throw .socketFailed(operation: "poll", errno: errno) }
         guard ready > 0 else { return nil }
-        if pollDescriptors[1].revents != 0 { try acceptPending() }
         for index in pollPeers.indices where pollDescriptors[index + 2].revents != 0 {
             if let datagram = receive(from: pollPeers[index], into: buffer) { return datagram }
+        }
+        if pollDescriptors[1].revents != 0 {
+            // A new peer's first datagram may have come with its connection.
+            for peer in try acceptPending() {
+                if let datagram = receive(from: peer, into: buffer) { return datagram }
+            }
         }
         if pollDescriptors[0].revents != 0 { return try receiveUDP(into: buffer) }
         return nil
@@ -117,11 +122,15 @@ public final class UDPAndTCPTransport: DatagramTransport {
         }
     }
 
-    private func acceptPending() throws(NetworkError) {
+    /// Accepts every waiting connection; returns their peers (rarely more than one).
+    private func acceptPending() throws(NetworkError) -> [NetworkEndpoint] {
+        var accepted: [NetworkEndpoint] = []
         while let connection = try listener.accept(timeoutMilliseconds: 0) {
             connections[connection.peer] = connection
             connectionsAccepted += 1
+            accepted.append(connection.peer)
         }
+        return accepted
     }
 
     private func drop(_ peer: NetworkEndpoint) {
