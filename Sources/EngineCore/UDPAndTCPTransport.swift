@@ -122,8 +122,11 @@ public final class UDPAndTCPTransport: DatagramTransport {
         }
     }
 
-    /// Accepts every waiting connection; returns their peers (rarely more than one).
-    private func acceptPending() throws(NetworkError) -> [NetworkEndpoint] {
+    /// Accepts every waiting connection now; returns their peers (rarely more than one). The
+    /// node's owner calls it when it learns of a client's connection out of band, so that nothing
+    /// meant for that client goes out over UDP before the next `receive` would have accepted it.
+    @discardableResult
+    public func acceptPending() throws(NetworkError) -> [NetworkEndpoint] {
         var accepted: [NetworkEndpoint] = []
         while let connection = try listener.accept(timeoutMilliseconds: 0) {
             connections[connection.peer] = connection

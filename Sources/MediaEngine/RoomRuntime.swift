@@ -195,6 +195,7 @@ final class RoomRuntime {
             }
             let path = try runtime.mediaPath(.receiving(publisherId: publisherId), preference: subscriber.preferredProtocol,
                                              server: camera.node.localEndpoint, serverTCP: nodeTransport.tcpEndpoint)
+            try nodeTransport.acceptPending()  // a .tcpOnly connection: known before anything is sent to it
             let localSSRC = runtime.randomSSRC()
             let tuning = options.tuning
             let estimate = BandwidthEstimator.Configuration(
@@ -395,7 +396,9 @@ final class RoomRuntime {
             for subscription in participant.subscriptions.values {
                 guard let change = subscription.path.takeSwitch() else { continue }
                 do {
-                    try camera(of: subscription.publisherId).node.moveSubscriber(id, to: subscription.path.transport.localEndpoint)
+                    let node = try camera(of: subscription.publisherId).node
+                    try (node.transport as? UDPAndTCPTransport)?.acceptPending()
+                    try node.moveSubscriber(id, to: subscription.path.transport.localEndpoint)
                 } catch {
                     participant.events.yield(.failure(.systemFailure("moving \(id) to TCP at \(subscription.publisherId)'s node: \(error)")))
                 }
