@@ -28,6 +28,8 @@ final class DemoCall: Sendable {
         var dynaCast = true
         /// End-to-end encryption (SFrame, RFC 9605): the node forwards frames it cannot read.
         var e2ee: E2EEOptions?
+        /// How every participant reaches the room (SPEC §7).
+        var preferredProtocol = PreferredProtocol.udpOverTCP
     }
 
     /// One subscriber and what its events and frames said.
@@ -56,6 +58,9 @@ final class DemoCall: Sendable {
         var switches: [DemoSwitch] = []
         var decodedSizes: [String: Int] = [:]
         var framesSeen = 0
+        /// Its connection's move to TCP (if UDP failed), and the protocol in use at the end.
+        var protocolSwitches: [ProtocolSwitch] = []
+        var transportProtocol: TransportProtocol?
     }
 
     let options: Options
@@ -91,7 +96,7 @@ final class DemoCall: Sendable {
             let room = try await engine.hostRoom(options: RoomOptions(autoConsume: false, dynaCast: options.dynaCast, e2ee: options.e2ee).tuned(
                 upSwitchHoldMilliseconds: options.upSwitchHoldMilliseconds, estimateGrowthPerSecond: options.estimateGrowthPerSecond,
                 maximumReceiveEstimateBitsPerSecond: 8_000_000))
-            let publisher = try await room.join(participantId: "publisher")
+            let publisher = try await room.join(participantId: "publisher", preferredProtocol: options.preferredProtocol)
             let camera = try publisher.createCameraVideoTrack(
                 encoderConfig: CameraEncoderConfig(width: options.size.width, height: options.size.height))
             try await publisher.publish(camera)
@@ -102,7 +107,7 @@ final class DemoCall: Sendable {
             specs.append(("throttled", sizes[sizes.count - 1], sizes.count - 1, true))
             var viewers: [Viewer] = []
             for (id, viewport, layer, throttled) in specs {
-                let participant = try await room.join(participantId: id)
+                let participant = try await room.join(participantId: id, preferredProtocol: options.preferredProtocol)
                 let remote = try await participant.subscribe(to: "publisher")
                 try await remote.setViewPort(width: viewport.width, height: viewport.height)
                 if let directory = options.saveDirectory {
@@ -145,9 +150,15 @@ final class DemoCall: Sendable {
         for viewer in viewers {
             let task = Task { [self] in
                 for await event in viewer.participant.events {
-                    guard case let .layerSwitched(change) = event else { continue }
-                    let at = elapsedMilliseconds
-                    viewer.log.withLock { $0.switches.append(DemoSwitch(atMilliseconds: at, event: change)) }
+                    switch event {
+                    case let .layerSwitched(change):
+                        let at = elapsedMilliseconds
+                        viewer.log.withLock { $0.switches.append(DemoSwitch(atMilliseconds: at, event: change)) }
+                    case let .protocolSwitched(change):
+                        viewer.log.withLock { $0.protocolSwitches.append(change) }
+                    default:
+                        continue
+                    }
                 }
             }
             let frames = Task {
@@ -175,6 +186,10 @@ final class DemoCall: Sendable {
 
     /// Ends the call: recordings finish, the engine closes (every stream says goodbye).
     func finish() async throws {
+        for viewer in viewers {
+            let transport = try await viewer.remote.stats().transportProtocol
+            viewer.log.withLock { $0.transportProtocol = transport }
+        }
         if options.saveDirectory != nil {
             for viewer in viewers { try await viewer.remote.stopRecording() }
         }
