@@ -47,12 +47,14 @@ struct DownlinkEstimatingNode {
     let publisher: Publisher
     let source: VideoSource
 
-    init(firstSSRC: UInt32, estimation: SendSideBandwidthEstimator.Configuration, seed: UInt64) throws {
+    /// `transport`: the node's (nil: a UDP socket on loopback).
+    init(firstSSRC: UInt32, estimation: SendSideBandwidthEstimator.Configuration, seed: UInt64,
+         transport: (any DatagramTransport)? = nil) throws {
         let plan = try LayerPlan(width: 640, height: 360)
         let video = VideoTrackConfiguration(plan: plan, firstSSRC: firstSSRC)
         var configuration = ForwardingNodeConfiguration(plan: plan, layerSSRCs: video.ssrcs, publisherKeys: nil, feedbackKeys: nil)
         configuration.downlinkEstimation = estimation
-        node = try ForwardingNode(configuration: configuration, clock: clock.mediaClock)
+        node = try ForwardingNode(configuration: configuration, transport: transport, clock: clock.mediaClock)
         var random = SplitMix64(seed: seed)
         publisher = try Publisher(
             configuration: PublisherConfiguration(video: video, security: .insecure, cname: "downlink"),
