@@ -129,7 +129,9 @@ public final class FallbackTransport: DatagramTransport {
             if buffer[0] <= 3 {
                 if path == nil {
                     let bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<received.count])
-                    if STUNBindingCheck.isSuccess(Array(bytes)[...], answering: checkTransaction) { path = .udp }
+                    if STUNBindingCheck.mayBeSTUN(bytes), STUNBindingCheck.isSuccess(Array(bytes)[...], answering: checkTransaction) {
+                        path = .udp
+                    }
                 }
                 timeout = 0
                 continue

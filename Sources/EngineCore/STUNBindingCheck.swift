@@ -31,6 +31,15 @@ public enum STUNBindingCheck {
             && message.transactionID == transactionID
     }
 
+    /// Whether `bytes` can be a STUN message at all (RFC 8489 §5: first two bits zero, the magic
+    /// cookie, a length that fills the datagram): checked in place, so the node copies only what
+    /// passes, never every datagram that starts with 0-3.
+    public static func mayBeSTUN(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard bytes.count >= STUNMessage.headerLength, bytes[0] <= 3 else { return false }
+        let cookie = UInt32(bytes[4]) << 24 | UInt32(bytes[5]) << 16 | UInt32(bytes[6]) << 8 | UInt32(bytes[7])
+        return cookie == STUNMessage.magicCookie && Int(bytes[2]) << 8 | Int(bytes[3]) == bytes.count - STUNMessage.headerLength
+    }
+
     /// What a server sends back for `datagram` from `source`: the success response when it is a
     /// Binding request no shorter than the response; nil for anything else (not STUN, another
     /// method or class, a request too short to answer without amplifying).

@@ -89,9 +89,8 @@ public final class UDPAndTCPTransport: DatagramTransport {
     private func receiveUDP(into buffer: UnsafeMutableRawBufferPointer) throws(NetworkError) -> (count: Int, from: NetworkEndpoint)? {
         while let datagram = try udp.receive(into: buffer, timeoutMilliseconds: 0) {
             // RFC 7983 §7: only a first byte of 0-3 can start STUN (RTP and RTCP start at 128).
-            guard datagram.count > 0, buffer[0] <= 3 else { return datagram }
             let bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<datagram.count])
-            guard let answer = STUNBindingCheck.response(to: Array(bytes)[...], from: datagram.from) else { return datagram }
+            guard STUNBindingCheck.mayBeSTUN(bytes), let answer = STUNBindingCheck.response(to: Array(bytes)[...], from: datagram.from) else { return datagram }
             try? udp.send(answer, to: datagram.from)  // a lost answer is asked for again
             connectivityChecksAnswered += 1
         }

@@ -115,5 +115,9 @@ import Testing
         #expect(STUNBindingCheck.response(to: answer[...], from: source) == nil)
         #expect(STUNBindingCheck.response(to: [UInt8](repeating: 0, count: 64)[...], from: source) == nil)
         #expect(STUNBindingCheck.response(to: [0x80, 0x60, 0, 1][...], from: source) == nil)
+        // The in-place pre-check lets real STUN through and stops the rest before any copy.
+        #expect(request.withUnsafeBytes(STUNBindingCheck.mayBeSTUN) && answer.withUnsafeBytes(STUNBindingCheck.mayBeSTUN))
+        #expect(!(request.dropLast(4) + [0, 0]).withUnsafeBytes(STUNBindingCheck.mayBeSTUN))  // length not the datagram's
+        #expect(![UInt8](repeating: 0, count: 64).withUnsafeBytes(STUNBindingCheck.mayBeSTUN))  // no magic cookie
     }
 }
