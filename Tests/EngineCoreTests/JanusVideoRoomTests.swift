@@ -19,30 +19,49 @@ import Testing
 
     struct Problem: Error, CustomStringConvertible { var description: String }
 
-    @Test func ourSimulcastPublisherJoinsAJanusVideoRoom() throws {
-        try WebRTCInteropTests.requirePrivateNamespace()
-        // The harness (VideoRoom mode) prints one JSON line and leaves Janus running.
+    /// Starts the harness in VideoRoom mode with `options`: it prints one JSON line and leaves Janus running.
+    static func startJanus(_ options: [String] = []) throws -> (url: String, directory: String) {
         let harness = Process()
-        harness.executableURL = Self.root.appendingPathComponent("scripts/janus-harness.sh")
-        harness.arguments = ["start", "--videoroom"]
+        harness.executableURL = root.appendingPathComponent("scripts/janus-harness.sh")
+        harness.arguments = ["start", "--videoroom"] + options
         let output = Pipe()
         harness.standardOutput = output
         try harness.run()
         let line = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         guard let info = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
               let url = info["http"] as? String, let directory = info["dir"] as? String else {
-            throw Problem(description: "janus-harness start --videoroom failed: \(line)")
+            throw Problem(description: "janus-harness start --videoroom \(options.joined(separator: " ")) failed: \(line)")
         }
-        defer {
-            // Stops Janus by the PID it recorded; reading to the end waits for the script (not
-            // Process.waitUntilExit, which can miss a short-lived child's exit under the runner).
-            let stop = Process()
-            stop.executableURL = Self.root.appendingPathComponent("scripts/janus-harness.sh")
-            stop.arguments = ["stop", directory]
-            let done = Pipe()
-            stop.standardOutput = done
-            if (try? stop.run()) != nil { _ = done.fileHandleForReading.readDataToEndOfFile() }
-        }
+        return (url, directory)
+    }
+
+    /// Stops Janus by the PID it recorded; reading to the end waits for the script (not
+    /// Process.waitUntilExit, which can miss a short-lived child's exit under the runner).
+    static func stopJanus(_ directory: String) {
+        let stop = Process()
+        stop.executableURL = root.appendingPathComponent("scripts/janus-harness.sh")
+        stop.arguments = ["stop", directory]
+        let done = Pipe()
+        stop.standardOutput = done
+        if (try? stop.run()) != nil { _ = done.fileHandleForReading.readDataToEndOfFile() }
+    }
+
+    /// aiortc subscribing to `feed` through the VideoRoom API with the viewer's `arguments`.
+    static func startViewer(url: String, feed: Int, _ arguments: [String]) throws -> (Process, Pipe) {
+        let viewer = Process()
+        viewer.executableURL = root.appendingPathComponent(".venv-interop/bin/python")
+        viewer.arguments = [root.appendingPathComponent("Tests/Interop/janus_viewer.py").path, "--url", url,
+                            "--videoroom", "1234", "--feed", String(feed)] + arguments + ["--ice-address", "10.99.0.1"]
+        let output = Pipe()
+        viewer.standardOutput = output
+        try viewer.run()
+        return (viewer, output)
+    }
+
+    @Test func ourSimulcastPublisherJoinsAJanusVideoRoom() throws {
+        try WebRTCInteropTests.requirePrivateNamespace()
+        let (url, directory) = try Self.startJanus()
+        defer { Self.stopJanus(directory) }
         // Our engine joins room 1234 and publishes a 640x360 camera (two RIDs) with Opus.
         let room = try JanusVideoRoomPublisher(options: .init(
             url: URL(string: url)!, room: 1234, camera: try LayerPlan(width: 640, height: 360),
@@ -58,15 +77,9 @@ import Testing
 
         // A subscriber we did not write: aiortc through the VideoRoom API, asking for substream 0
         // at first, 1 three seconds later, then temporal layer 0 (the viewer measures each switch).
-        let viewer = Process()
-        viewer.executableURL = Self.root.appendingPathComponent(".venv-interop/bin/python")
-        viewer.arguments = [Self.root.appendingPathComponent("Tests/Interop/janus_viewer.py").path, "--url", url,
-                            "--videoroom", "1234", "--feed", String(publisherID), "--seconds", "7", "--setup-timeout", "10",
-                            "--schedule", "0:0,3:1", "--temporal-schedule", "5:0", "--resolutions", "320x180,640x360", "--require-switches",
-                            "--ice-address", "10.99.0.1"]
-        let viewerOutput = Pipe()
-        viewer.standardOutput = viewerOutput
-        try viewer.run()
+        let (viewer, viewerOutput) = try Self.startViewer(url: url, feed: publisherID, [
+            "--seconds", "7", "--setup-timeout", "10", "--schedule", "0:0,3:1", "--temporal-schedule", "5:0",
+            "--resolutions", "320x180,640x360", "--require-switches"])
         defer { if viewer.isRunning { viewer.terminate() } }
 
         let source = try VideoSource(testSceneWidth: 640, height: 360), signal = TestSignal()
@@ -85,5 +98,36 @@ import Testing
         let fps = result["fps_by_temporal"] as? [String: Double] ?? [:]
         #expect((fps["0"] ?? 99) < 12 && (fps["default"] ?? 0) > 25)  // TL0 is a quarter of 30 fps
         #expect(negotiated.video?.rids.sorted() == ["f", "q"])
+    }
+
+    /// ICE-TCP (RFC 6544, issue 18): Janus configured with `ice_tcp = true` and `ice_lite = true`
+    /// (the harness's --ice-tcp) offers passive TCP candidates; our publisher connects to one and
+    /// runs ICE, DTLS-SRTP and the simulcast media over that one RFC 4571-framed connection, no
+    /// UDP socket at all. aiortc, subscribing over UDP, must decode what Janus relays.
+    @Test func ourPublisherReachesJanusOverICETCP() throws {
+        try WebRTCInteropTests.requirePrivateNamespace()
+        let (url, directory) = try Self.startJanus(["--ice-tcp"])
+        defer { Self.stopJanus(directory) }
+        let room = try JanusVideoRoomPublisher(options: .init(
+            url: URL(string: url)!, room: 1234, camera: try LayerPlan(width: 640, height: 360),
+            localAddress: WebRTCInteropTests.localAddress, iceTCP: true))
+        defer { room.leave() }
+        let connection = try #require(room.transport.ice.socket as? TCPFramedConnection)
+        print("Janus over ICE-TCP: joined as \(room.publisherID), connected to \(connection.peer) from \(connection.localEndpoint) "
+              + "(ICE + DTLS-SRTP in \(room.connectMilliseconds) ms)")
+        #expect(room.connectMilliseconds < 1_000)
+        let (viewer, viewerOutput) = try Self.startViewer(url: url, feed: room.publisherID, [
+            "--seconds", "4", "--setup-timeout", "10", "--schedule", "0:0", "--resolutions", "320x180,640x360"])
+        defer { if viewer.isRunning { viewer.terminate() } }
+        let source = try VideoSource(testSceneWidth: 640, height: 360), signal = TestSignal()
+        try RealTimeMediaPump().run(room.publisher, seconds: 8, video: source.nextFrame, audio: signal.frame)
+        let viewed = String(decoding: viewerOutput.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        print("ICE-TCP: \(connection.datagramsSent) datagrams sent and \(connection.datagramsReceived) received on the connection, "
+              + "\(connection.droppedForBackPressure) dropped; aiortc through the VideoRoom: \(viewed)")
+        #expect(connection.datagramsSent > 300 && connection.datagramsReceived > 0 && connection.droppedForBackPressure == 0)
+        let result = try #require(try JSONSerialization.jsonObject(with: Data(viewed.utf8)) as? [String: Any])
+        #expect(result["ok"] as? Bool == true)
+        #expect((result["decode_errors"] as? Int) == 0)
+        #expect(((result["frames_by_resolution"] as? [String: Int])?["320x180"] ?? 0) > 20)
     }
 }

@@ -10,6 +10,12 @@ import SRTP
 /// expects), applies its answer (`NegotiatedPublishing`), runs ICE (controlling) and DTLS-SRTP
 /// (`WebRTCTransport`), and builds the `Publisher` that sends through it.
 ///
+/// With `iceTCP` everything goes over one TCP connection instead of UDP (ICE-TCP, RFC 6544): the
+/// offer carries an active TCP candidate (port 9, §4.5), the engine connects to the passive TCP
+/// candidate of Janus's answer and runs the ICE checks, DTLS and SRTP over it, each packet after its
+/// 16-bit length (RFC 4571). Janus 1.1.2 offers passive TCP candidates only with `ice_tcp = true`,
+/// which wants `ice_lite = true` beside it (janus.jcfg `nat`; scripts/janus-harness.sh --ice-tcp).
+///
 /// Blocks its caller while connecting (signalling, ICE and DTLS: typically well under a second).
 /// Not `Sendable`: drive the publisher and `keepAlive` from one thread.
 public final class JanusVideoRoomPublisher {
@@ -22,9 +28,12 @@ public final class JanusVideoRoomPublisher {
         /// The local address to bind (its port 0: any); must be one Janus can reach.
         public var localAddress: UInt32
         public var connectTimeoutMilliseconds: Int64
+        /// ICE-TCP (RFC 6544) instead of UDP: no UDP socket is opened.
+        public var iceTCP: Bool
 
         public init(url: URL, room: Int, display: String = "engine", camera: LayerPlan, audio: Bool = true,
-                    localAddress: UInt32, connectTimeoutMilliseconds: Int64 = 5_000) {
+                    localAddress: UInt32, connectTimeoutMilliseconds: Int64 = 5_000, iceTCP: Bool = false) {
+            self.iceTCP = iceTCP
             self.url = url
             self.room = room
             self.display = display
@@ -75,11 +84,13 @@ public final class JanusVideoRoomPublisher {
         }
 
         let certificate: DTLSCertificate
-        let socket: UDPSocket
+        var socket: UDPSocket?
         do {
             certificate = try DTLSCertificate()
-            socket = try UDPSocket(bindingTo: NetworkEndpoint(address: options.localAddress, port: 0))
-            try socket.setReceiveBufferSize(1 << 20)
+            if !options.iceTCP {
+                socket = try UDPSocket(bindingTo: NetworkEndpoint(address: options.localAddress, port: 0))
+                try socket?.setReceiveBufferSize(1 << 20)
+            }
         } catch {
             throw .transport("\(error)")
         }
@@ -87,13 +98,20 @@ public final class JanusVideoRoomPublisher {
         let credentials = ICECredentials.random(using: &random)
         let agent = ICEAgent(configuration: .init(local: credentials, role: .controlling, tieBreaker: UInt64.random(in: 1...UInt64.max)),
                              seed: UInt64.random(in: 0...UInt64.max))
-        let ice = ICEDatagramTransport(socket: socket, agent: agent, clock: clock)
         let audioSSRC = UInt32.random(in: 0x1000_0000...0x7FFF_FFFF), firstVideoSSRC = UInt32.random(in: 0x8000_0000...0xEFFF_0000)
-        let local = socket.localEndpoint
+        let candidate: ICECandidate
+        if let local = socket?.localEndpoint {
+            candidate = ICECandidate(foundation: "1", priority: 2_130_706_431, address: Self.dotted(local.address), port: local.port, kind: .host)
+        } else {
+            // RFC 6544 §4.5: an active candidate's port is 9 (discard); §4.2: host type preference
+            // 126, local preference 2^13 x 6 (active, host) + 8191, component 1.
+            candidate = ICECandidate(foundation: "1", transport: "tcp", priority: 126 << 24 | (6 << 13 + 8191) << 8 | 255,
+                                     address: Self.dotted(options.localAddress), port: 9, kind: .host,
+                                     extensions: [(name: "tcptype", value: "active")])
+        }
         let offer = SimulcastOffer(
             sessionID: UInt64.random(in: 1...UInt64(Int64.max)), ice: credentials, fingerprint: certificate.fingerprint,
-            candidates: [ICECandidate(foundation: "1", priority: 2_130_706_431, address: Self.dotted(local.address),
-                                      port: local.port, kind: .host)],
+            candidates: [candidate],
             audio: options.audio ? .init(ssrc: audioSSRC) : nil,
             video: .init(rids: NegotiatedPublishing.offeredRIDs(for: options.camera)), cname: options.display)
         var trickled: [ICECandidate] = []
@@ -119,9 +137,15 @@ public final class JanusVideoRoomPublisher {
             throw .sdp(error)
         }
         agent.setRemoteCredentials(negotiated.remoteICE)
-        for candidate in negotiated.remoteCandidates + trickled where candidate.transport == "udp" {
-            guard let address = NetworkEndpoint.ipv4Address(candidate.address) else { continue }
-            agent.addRemoteCandidate(.ipv4(address, port: candidate.port), priority: candidate.priority)
+        let ice: ICEDatagramTransport
+        if let socket {
+            ice = ICEDatagramTransport(socket: socket, agent: agent, clock: clock)
+            for candidate in negotiated.remoteCandidates + trickled where candidate.transport.lowercased() == "udp" {
+                guard let address = NetworkEndpoint.ipv4Address(candidate.address) else { continue }
+                agent.addRemoteCandidate(.ipv4(address, port: candidate.port), priority: candidate.priority)
+            }
+        } else {
+            ice = try Self.connectICETCP(to: negotiated.remoteCandidates + trickled, from: options.localAddress, agent: agent, clock: clock)
         }
         do {
             let dtls = try DTLSAssociation(role: negotiated.remoteSetup == .active ? .server : .client, certificate: certificate,
@@ -165,6 +189,28 @@ public final class JanusVideoRoomPublisher {
     public func participants(room: Int) throws(JanusHTTPClient.Failure) -> [[String: Any]] {
         let reply = try janus.message(["request": "listparticipants", "room": room])
         return (Self.pluginData(reply)?["participants"] as? [[String: Any]]) ?? []
+    }
+
+    /// ICE-TCP (RFC 6544): connects from `localAddress` to the first passive TCP candidate Janus
+    /// offered and makes that connection the ICE transport, the candidate its one remote.
+    static func connectICETCP(to candidates: [ICECandidate], from localAddress: UInt32, agent: ICEAgent,
+                              clock: MediaClock) throws(Failure) -> ICEDatagramTransport {
+        guard let passive = candidates.first(where: { candidate in
+            candidate.transport.lowercased() == "tcp" && candidate.extensions.contains { $0.name == "tcptype" && $0.value == "passive" }
+                && NetworkEndpoint.ipv4Address(candidate.address) != nil
+        }), let address = NetworkEndpoint.ipv4Address(passive.address) else {
+            throw .transport("Janus offered no IPv4 passive ICE-TCP candidate (janus.jcfg needs ice_tcp = true and ice_lite = true)")
+        }
+        let connection: TCPFramedConnection
+        do {
+            connection = try TCPFramedConnection.connect(to: NetworkEndpoint(address: address, port: passive.port),
+                                                         from: NetworkEndpoint(address: localAddress, port: 0))
+        } catch {
+            throw .transport("ICE-TCP connection to \(passive.address):\(passive.port): \(error)")
+        }
+        let ice = ICEDatagramTransport(socket: connection, agent: agent, clock: clock)
+        agent.addRemoteCandidate(.ipv4(address, port: passive.port), priority: passive.priority)
+        return ice
     }
 
     static func pluginData(_ event: [String: Any]) -> [String: Any]? {
