@@ -22,10 +22,10 @@ final class EngineRuntime {
     }
 
     /// Joins a Janus VideoRoom (its HTTP API at `url`); ICE binds `localAddress`.
-    func joinJanusRoom(url: URL, room: Int, localAddress: UInt32) -> JanusRoomRuntime {
+    func joinJanusRoom(url: URL, room: Int, localAddress: UInt32, preferredProtocol: PreferredProtocol) -> JanusRoomRuntime {
         let id = "janus-\(nextRoomNumber)"
         nextRoomNumber += 1
-        let runtime = JanusRoomRuntime(id: id, url: url, room: room, localAddress: localAddress)
+        let runtime = JanusRoomRuntime(id: id, url: url, room: room, localAddress: localAddress, preferredProtocol: preferredProtocol)
         rooms[id] = runtime
         return runtime
     }

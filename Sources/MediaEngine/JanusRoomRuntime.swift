@@ -7,13 +7,18 @@ import Simulcast
 /// A Janus VideoRoom the engine joins as a WebRTC publisher (one local participant): publishing
 /// the camera signals over Janus's HTTP API and connects ICE + DTLS-SRTP (`JanusVideoRoomPublisher`),
 /// which blocks the engine's loop for that time (typically well under a second); then the loop
-/// paces the camera's frames, answers Janus's feedback and keeps the session alive.
+/// paces the camera's frames, answers Janus's feedback and keeps the session alive. ICE runs over
+/// UDP, or ICE-TCP (RFC 6544) as `preferredProtocol` says: `.udpOverTCP` gives UDP 2 s to connect,
+/// then joins again over ICE-TCP.
 /// Receiving through Janus is not supported yet. Loop-confined.
 final class JanusRoomRuntime: PublishOnlyRoomBackend {
     let id: String
     let url: URL
     let room: Int
     let localAddress: UInt32
+    let preferredProtocol: PreferredProtocol
+    /// What the published camera's ICE runs over, once connected.
+    private var transportProtocol: TransportProtocol?
     private var participantId: String?
     private var events: AsyncStream<ParticipantEvent>.Continuation?
     private var session: JanusVideoRoomPublisher?
@@ -24,11 +29,12 @@ final class JanusRoomRuntime: PublishOnlyRoomBackend {
     private var keyFramesReported = 0
     private let clock = MediaClock.system
 
-    init(id: String, url: URL, room: Int, localAddress: UInt32) {
+    init(id: String, url: URL, room: Int, localAddress: UInt32, preferredProtocol: PreferredProtocol) {
         self.id = id
         self.url = url
         self.room = room
         self.localAddress = localAddress
+        self.preferredProtocol = preferredProtocol
     }
 
     func join(_ participantId: String, events: AsyncStream<ParticipantEvent>.Continuation, keyProvider: E2EEKeyProvider?,
@@ -56,17 +62,43 @@ final class JanusRoomRuntime: PublishOnlyRoomBackend {
         } catch {
             throw .invalidConfiguration("\(error)")
         }
+        let started = clock.monotonicMicroseconds()
         do {
-            session = try JanusVideoRoomPublisher(options: .init(url: url, room: room, display: participantId, camera: camera,
-                                                                 localAddress: localAddress))
-        } catch {
-            events?.yield(.connectionStateChanged(.disconnected))
-            throw .systemFailure("joining Janus room \(room) at \(url): \(error)")
+            session = try connect(camera: camera, participantId: participantId, iceTCP: preferredProtocol == .tcpOnly,
+                                  timeoutMilliseconds: preferredProtocol == .udpOverTCP ? 2_000 : 5_000)
+            transportProtocol = preferredProtocol == .tcpOnly ? .tcp : .udp
+        } catch let failure {
+            guard preferredProtocol == .udpOverTCP, case .transport = failure else {
+                events?.yield(.connectionStateChanged(.disconnected))
+                throw .systemFailure("joining Janus room \(room) at \(url): \(failure)")
+            }
+            // UDP did not connect (ICE or DTLS): the same again over ICE-TCP.
+            do {
+                session = try connect(camera: camera, participantId: participantId, iceTCP: true, timeoutMilliseconds: 5_000)
+            } catch {
+                events?.yield(.connectionStateChanged(.disconnected))
+                throw .systemFailure("joining Janus room \(room) at \(url) over UDP (\(failure)) and then ICE-TCP: \(error)")
+            }
+            transportProtocol = .tcp
+            events?.yield(.protocolSwitched(ProtocolSwitch(connection: .publishing, from: .udp, to: .tcp,
+                                                           afterMilliseconds: (clock.monotonicMicroseconds() - started) / 1000)))
         }
         self.camera = PacedFeed(trackId: trackId, feed: feed, intervalMicroseconds: 1_000_000 / Int64(max(1, settings.config.frameRate)))
         self.trackId = trackId
         lastKeepAliveMicroseconds = clock.monotonicMicroseconds()
         events?.yield(.connectionStateChanged(.connected))
+    }
+
+    /// Signals, connects ICE (over UDP or ICE-TCP) and DTLS-SRTP: blocks the loop meanwhile.
+    private func connect(camera: LayerPlan, participantId: String, iceTCP: Bool,
+                         timeoutMilliseconds: Int64) throws(JanusVideoRoomPublisher.Failure) -> JanusVideoRoomPublisher {
+        try JanusVideoRoomPublisher(options: .init(url: url, room: room, display: participantId, camera: camera, localAddress: localAddress,
+                                                   connectTimeoutMilliseconds: timeoutMilliseconds, iceTCP: iceTCP))
+    }
+
+    func cameraTransportProtocol(of participantId: String) throws(EngineError) -> TransportProtocol? {
+        guard participantId == self.participantId, session != nil else { throw .notPublished(participant: participantId, track: "camera") }
+        return transportProtocol
     }
 
     func cameraPublisher(of participantId: String) throws(EngineError) -> Publisher {

@@ -32,12 +32,18 @@ public final class MediaEngine: Sendable {
     /// `participantId`, over WebRTC: publishing its camera signals the simulcast offer (RIDs),
     /// connects ICE (on `localAddress`, an IPv4 address Janus can reach) and DTLS-SRTP
     /// (RFC 5764), and sends. Receiving through Janus is not supported yet.
-    public func joinJanusRoom(url: URL, room: Int, participantId: String, localAddress: String) async throws(EngineError) -> LocalParticipant {
+    ///
+    /// `preferredProtocol` (SPEC §7; nil: `.udpOverTCP`): `.udpOnly` runs ICE over UDP; `.tcpOnly`
+    /// over ICE-TCP (RFC 6544: Janus needs `ice_tcp = true` and `ice_lite = true` in janus.jcfg);
+    /// `.udpOverTCP` tries UDP for 2 s and then ICE-TCP (`.protocolSwitched`).
+    public func joinJanusRoom(url: URL, room: Int, participantId: String, localAddress: String,
+                              preferredProtocol: PreferredProtocol? = nil) async throws(EngineError) -> LocalParticipant {
         guard let address = NetworkEndpoint.ipv4Address(localAddress) else { throw .invalidConfiguration("'\(localAddress)' is not an IPv4 address") }
         guard url.scheme == "http" || url.scheme == "https" else { throw .invalidConfiguration("'\(url)' is not an HTTP URL") }
         let (events, continuation) = AsyncStream.makeStream(of: ParticipantEvent.self, bufferingPolicy: .bufferingNewest(256))
         let roomId = try await loop.perform { runtime throws(EngineError) -> String in
-            let janus = runtime.joinJanusRoom(url: url, room: room, localAddress: address)
+            let janus = runtime.joinJanusRoom(url: url, room: room, localAddress: address,
+                                              preferredProtocol: preferredProtocol ?? .udpOverTCP)
             try janus.join(participantId, events: continuation, keyProvider: nil, runtime: runtime)
             return janus.id
         }

@@ -11,31 +11,46 @@ import Testing
 
     struct Problem: Error, CustomStringConvertible { var description: String }
 
-    @Test func aClientPublishesItsCameraIntoAJanusRoomThroughThePublicAPI() async throws {
-        let ours = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/ns/net")
-        let initial = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/1/ns/net")) ?? ""
-        guard ProcessInfo.processInfo.environment["MEDIA_ENGINE_NETNS"] == "1", ours != initial else {
-            throw Problem(description: "JanusRoomAPITests needs scripts/netns-run.sh's namespace (make test runs it there)")
-        }
+    /// Starts the harness in VideoRoom mode with `options` (it prints one JSON line and leaves Janus running).
+    static func startJanus(_ options: [String] = []) throws -> (url: URL, directory: String) {
+        try NamespaceFirewall.requirePrivateNamespace("JanusRoomAPITests")
         let harness = Process()
-        harness.executableURL = Self.root.appendingPathComponent("scripts/janus-harness.sh")
-        harness.arguments = ["start", "--videoroom"]
+        harness.executableURL = root.appendingPathComponent("scripts/janus-harness.sh")
+        harness.arguments = ["start", "--videoroom"] + options
         let output = Pipe()
         harness.standardOutput = output
         try harness.run()
         let line = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         guard let info = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
               let url = (info["http"] as? String).flatMap(URL.init(string:)), let directory = info["dir"] as? String else {
-            throw Problem(description: "janus-harness start --videoroom failed: \(line)")
+            throw Problem(description: "janus-harness start --videoroom \(options.joined(separator: " ")) failed: \(line)")
         }
-        defer {
-            let stop = Process()
-            stop.executableURL = Self.root.appendingPathComponent("scripts/janus-harness.sh")
-            stop.arguments = ["stop", directory]
-            let done = Pipe()
-            stop.standardOutput = done
-            if (try? stop.run()) != nil { _ = done.fileHandleForReading.readDataToEndOfFile() }
-        }
+        return (url, directory)
+    }
+
+    static func stopJanus(_ directory: String) {
+        let stop = Process()
+        stop.executableURL = root.appendingPathComponent("scripts/janus-harness.sh")
+        stop.arguments = ["stop", directory]
+        let done = Pipe()
+        stop.standardOutput = done
+        if (try? stop.run()) != nil { _ = done.fileHandleForReading.readDataToEndOfFile() }
+    }
+
+    /// Whether Janus, asked through a session of its own, lists `display` as a publisher of room 1234.
+    static func janusListsPublisher(_ display: String, url: URL) throws -> Bool {
+        let janus = JanusHTTPClient(base: url)
+        try janus.attach(plugin: "janus.plugin.videoroom")
+        let reply = try janus.message(["request": "listparticipants", "room": 1234])
+        let participants = (((reply["plugindata"] as? [String: Any])?["data"] as? [String: Any])?["participants"] as? [[String: Any]]) ?? []
+        janus.close()
+        print("Janus participants: \(participants)")
+        return participants.contains { $0["display"] as? String == display && $0["publisher"] as? Bool == true }
+    }
+
+    @Test func aClientPublishesItsCameraIntoAJanusRoomThroughThePublicAPI() async throws {
+        let (url, directory) = try Self.startJanus()
+        defer { Self.stopJanus(directory) }
 
         let engine = MediaEngine()
         let alice = try await engine.joinJanusRoom(url: url, room: 1234, participantId: "alice", localAddress: "10.99.0.1")
@@ -46,18 +61,39 @@ import Testing
         #expect(camera.framesPushed >= 50)
         await #expect(throws: EngineError.self) { try await alice.subscribe(to: "bob") }
 
-        // Janus, asked through a session of its own, lists alice as a publisher.
-        let janus = JanusHTTPClient(base: url)
-        try janus.attach(plugin: "janus.plugin.videoroom")
-        let reply = try janus.message(["request": "listparticipants", "room": 1234])
-        let participants = (((reply["plugindata"] as? [String: Any])?["data"] as? [String: Any])?["participants"] as? [[String: Any]]) ?? []
-        janus.close()
-        print("Janus participants after publishing through the API: \(participants)")
-        #expect(participants.contains { $0["display"] as? String == "alice" && $0["publisher"] as? Bool == true })
+        #expect(try Self.janusListsPublisher("alice", url: url))
+        #expect(try await camera.stats().transportProtocol == .udp)
         #expect(events.all.contains(.connectionStateChanged(.connected)))
         await alice.leave()
         await engine.close()
         #expect(events.all.last == .connectionStateChanged(.disconnected))
+    }
+
+    /// SPEC §7 with Janus (issue 18): with every UDP datagram dropped in the namespace (nftables),
+    /// the default `.udpOverTCP` gives ICE over UDP 2 s, then publishes over ICE-TCP (Janus with
+    /// `ice_tcp` and `ice_lite`) and says so; Janus lists the camera's publisher.
+    @Test func withUDPBlockedTheCameraReachesJanusOverICETCP() async throws {
+        let (url, directory) = try Self.startJanus(["--ice-tcp"])
+        defer { Self.stopJanus(directory) }
+        let ((), dropped) = try await NamespaceFirewall.withUDPBlocked {
+            let engine = MediaEngine()
+            let alice = try await engine.joinJanusRoom(url: url, room: 1234, participantId: "alice", localAddress: "10.99.0.1")
+            let events = EventLog(alice)
+            let camera = try alice.createCameraVideoTrack(encoderConfig: .h360p)
+            try await alice.publish(camera)
+            try await Capture(camera, width: 640, height: 360).run(seconds: 2)
+            let switches = events.all.compactMap { event -> ProtocolSwitch? in
+                if case let .protocolSwitched(change) = event { return change }
+                return nil
+            }
+            print("Janus with UDP blocked: \(switches.map(\.description)), \(try await camera.stats().framesEncoded) frames encoded")
+            #expect(switches.count == 1)
+            #expect(switches.first.map { $0.connection == .publishing && $0.to == .tcp && (2_000..<4_000).contains($0.afterMilliseconds) } == true)
+            #expect(try await camera.stats().transportProtocol == .tcp)
+            #expect(try Self.janusListsPublisher("alice", url: url))
+            await engine.close()
+        }
+        #expect(dropped > 0)  // the UDP checks really were dropped
     }
 
     @Test func badJanusAddressesAreTypedErrors() async throws {
