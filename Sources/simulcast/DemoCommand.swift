@@ -121,11 +121,10 @@ enum DemoCommand {
         output("publisher: \(report.publisherFrames) frames, \(report.publisherKeyFrames) key-frame request(s) honoured, "
             + "sending layers \(report.publisherSending), dynaCast \(options.dynaCast ? "on" : "off"); "
             + "node sent \(report.nodeKeyFrameRequests) PLI(s) upstream")
-        for viewer in call.viewers {
-            let transport = viewer.log.withLock { $0 }
-            output("\(viewer.id): over \(transport.transportProtocol?.rawValue ?? "unconfirmed UDP")"
-                + (transport.protocolSwitches.isEmpty ? "" : "; " + transport.protocolSwitches.map(\.description).joined(separator: ", ")))
-        }
+        output("transport: " + report.viewers.map { viewer in
+            "\(viewer.id) over \(viewer.finalStats?.transportProtocol?.rawValue ?? "unconfirmed UDP")"
+                + (viewer.finalStats?.protocolSwitchMilliseconds.map { " (switched from UDP after \($0) ms)" } ?? "")
+        }.joined(separator: ", "))
         if let path = parsed.string("json") {
             try OutputFiles.write(report.json.serialized() + "\n", to: path)
             output("JSON: \(path)")

@@ -58,9 +58,6 @@ final class DemoCall: Sendable {
         var switches: [DemoSwitch] = []
         var decodedSizes: [String: Int] = [:]
         var framesSeen = 0
-        /// Its connection's move to TCP (if UDP failed), and the protocol in use at the end.
-        var protocolSwitches: [ProtocolSwitch] = []
-        var transportProtocol: TransportProtocol?
     }
 
     let options: Options
@@ -150,15 +147,9 @@ final class DemoCall: Sendable {
         for viewer in viewers {
             let task = Task { [self] in
                 for await event in viewer.participant.events {
-                    switch event {
-                    case let .layerSwitched(change):
-                        let at = elapsedMilliseconds
-                        viewer.log.withLock { $0.switches.append(DemoSwitch(atMilliseconds: at, event: change)) }
-                    case let .protocolSwitched(change):
-                        viewer.log.withLock { $0.protocolSwitches.append(change) }
-                    default:
-                        continue
-                    }
+                    guard case let .layerSwitched(change) = event else { continue }
+                    let at = elapsedMilliseconds
+                    viewer.log.withLock { $0.switches.append(DemoSwitch(atMilliseconds: at, event: change)) }
                 }
             }
             let frames = Task {
@@ -186,10 +177,6 @@ final class DemoCall: Sendable {
 
     /// Ends the call: recordings finish, the engine closes (every stream says goodbye).
     func finish() async throws {
-        for viewer in viewers {
-            let transport = try await viewer.remote.stats().transportProtocol
-            viewer.log.withLock { $0.transportProtocol = transport }
-        }
         if options.saveDirectory != nil {
             for viewer in viewers { try await viewer.remote.stopRecording() }
         }
