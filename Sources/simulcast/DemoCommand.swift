@@ -13,7 +13,7 @@ enum DemoCommand {
                           [--no-dynacast] [--e2ee-key BASE64] [--protocol udp-over-tcp|udp|tcp] [--quiet]
            simulcast demo --participants [N] [--seconds N] [--size WxH] [--throttle FROM-TO]
                           [--throttle-kbps N] [--turn SECONDS] [--mute p2,..] [--pin p1,..]
-                          [--json PATH] [--quiet]
+                          [--protocol udp-over-tcp|udp|tcp] [--json PATH] [--quiet]
       --seconds N          call length in seconds, any positive number (default 15); memory does not
                            grow with it except the per-event lists the summary and --json report
       --input FILE.y4m     publish a Y4M file (looped) instead of the built-in scene
@@ -29,7 +29,7 @@ enum DemoCommand {
       --no-dynacast        keep every layer encoded even if nobody watches it
       --e2ee-key BASE64    encrypt every frame end to end (SFrame, RFC 9605, AES_128_GCM_SHA256_128) with
                            this 16-64-byte shared key: the node forwards what it cannot read
-      --protocol P         how every participant reaches the room (SPEC §7 preferredProtocol):
+      --protocol P         how every participant reaches the room (SPEC §7 preferredProtocol; both demos):
                            udp-over-tcp (default: UDP first, TCP if UDP fails within 2 s), udp, tcp
       --quiet              no live table or per-second lines
       --participants [N]   a room instead: N publishers (default 3, at most 6; 640x360, 2 layers each)
