@@ -67,4 +67,28 @@ struct DownlinkEstimatingNode {
     func sendFrame() throws {
         if let frame = try source.nextFrame() { try publisher.send(video: frame) }
     }
+
+    /// Runs the call for `milliseconds` of simulated time in 5 ms steps, a frame at once and then
+    /// every 33.3 ms: the node, `subscriber`, the `relay` between them if any (both ways), and the
+    /// publisher's feedback; `afterStep` after each step.
+    func run(milliseconds: Int64, subscriber: Subscriber, relay: NetworkImpairmentRelay? = nil,
+             afterStep: () -> Void = {}) throws {
+        let end = clock.now + milliseconds * 1000
+        var nextFrame = clock.now
+        while clock.now < end {
+            if clock.now >= nextFrame {
+                try sendFrame()
+                nextFrame += 33_333
+            }
+            clock.advance(milliseconds: 5)
+            try node.poll(timeoutMilliseconds: 0)
+            node.service()
+            _ = try relay?.service()
+            try subscriber.step(timeoutMilliseconds: 0)
+            _ = try relay?.service()
+            try node.poll(timeoutMilliseconds: 0)
+            while try publisher.pollIncoming(timeoutMilliseconds: 0) != nil {}
+            afterStep()
+        }
+    }
 }

@@ -26,22 +26,7 @@ import Testing
             id: "viewer", outputSSRC: 0xD4, destination: reader.localEndpoint, sendKeys: nil, receiveKeys: nil))
         var decoded = 0
         viewer.onVideoFrame = { _ in decoded += 1 }
-        func run(milliseconds: Int64) throws {
-            let end = clock.now + milliseconds * 1000
-            var nextFrame = clock.now
-            while clock.now < end {
-                if clock.now >= nextFrame {
-                    try rig.sendFrame()
-                    nextFrame += 33_333
-                }
-                clock.advance(milliseconds: 5)
-                try node.poll(timeoutMilliseconds: 0)
-                node.service()
-                try viewer.step(timeoutMilliseconds: 0)
-                try node.poll(timeoutMilliseconds: 0)
-                while try rig.publisher.pollIncoming(timeoutMilliseconds: 0) != nil {}
-            }
-        }
+        func run(milliseconds: Int64) throws { try rig.run(milliseconds: milliseconds, subscriber: viewer) }
         func layer() throws -> Int? { try node.stats(for: "viewer").currentSpatialLayer }
 
         try run(milliseconds: 4_000)

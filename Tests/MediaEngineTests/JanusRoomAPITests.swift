@@ -48,16 +48,23 @@ import Testing
         return participants.contains { $0["display"] as? String == display && $0["publisher"] as? Bool == true }
     }
 
-    @Test func aClientPublishesItsCameraIntoAJanusRoomThroughThePublicAPI() async throws {
-        let (url, directory) = try Self.startJanus()
-        defer { Self.stopJanus(directory) }
-
+    /// A new engine's "alice" joins room 1234 at `url` (default protocol) and publishes a 640x360
+    /// camera, pushed for 2 s.
+    static func alicePublishes(to url: URL) async throws -> (MediaEngine, LocalParticipant, EventLog, LocalVideoTrack) {
         let engine = MediaEngine()
         let alice = try await engine.joinJanusRoom(url: url, room: 1234, participantId: "alice", localAddress: "10.99.0.1")
         let events = EventLog(alice)
         let camera = try alice.createCameraVideoTrack(encoderConfig: .h360p)
         try await alice.publish(camera)
         try await Capture(camera, width: 640, height: 360).run(seconds: 2)
+        return (engine, alice, events, camera)
+    }
+
+    @Test func aClientPublishesItsCameraIntoAJanusRoomThroughThePublicAPI() async throws {
+        let (url, directory) = try Self.startJanus()
+        defer { Self.stopJanus(directory) }
+
+        let (engine, alice, events, camera) = try await Self.alicePublishes(to: url)
         #expect(camera.framesPushed >= 50)
         await #expect(throws: EngineError.self) { try await alice.subscribe(to: "bob") }
 
@@ -76,16 +83,8 @@ import Testing
         let (url, directory) = try Self.startJanus(["--ice-tcp"])
         defer { Self.stopJanus(directory) }
         let ((), dropped) = try await NamespaceFirewall.withUDPBlocked {
-            let engine = MediaEngine()
-            let alice = try await engine.joinJanusRoom(url: url, room: 1234, participantId: "alice", localAddress: "10.99.0.1")
-            let events = EventLog(alice)
-            let camera = try alice.createCameraVideoTrack(encoderConfig: .h360p)
-            try await alice.publish(camera)
-            try await Capture(camera, width: 640, height: 360).run(seconds: 2)
-            let switches = events.all.compactMap { event -> ProtocolSwitch? in
-                if case let .protocolSwitched(change) = event { return change }
-                return nil
-            }
+            let (engine, _, events, camera) = try await Self.alicePublishes(to: url)
+            let switches = events.protocolSwitches
             print("Janus with UDP blocked: \(switches.map(\.description)), \(try await camera.stats().framesEncoded) frames encoded")
             #expect(switches.count == 1)
             #expect(switches.first.map { $0.connection == .publishing && $0.to == .tcp && (2_000..<4_000).contains($0.afterMilliseconds) } == true)
