@@ -23,10 +23,12 @@ public final class UDPAndTCPTransport: DatagramTransport {
     public private(set) var connectivityChecksAnswered = 0
 
     /// UDP and TCP on `endpoint`'s address (each on a port of its own when the port is 0; else
-    /// both on that port).
-    public init(bindingTo endpoint: NetworkEndpoint = .loopback(port: 0), sendQueueLimit: Int = 256 * 1024) throws(NetworkError) {
+    /// both on that port); TCP connections get `sendQueueLimit` and `socketBufferBytes`
+    /// (`TCPFramedConnection`).
+    public init(bindingTo endpoint: NetworkEndpoint = .loopback(port: 0), sendQueueLimit: Int = 256 * 1024,
+                socketBufferBytes: Int = 64 * 1024) throws(NetworkError) {
         udp = try UDPSocket(bindingTo: endpoint)
-        listener = try TCPFramedListener(bindingTo: endpoint, sendQueueLimit: sendQueueLimit)
+        listener = try TCPFramedListener(bindingTo: endpoint, sendQueueLimit: sendQueueLimit, socketBufferBytes: socketBufferBytes)
         pollDescriptors.reserveCapacity(64)
         pollPeers.reserveCapacity(64)
     }
@@ -57,7 +59,9 @@ public final class UDPAndTCPTransport: DatagramTransport {
     }
 
     /// The next datagram from any peer, UDP or TCP, waiting at most `timeoutMilliseconds` for
-    /// something to arrive on any of the sockets (`poll`).
+    /// something to arrive on any of the sockets (`poll`). A connection's send queue is written out
+    /// here too as soon as its socket takes more (`POLLOUT`): a reader that catches up after a
+    /// stall gets what waited even when nothing new is sent to it.
     public func receive(into buffer: UnsafeMutableRawBufferPointer, timeoutMilliseconds: Int32)
         throws(NetworkError) -> (count: Int, from: NetworkEndpoint)? {
         if let datagram = nextBuffered(into: buffer) { return datagram }
@@ -67,12 +71,16 @@ public final class UDPAndTCPTransport: DatagramTransport {
         pollDescriptors.append(pollfd(fd: listener.descriptor, events: Int16(POLLIN), revents: 0))
         for (peer, connection) in connections {
             pollPeers.append(peer)
-            pollDescriptors.append(pollfd(fd: connection.descriptor, events: Int16(POLLIN), revents: 0))
+            let events = connection.queuedBytes > 0 ? Int16(POLLIN) | Int16(POLLOUT) : Int16(POLLIN)
+            pollDescriptors.append(pollfd(fd: connection.descriptor, events: events, revents: 0))
         }
         let ready = poll(&pollDescriptors, nfds_t(pollDescriptors.count), timeoutMilliseconds)
         if ready < 0, errno != EINTR { throw .socketFailed(operation: "poll", errno: errno) }
         guard ready > 0 else { return nil }
-        for index in pollPeers.indices where pollDescriptors[index + 2].revents != 0 {
+        for index in pollPeers.indices where pollDescriptors[index + 2].revents & Int16(POLLOUT) != 0 {
+            flush(pollPeers[index])
+        }
+        for index in pollPeers.indices where pollDescriptors[index + 2].revents & ~Int16(POLLOUT) != 0 {
             if let datagram = receive(from: pollPeers[index], into: buffer) { return datagram }
         }
         if pollDescriptors[1].revents != 0 {
@@ -108,6 +116,15 @@ public final class UDPAndTCPTransport: DatagramTransport {
             }
         }
         return nil
+    }
+
+    /// Writes what a connection's queue holds, as far as its socket takes it; a broken one is dropped.
+    private func flush(_ peer: NetworkEndpoint) {
+        do {
+            try connections[peer]?.flush()
+        } catch {
+            drop(peer)
+        }
     }
 
     /// What a ready connection reads now; a broken one is dropped.

@@ -10,48 +10,64 @@ import Testing
 /// feedback) must see to move the viewer down a layer. Real TCP on loopback, simulated time: the
 /// viewer reads only as fast as its path delivers (`SlowTCPReader`).
 @Suite struct TCPDownlinkEstimationTests {
-    @Test func aSlowTCPPathShowsUpAsDelayAndMovesTheViewerDownWithoutLoss() throws {
-        let transport = try UDPAndTCPTransport()
-        let rig = try DownlinkEstimatingNode(firstSSRC: 0x7400, estimation: .init(initialBitsPerSecond: 1_000_000), seed: 41,
-                                             transport: transport)
-        let (clock, node) = (rig.clock, rig.node)
-        let reader = SlowTCPReader(connection: try TCPFramedConnection.connect(to: transport.tcpEndpoint),
-                                   bitsPerSecond: 3_000_000, clock: clock.mediaClock)
-        let viewer = try Subscriber(configuration: SubscriberConfiguration(
-            localSSRC: 0x89, security: .insecurePlaintext, senderRTCPEndpoint: transport.tcpEndpoint,
-            video: VideoReceiver.Configuration(localSSRC: 0x89, bandwidth: .init(initialBitsPerSecond: 5_000_000)),
-            sendsTransportFeedback: true), transport: reader, clock: clock.mediaClock)
-        try transport.acceptPending()
-        try node.addSubscriber(ForwardedSubscriberConfiguration(
-            id: "viewer", outputSSRC: 0xD4, destination: reader.localEndpoint, sendKeys: nil, receiveKeys: nil))
-        var decoded = 0
-        viewer.onVideoFrame = { _ in decoded += 1 }
-        func run(milliseconds: Int64) throws { try rig.run(milliseconds: milliseconds, subscriber: viewer) }
-        func layer() throws -> Int? { try node.stats(for: "viewer").currentSpatialLayer }
+    /// A node estimating its viewer's downlink, and one viewer connected to it over TCP.
+    struct TCPViewer {
+        let transport: UDPAndTCPTransport
+        let rig: DownlinkEstimatingNode
+        let reader: SlowTCPReader
+        let viewer: Subscriber
+        let connection: TCPFramedConnection
 
-        try run(milliseconds: 4_000)
+        init(seed: UInt64) throws {
+            transport = try UDPAndTCPTransport()
+            rig = try DownlinkEstimatingNode(firstSSRC: 0x7400, estimation: .init(initialBitsPerSecond: 1_000_000), seed: seed,
+                                             transport: transport)
+            reader = SlowTCPReader(connection: try TCPFramedConnection.connect(to: transport.tcpEndpoint),
+                                   bitsPerSecond: 3_000_000, clock: rig.clock.mediaClock)
+            viewer = try Subscriber(configuration: SubscriberConfiguration(
+                localSSRC: 0x89, security: .insecurePlaintext, senderRTCPEndpoint: transport.tcpEndpoint,
+                video: VideoReceiver.Configuration(localSSRC: 0x89, bandwidth: .init(initialBitsPerSecond: 5_000_000)),
+                sendsTransportFeedback: true), transport: reader, clock: rig.clock.mediaClock)
+            try transport.acceptPending()
+            try rig.node.addSubscriber(ForwardedSubscriberConfiguration(
+                id: "viewer", outputSSRC: 0xD4, destination: reader.localEndpoint, sendKeys: nil, receiveKeys: nil))
+            connection = try #require(transport.connection(for: reader.localEndpoint))
+        }
+
+        func run(milliseconds: Int64, afterStep: () -> Void = {}) throws {
+            try rig.run(milliseconds: milliseconds, subscriber: viewer, afterStep: afterStep)
+        }
+
+        func layer() throws -> Int? { try rig.node.stats(for: "viewer").currentSpatialLayer }
+    }
+
+    @Test func aSlowTCPPathShowsUpAsDelayAndMovesTheViewerDownWithoutLoss() throws {
+        let call = try TCPViewer(seed: 41)
+        let (clock, node, reader) = (call.rig.clock, call.rig.node, call.reader)
+        var decoded = 0
+        call.viewer.onVideoFrame = { _ in decoded += 1 }
+        try call.run(milliseconds: 4_000)
         let before = node.estimatedBitsPerSecond(for: "viewer") ?? 0
         #expect(node.counters(for: "viewer")!.transportFeedbacksReceived > 30)
         #expect(before >= 700_000)
-        #expect(try layer() == 1)
+        #expect(try call.layer() == 1)
         reader.bitsPerSecond = 300_000
         let squeezed = clock.now
         var downAt: Int64?
         while clock.now - squeezed < 6_000_000 {
-            try run(milliseconds: 100)
-            if downAt == nil, (node.estimatedBitsPerSecond(for: "viewer") ?? .max) < 330_000, try layer() == 0 {
+            try call.run(milliseconds: 100)
+            if downAt == nil, (node.estimatedBitsPerSecond(for: "viewer") ?? .max) < 330_000, try call.layer() == 0 {
                 downAt = clock.now - squeezed
             }
         }
-        let connection = try #require(transport.connection(for: reader.localEndpoint))
-        let stats = viewer.statistics.video
+        let stats = call.viewer.statistics.video
         print("TCP downlink: \(before) bps estimated at 3 Mbps; path slowed to 300 kbps: estimate under 330 kbps with the "
               + "viewer on layer 0 after \(downAt.map { "\($0 / 1000) ms" } ?? "never"), now \(node.estimatedBitsPerSecond(for: "viewer") ?? 0) bps; "
-              + "node queue \(connection.queuedBytes) bytes, \(connection.droppedForBackPressure) dropped for back-pressure; "
+              + "node queue \(call.connection.queuedBytes) bytes, \(call.connection.droppedForBackPressure) dropped for back-pressure; "
               + "viewer: \(decoded) frames, \(stats.packetsLost) lost, \(stats.nackRequests) NACKs, \(stats.decoderErrors) decoder errors")
         #expect((downAt ?? .max) <= 3_000_000)
         #expect(stats.decoderErrors == 0 && stats.nackRequests == 0)
-        #expect(connection.droppedForBackPressure == 0)  // it moved down before the queue overflowed
+        #expect(call.connection.droppedForBackPressure == 0)  // it moved down before the queue overflowed
         #expect(decoded > 250)
     }
 }
