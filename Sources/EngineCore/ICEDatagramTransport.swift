@@ -37,6 +37,9 @@ public final class ICEDatagramTransport: DatagramTransport {
 
     public var localEndpoint: NetworkEndpoint { socket.localEndpoint }
 
+    /// Whether the bundle runs over a TCP connection (ICE-TCP, RFC 6544).
+    public func isReliableStream(to peer: NetworkEndpoint) -> Bool { socket.isReliableStream(to: peer) }
+
     /// Where media goes once connected: the selected pair's remote address.
     public var selectedRemote: NetworkEndpoint? { agent.selectedPair.flatMap { Self.endpoint($0.remote) } }
 

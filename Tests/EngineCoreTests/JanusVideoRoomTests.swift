@@ -116,6 +116,7 @@ import Testing
         print("Janus over ICE-TCP: joined as \(room.publisherID), connected to \(connection.peer) from \(connection.localEndpoint) "
               + "(ICE + DTLS-SRTP in \(room.connectMilliseconds) ms)")
         #expect(room.connectMilliseconds < 1_000)
+        #expect(room.transport.isReliableStream(to: connection.peer))
         let (viewer, viewerOutput) = try Self.startViewer(url: url, feed: room.publisherID, [
             "--seconds", "4", "--setup-timeout", "10", "--schedule", "0:0", "--resolutions", "320x180,640x360"])
         defer { if viewer.isRunning { viewer.terminate() } }
