@@ -26,11 +26,15 @@ public enum TransportPath: String, Sendable, Hashable {
 /// request (`STUNBindingCheck`) every `checkIntervalMicroseconds` until an answer or any other
 /// datagram from the server arrives (`path` becomes `.udp`). If neither comes within
 /// `fallbackAfterMicroseconds`, the UDP socket is closed and a TCP connection to the server's
-/// TCP endpoint carries everything from then on (`path` `.tcp`, `switchedToTCP` says after how
-/// long). `.tcpOnly` connects at once and never opens a UDP socket; `.udpOnly` never checks.
+/// TCP endpoint carries everything from then on (`path` `.tcp`, `switchedToTCPAfterMicroseconds`
+/// says after how long). `.tcpOnly` connects at once and never opens a UDP socket; `.udpOnly`
+/// never checks. UDP, once confirmed, is not checked again, and a TCP connection that breaks is
+/// not made again (sends then throw).
 ///
 /// The checks and the switch happen inside `send` and `receive` (no thread of its own): the
-/// caller's loop drives them. Time comes from the injected clock. Confined to one thread.
+/// caller's loop drives them, and the switch's `connect` waits at most 500 ms for the server
+/// (a failed one is retried a check interval later). Time comes from the injected clock.
+/// Confined to one thread.
 public final class FallbackTransport: DatagramTransport {
     public let preference: TransportPreference
     /// The server's UDP endpoint: where every datagram is addressed and where every received one
@@ -38,6 +42,7 @@ public final class FallbackTransport: DatagramTransport {
     public let server: NetworkEndpoint
     /// Where the server accepts TCP connections.
     public let serverTCP: NetworkEndpoint
+    /// How long UDP has to prove itself, and how often it is checked meanwhile.
     public let fallbackAfterMicroseconds: Int64
     public let checkIntervalMicroseconds: Int64
     /// The path in use; nil while UDP is not confirmed yet (`.udpThenTCP` only).
