@@ -73,6 +73,10 @@ public final class JanusVideoRoomPublisher {
 
     public init(options: Options, clock: MediaClock = .system) throws(Failure) {
         let janus = JanusHTTPClient(base: options.url)
+        // A publisher that could not start leaves the room and ends its Janus session at once (a
+        // caller may try again another way, e.g. over ICE-TCP after UDP failed).
+        var started = false
+        defer { if !started { janus.close() } }
         do throws(JanusHTTPClient.Failure) {
             try janus.attach(plugin: "janus.plugin.videoroom")
             try janus.message(["request": "join", "ptype": "publisher", "room": options.room, "display": options.display])
@@ -173,6 +177,7 @@ public final class JanusVideoRoomPublisher {
             throw .configuration("\(error)")
         }
         self.janus = janus
+        started = true
     }
 
     /// Keeps the Janus session alive: call at least every 30 s.
