@@ -3,7 +3,7 @@
 # -sanitize=fuzzer,address) and runs it for each wire parser for $FUZZ_SECONDS, then runs the
 # engine targets (file readers, SRTP, publisher/subscriber/node datagrams) with scripts/fuzz-engine.sh.
 #
-#   make fuzz FUZZ_SECONDS=60                # every target (rtp rtpview vp8 opus rtcp pcap stun sdp + the engine's)
+#   make fuzz FUZZ_SECONDS=60                # every target (rtp rtpview vp8 opus rtcp pcap stun sdp framing + the engine's)
 #   FUZZ_SECONDS=20 scripts/fuzz.sh rtcp     # only the named targets (wire or engine)
 #   make fuzz-smoke                          # every target for 10 s (part of `make test`)
 #
@@ -27,7 +27,7 @@ BUILD_DIR="$ROOT/Tests/Fuzz/.build"
 BINARY="$BUILD_DIR/fuzz-wire"
 mkdir -p "$BUILD_DIR"
 
-WIRE_TARGETS=(rtp rtpview vp8 opus rtcp pcap stun sdp)
+WIRE_TARGETS=(rtp rtpview vp8 opus rtcp pcap stun sdp framing)
 ENGINE_TARGETS=(y4m ivf wav pcapfile srtp publisher subscriber node ice dtls)
 if [ "$#" -gt 0 ]; then
     TARGETS=()

@@ -5,11 +5,12 @@
 set -euo pipefail
 # GStreamer is the independent receiver of the interop tests (udpsrc, srtpdec, rtpvp8depay,
 # vp8dec, rtpopusdepay, opusdec); ffmpeg independently decodes the forwarded streams written to IVF.
-# iproute2's `ip` builds the private network namespaces of the ICE tests (scripts/netns-run.sh).
+# iproute2's `ip` builds the private network namespaces of the ICE tests (scripts/netns-run.sh);
+# nftables' `nft` blocks UDP inside such a namespace for the TCP fallback tests (TCPFallbackCallTests).
 # OpenSSL 3 (libssl-dev) runs DTLS-SRTP (RFC 5764) for the WebRTC transport.
 packages=(libvpx-dev libyuv-dev libopus-dev libsrtp2-dev libssl-dev pkg-config
           gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad
-          ffmpeg iproute2 "$@")
+          ffmpeg iproute2 nftables "$@")
 "$(dirname "${BASH_SOURCE[0]}")/apt-install-missing.sh" "${packages[@]}"
 # The Janus interop test (issue 8): Debian's janus + curl, and .venv-interop/ with aiortc/aiohttp
 # (quiet and quick when present).

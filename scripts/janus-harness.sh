@@ -3,6 +3,7 @@
 #
 #   unshare -n scripts/netns-run.sh scripts/janus-harness.sh start [--key BASE64] [--layers 2|3]
 #                                  [--mountpoint ID] [--debug-level N] [--timeout SECONDS]
+#                                  [--videoroom] [--ice-tcp]
 #       Writes a config directory (mktemp) holding janus.jcfg, janus.transport.http.jcfg and
 #       janus.plugin.streaming.jcfg, starts `janus -F DIR -C DIR/janus.jcfg` in the background
 #       (log: DIR/janus.log), waits (bounded, default 15 s) until GET /janus/info answers
@@ -14,6 +15,10 @@
 #       absent. --layers 2 configures videoport/videoport2 only (default 3 ports, lowest layer first).
 #       --videoroom: the VideoRoom plugin instead, with one room (id 1234, VP8 + Opus, up to 6
 #       publishers, simulcast as the publisher's offer asks); the JSON then has "room": 1234.
+#       --ice-tcp: Janus also offers ICE-TCP passive candidates (RFC 6544): `ice_tcp = true` and
+#       `ice_lite = true` in janus.jcfg's nat section (Janus 1.1.2 warns "You may experience
+#       problems when having ICE-TCP enabled without having ICE Lite enabled too in libnice");
+#       its log then says "Lite mode, ICE-TCP candidates enabled". UDP candidates stay.
 #       On any failure Janus is killed, DIR removed, the log tail printed to stderr, exit status 1.
 #
 #   scripts/janus-harness.sh stop DIR
@@ -113,13 +118,14 @@ stop_dir() {
 }
 
 start() {
-    local key="" layers=3 mountpoint=1 debug_level=3 timeout=15 ice_address plugin=streaming
+    local key="" layers=3 mountpoint=1 debug_level=3 timeout=15 ice_address plugin=streaming ice_tcp=false
     while [ $# -gt 0 ]; do
         case "$1" in
             --key) key=$2; shift 2 ;;
             --layers) layers=$2; shift 2 ;;
             --mountpoint) mountpoint=$2; shift 2 ;;
             --videoroom) plugin=videoroom; shift ;;
+            --ice-tcp) ice_tcp=true; shift ;;
             --debug-level) debug_level=$2; shift 2 ;;
             --timeout) timeout=$2; shift 2 ;;
             *) die "start: unknown option $1" ;;
@@ -180,6 +186,8 @@ media: {
 nat: {
 	nice_debug = false
 	ice_enforce_list = "veth-engine"
+	ice_lite = $ice_tcp
+	ice_tcp = $ice_tcp
 }
 plugins: {
 	disable = "$plugins_disable"

@@ -15,9 +15,17 @@ public protocol DatagramTransport: AnyObject {
     /// forever); nil on timeout. A datagram longer than `buffer` is dropped, never cut short.
     func receive(into buffer: UnsafeMutableRawBufferPointer, timeoutMilliseconds: Int32)
         throws(NetworkError) -> (count: Int, from: NetworkEndpoint)?
+
+    /// Whether datagrams to `peer` travel on a reliable, ordered stream (TCP with RFC 4571
+    /// framing): they arrive unless the connection breaks, so generic NACKs (RFC 4585 §6.2.1)
+    /// and retransmissions would only add load; key-frame requests still apply.
+    func isReliableStream(to peer: NetworkEndpoint) -> Bool
 }
 
 extension DatagramTransport {
+    /// Default: datagrams (UDP), which the network may lose.
+    public func isReliableStream(to peer: NetworkEndpoint) -> Bool { false }
+
     /// Sends a slice of bytes as one datagram.
     public func send(_ bytes: ArraySlice<UInt8>, to destination: NetworkEndpoint) throws(NetworkError) {
         let result: Result<Void, NetworkError> = bytes.withUnsafeBytes { buffer in

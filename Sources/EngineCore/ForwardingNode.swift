@@ -45,7 +45,8 @@ public final class ForwardingNode {
     public private(set) var publisherSource = PeerAddressLatch<NetworkEndpoint>()
 
     private final class Downstream {
-        let configuration: ForwardedSubscriberConfiguration
+        /// Its destination moves when it falls back to TCP (`moveSubscriber`).
+        var configuration: ForwardedSubscriberConfiguration
         /// Protects what we send it, unprotects its SRTCP.
         let security: SRTPSecurity
         /// What we sent it, as sent, for its NACKs (bounded by its retransmission budget).
@@ -168,6 +169,16 @@ public final class ForwardingNode {
                                                preference: subscriber.preference, nowMilliseconds: nowMilliseconds)
         requestKeyFrames(requests)
         checkWantedLayers()
+    }
+
+    /// A subscriber now reaches the node from `destination` (e.g. its TCP connection after UDP
+    /// failed, issue 18): what the node sends it goes there, its RTCP is taken from there, and
+    /// its forwarding state (layer, sequence numbers, SRTP) carries on unchanged.
+    public func moveSubscriber(_ id: String, to destination: NetworkEndpoint) throws(ForwarderError) {
+        guard let downstream = downstreams[id] else { throw .unknownSubscriber(id) }
+        bySource[downstream.configuration.destination] = nil
+        downstream.configuration.destination = destination
+        bySource[destination] = id
     }
 
     /// Removes a subscriber.
@@ -323,7 +334,9 @@ public final class ForwardingNode {
            sendToPublisher(.transportWideFeedback(report)) {
             counters.transportFeedbacksSent += 1
         }
-        for layer in upstreamNACK.indices {
+        // A publisher on TCP loses nothing in transit: no NACKs to it (key-frame requests still go).
+        let publisherOnStream = publisherEndpoint.map { transport.isReliableStream(to: $0) } ?? false
+        for layer in upstreamNACK.indices where !publisherOnStream {
             nackScratch.removeAll(keepingCapacity: true)
             upstreamNACK[layer].requestInto(&nackScratch, nowMilliseconds: now, roundTripMilliseconds: nil)
             guard !nackScratch.isEmpty else { continue }
@@ -509,6 +522,11 @@ public final class ForwardingNode {
         for packet in compound.packets {
             switch packet {
             case let .genericNACK(nack) where nack.mediaSSRC == ourSSRC:
+                // Over TCP nothing is lost in transit; resending would only queue behind the stream.
+                guard !transport.isReliableStream(to: downstream.configuration.destination) else {
+                    downstream.counters.nacksIgnoredOverStream += 1
+                    continue
+                }
                 nack.uniqueLostSequenceNumbers(into: &nackedScratch)
                 for sequence in nackedScratch { retransmit(sequence, to: id, downstream, now: now) }
             case let .pictureLossIndication(pli) where pli.mediaSSRC == ourSSRC:

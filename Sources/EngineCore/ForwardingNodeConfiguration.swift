@@ -118,6 +118,8 @@ public struct ForwardedSubscriberCounters: Sendable, Equatable {
     /// NACKed packets the retransmission budget refused to resend (too soon, too often, over
     /// the share of the media rate).
     public var retransmissionsRefused = 0
+    /// NACKs it sent while it was on a TCP connection (ignored: TCP already retransmits).
+    public var nacksIgnoredOverStream = 0
     /// PLI/FIR received, REMBs received and the last REMB value.
     public var keyFrameRequestsReceived = 0
     public var rembsReceived = 0

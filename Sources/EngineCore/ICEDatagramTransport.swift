@@ -1,7 +1,8 @@
 import RTPWire
 import SessionCore
 
-/// A UDP socket guarded by ICE (RFC 8445) for a bundled transport: STUN on the port is answered
+/// A UDP socket (or, for ICE-TCP, one RFC 4571-framed TCP connection from an active candidate to
+/// the peer's passive one, RFC 6544) guarded by ICE (RFC 8445) for a bundled transport: STUN on the port is answered
 /// and checked by the `ICEAgent`; DTLS and (S)RTP pass (RFC 7983 demultiplexing) only from
 /// addresses of a succeeded pair; sends go only to them and stop when consent expires
 /// (RFC 7675). Endpoints use it like any `DatagramTransport`; the agent's timers run on every
@@ -9,7 +10,7 @@ import SessionCore
 ///
 /// Not `Sendable`: confined with its endpoint.
 public final class ICEDatagramTransport: DatagramTransport {
-    public let socket: UDPSocket
+    public let socket: any DatagramTransport
     public let agent: ICEAgent
     private let clock: MediaClock
 
@@ -25,8 +26,9 @@ public final class ICEDatagramTransport: DatagramTransport {
     public private(set) var counters = Counters()
 
     /// - Parameters:
-    ///   - socket: the one port of the bundle; its address is the local host candidate.
-    public init(socket: UDPSocket, agent: ICEAgent, clock: MediaClock = .system) {
+    ///   - socket: the one port of the bundle (a `UDPSocket`, or a `TCPFramedConnection` for
+    ///     ICE-TCP); its address is the local host candidate.
+    public init(socket: any DatagramTransport, agent: ICEAgent, clock: MediaClock = .system) {
         self.socket = socket
         self.agent = agent
         self.clock = clock
@@ -34,6 +36,9 @@ public final class ICEDatagramTransport: DatagramTransport {
     }
 
     public var localEndpoint: NetworkEndpoint { socket.localEndpoint }
+
+    /// Whether the bundle runs over a TCP connection (ICE-TCP, RFC 6544).
+    public func isReliableStream(to peer: NetworkEndpoint) -> Bool { socket.isReliableStream(to: peer) }
 
     /// Where media goes once connected: the selected pair's remote address.
     public var selectedRemote: NetworkEndpoint? { agent.selectedPair.flatMap { Self.endpoint($0.remote) } }

@@ -234,6 +234,9 @@ public final class Subscriber {
     /// report interval has passed.
     public func service() {
         let now = clock.monotonicMicroseconds()
+        if let transport, let peer = configuration.senderRTCPEndpoint ?? mediaSource.peer {
+            video.requestsRetransmissions = !transport.isReliableStream(to: peer)
+        }
         video.process(nowMicroseconds: now)
         feedback.removeAll(keepingCapacity: true)
         video.collectFeedback(nowMicroseconds: now, into: &feedback)

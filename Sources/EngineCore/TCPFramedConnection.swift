@@ -66,11 +66,18 @@ public final class TCPFramedConnection: DatagramTransport {
 
     deinit { close(descriptor) }
 
-    /// Connects to `destination` (waiting at most `timeoutMilliseconds`).
-    public static func connect(to destination: NetworkEndpoint, timeoutMilliseconds: Int32 = 2_000, maximumPacketSize: Int = 1500,
-                               sendQueueLimit: Int = 256 * 1024, socketBufferBytes: Int = 64 * 1024) throws(NetworkError) -> TCPFramedConnection {
+    /// Connects to `destination` (waiting at most `timeoutMilliseconds`), from `local` if given
+    /// (`bind` first: an ICE-TCP active candidate's address, RFC 6544 §5.1).
+    public static func connect(to destination: NetworkEndpoint, from local: NetworkEndpoint? = nil, timeoutMilliseconds: Int32 = 2_000,
+                               maximumPacketSize: Int = 1500, sendQueueLimit: Int = 256 * 1024,
+                               socketBufferBytes: Int = 64 * 1024) throws(NetworkError) -> TCPFramedConnection {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw .socketFailed(operation: "socket", errno: errno) }
+        if let local, !SocketAddressCalls.bind(fd, to: local) {
+            let code = errno
+            close(fd)
+            throw .socketFailed(operation: "bind \(local)", errno: code)
+        }
         let flags = fcntl(fd, F_GETFL)
         _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
         var address = destination.socketAddress
@@ -95,6 +102,9 @@ public final class TCPFramedConnection: DatagramTransport {
         return try TCPFramedConnection(descriptor: fd, maximumPacketSize: maximumPacketSize, sendQueueLimit: sendQueueLimit,
                                        socketBufferBytes: socketBufferBytes)
     }
+
+    /// Always: every datagram goes down this one TCP connection.
+    public func isReliableStream(to peer: NetworkEndpoint) -> Bool { true }
 
     /// Bytes waiting in the send queue.
     public var queuedBytes: Int { sendQueue.count - sendStart }

@@ -79,6 +79,9 @@ public final class VideoReceiver {
     /// Round-trip time to the sender if known (e.g. from the signalling or transport); sets the
     /// NACK retry interval.
     public var roundTripMilliseconds: Int64?
+    /// Whether gaps are asked for again with generic NACKs (RFC 4585 §6.2.1); false over a
+    /// reliable stream (TCP), where a gap is a packet the sender dropped and only a key frame helps.
+    public var requestsRetransmissions = true
 
     private let decoder: VP8Decoder
     private var ssrc: UInt32?
@@ -264,7 +267,9 @@ public final class VideoReceiver {
         let nowMilliseconds = nowMicroseconds / 1000
         process(nowMicroseconds: nowMicroseconds)
         nackScratch.removeAll(keepingCapacity: true)
-        nack.requestInto(&nackScratch, nowMilliseconds: nowMilliseconds, roundTripMilliseconds: roundTripMilliseconds)
+        if requestsRetransmissions {
+            nack.requestInto(&nackScratch, nowMilliseconds: nowMilliseconds, roundTripMilliseconds: roundTripMilliseconds)
+        }
         if !nackScratch.isEmpty {
             let lost = nackScratch.map { UInt16(truncatingIfNeeded: $0) }
             packets.append(.genericNACK(GenericNACK(senderSSRC: configuration.localSSRC, mediaSSRC: ssrc,

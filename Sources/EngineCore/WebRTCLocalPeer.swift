@@ -2,25 +2,33 @@ import DTLS
 import RTPWire
 import SessionCore
 
-/// Our end of one WebRTC transport before it connects: a DTLS certificate (RFC 8827 §6.5), a UDP
-/// socket on a local IPv4 address, fresh ICE credentials and an ICE agent in `role` (RFC 8445),
-/// and the host candidate to signal. `connect` takes what the peer's description said and runs
-/// ICE, then DTLS-SRTP (RFC 5764) on the selected pair. Not `Sendable`: one thread.
+/// Our end of one WebRTC transport before it connects: a DTLS certificate (RFC 8827 §6.5), fresh
+/// ICE credentials and an ICE agent in `role` (RFC 8445), and the host candidate to signal: a UDP
+/// socket on a local IPv4 address, or with `iceTCP` an active TCP candidate (RFC 6544) and no UDP
+/// socket at all. `connect` takes what the peer's description said and runs ICE, then DTLS-SRTP
+/// (RFC 5764) on the selected pair. Not `Sendable`: one thread.
 public final class WebRTCLocalPeer {
     public let certificate: DTLSCertificate
     public let credentials: ICECredentials
     public let agent: ICEAgent
-    public let ice: ICEDatagramTransport
     public let hostCandidate: ICECandidate
+    public let localAddress: UInt32
+    /// The UDP socket ICE runs on; nil with ICE-TCP.
+    private let socket: UDPSocket?
+    private let clock: MediaClock
 
-    /// Binds the socket (any port of `localAddress`) and makes the certificate and credentials.
-    /// Throws `JanusSessionFailure.transport` when either fails.
-    public init(localAddress: UInt32, role: ICEAgent.Role, clock: MediaClock = .system) throws(JanusSessionFailure) {
-        let socket: UDPSocket
+    /// Binds the UDP socket (any port of `localAddress`) unless `iceTCP`, and makes the certificate
+    /// and credentials. Throws `JanusSessionFailure.transport` when either fails.
+    public init(localAddress: UInt32, role: ICEAgent.Role, iceTCP: Bool = false, clock: MediaClock = .system) throws(JanusSessionFailure) {
         do {
             certificate = try DTLSCertificate()
-            socket = try UDPSocket(bindingTo: NetworkEndpoint(address: localAddress, port: 0))
-            try socket.setReceiveBufferSize(1 << 20)
+            if iceTCP {
+                socket = nil
+            } else {
+                let socket = try UDPSocket(bindingTo: NetworkEndpoint(address: localAddress, port: 0))
+                try socket.setReceiveBufferSize(1 << 20)
+                self.socket = socket
+            }
         } catch {
             throw .transport("\(error)")
         }
@@ -28,10 +36,18 @@ public final class WebRTCLocalPeer {
         credentials = ICECredentials.random(using: &random)
         agent = ICEAgent(configuration: .init(local: credentials, role: role, tieBreaker: UInt64.random(in: 1...UInt64.max)),
                          seed: UInt64.random(in: 0...UInt64.max))
-        ice = ICEDatagramTransport(socket: socket, agent: agent, clock: clock)
-        let local = socket.localEndpoint
-        hostCandidate = ICECandidate(foundation: "1", priority: 2_130_706_431, address: NetworkEndpoint.dotted(local.address),
-                                     port: local.port, kind: .host)
+        self.localAddress = localAddress
+        self.clock = clock
+        if let local = socket?.localEndpoint {
+            hostCandidate = ICECandidate(foundation: "1", priority: 2_130_706_431, address: NetworkEndpoint.dotted(local.address),
+                                         port: local.port, kind: .host)
+        } else {
+            // RFC 6544 §4.5: an active candidate's port is 9 (discard); §4.2: host type preference
+            // 126, local preference 2^13 x 6 (active, host) + 8191, component 1.
+            hostCandidate = ICECandidate(foundation: "1", transport: "tcp", priority: 126 << 24 | (6 << 13 + 8191) << 8 | 255,
+                                         address: NetworkEndpoint.dotted(localAddress), port: 9, kind: .host,
+                                         extensions: [(name: "tcptype", value: "active")])
+        }
     }
 
     /// A connected transport, the SRTP keys DTLS exported, the peer's selected address and how
@@ -43,15 +59,22 @@ public final class WebRTCLocalPeer {
         public let milliseconds: Int64
     }
 
-    /// Checks the peer's UDP IPv4 candidates (those of its description and those it trickled)
-    /// with its credentials, then runs DTLS as `dtlsRole` against its fingerprint, within
-    /// `timeoutMilliseconds`. Throws `JanusSessionFailure.transport` when either fails.
+    /// Checks the peer's candidates (those of its description and those it trickled: UDP IPv4
+    /// ones, or with ICE-TCP the first passive TCP one, connected to first) with its credentials,
+    /// then runs DTLS as `dtlsRole` against its fingerprint, within `timeoutMilliseconds`. Throws
+    /// `JanusSessionFailure.transport` when either fails.
     public func connect(to remote: RemoteTransportDescription, trickled: [ICECandidate], dtlsRole: DTLSAssociation.Role,
-                        timeoutMilliseconds: Int64, clock: MediaClock = .system) throws(JanusSessionFailure) -> Connection {
+                        timeoutMilliseconds: Int64) throws(JanusSessionFailure) -> Connection {
         agent.setRemoteCredentials(remote.ice)
-        for candidate in remote.candidates + trickled where candidate.transport.lowercased() == "udp" {
-            guard let address = NetworkEndpoint.ipv4Address(candidate.address) else { continue }
-            agent.addRemoteCandidate(.ipv4(address, port: candidate.port), priority: candidate.priority)
+        let ice: ICEDatagramTransport
+        if let socket {
+            ice = ICEDatagramTransport(socket: socket, agent: agent, clock: clock)
+            for candidate in remote.candidates + trickled where candidate.transport.lowercased() == "udp" {
+                guard let address = NetworkEndpoint.ipv4Address(candidate.address) else { continue }
+                agent.addRemoteCandidate(.ipv4(address, port: candidate.port), priority: candidate.priority)
+            }
+        } else {
+            ice = try connectICETCP(to: remote.candidates + trickled)
         }
         let transport: WebRTCTransport
         do {
@@ -69,5 +92,27 @@ public final class WebRTCLocalPeer {
         }
         guard case let .connected(keys) = state, let selected = transport.remote else { throw .transport("\(state)") }
         return Connection(transport: transport, keys: keys, remote: selected, milliseconds: clock.monotonicMilliseconds() - start)
+    }
+
+    /// ICE-TCP (RFC 6544): connects from `localAddress` to the first passive TCP candidate the
+    /// peer offered and makes that connection (RFC 4571 framing) the ICE transport, the candidate
+    /// its one remote.
+    private func connectICETCP(to candidates: [ICECandidate]) throws(JanusSessionFailure) -> ICEDatagramTransport {
+        guard let passive = candidates.first(where: { candidate in
+            candidate.transport.lowercased() == "tcp" && candidate.extensions.contains { $0.name == "tcptype" && $0.value == "passive" }
+                && NetworkEndpoint.ipv4Address(candidate.address) != nil
+        }), let address = NetworkEndpoint.ipv4Address(passive.address) else {
+            throw .transport("the peer offered no IPv4 passive ICE-TCP candidate (Janus: janus.jcfg needs ice_tcp = true and ice_lite = true)")
+        }
+        let connection: TCPFramedConnection
+        do {
+            connection = try TCPFramedConnection.connect(to: NetworkEndpoint(address: address, port: passive.port),
+                                                         from: NetworkEndpoint(address: localAddress, port: 0))
+        } catch {
+            throw .transport("ICE-TCP connection to \(passive.address):\(passive.port): \(error)")
+        }
+        let ice = ICEDatagramTransport(socket: connection, agent: agent, clock: clock)
+        agent.addRemoteCandidate(.ipv4(address, port: passive.port), priority: passive.priority)
+        return ice
     }
 }

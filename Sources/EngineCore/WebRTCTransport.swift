@@ -30,6 +30,9 @@ public final class WebRTCTransport: DatagramTransport {
 
     public var localEndpoint: NetworkEndpoint { ice.localEndpoint }
 
+    /// Over ICE-TCP (RFC 6544), yes.
+    public func isReliableStream(to peer: NetworkEndpoint) -> Bool { ice.isReliableStream(to: peer) }
+
     public var state: State {
         if ice.agent.state == .failed { return .failed("ICE failed (no pair, or consent expired)") }
         switch dtls.state {

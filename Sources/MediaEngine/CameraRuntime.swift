@@ -11,8 +11,9 @@ final class CameraRuntime {
     let node: ForwardingNode
     /// The camera's frames at its frame rate (pushed ones too: a faster capture does not queue).
     private var video: PacedFeed<VideoFrame>
-    /// The socket both publishers send from and receive feedback on.
+    /// The socket both publishers send from and receive feedback on, over `path`.
     let transport: UDPTransport
+    let path: MediaPathRuntime
     /// The SSRC the node forwards as this participant's audio (reserved when the node was made).
     let audioSSRC: UInt32
     var microphone: MicrophoneRuntime?
@@ -20,12 +21,13 @@ final class CameraRuntime {
     private var receiveBuffer = [UInt8](repeating: 0, count: 2048)
 
     init(trackId: String, publisher: Publisher, node: ForwardingNode, feed: TrackFeed<VideoFrame>,
-         transport: UDPTransport, audioSSRC: UInt32, frameRate: Int) {
+         transport: UDPTransport, path: MediaPathRuntime, audioSSRC: UInt32, frameRate: Int) {
         self.trackId = trackId
         self.publisher = publisher
         self.node = node
         video = PacedFeed(trackId: trackId, feed: feed, intervalMicroseconds: 1_000_000 / Int64(max(1, frameRate)))
         self.transport = transport
+        self.path = path
         self.audioSSRC = audioSSRC
     }
 

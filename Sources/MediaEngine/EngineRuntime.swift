@@ -22,10 +22,12 @@ final class EngineRuntime {
     }
 
     /// Joins a Janus VideoRoom (its HTTP API at `url`); ICE binds `localAddress`.
-    func joinJanusRoom(url: URL, room: Int, localAddress: UInt32, e2ee: E2EEOptions?) -> JanusRoomRuntime {
+    func joinJanusRoom(url: URL, room: Int, localAddress: UInt32, e2ee: E2EEOptions?,
+                       preferredProtocol: PreferredProtocol) -> JanusRoomRuntime {
         let id = "janus-\(nextRoomNumber)"
         nextRoomNumber += 1
-        let runtime = JanusRoomRuntime(id: id, url: url, room: room, localAddress: localAddress, e2ee: e2ee)
+        let runtime = JanusRoomRuntime(id: id, url: url, room: room, localAddress: localAddress, e2ee: e2ee,
+                                       preferredProtocol: preferredProtocol)
         rooms[id] = runtime
         return runtime
     }
@@ -68,6 +70,15 @@ final class EngineRuntime {
 
     /// A random SSRC base (RFC 3550 §8.1: SSRCs are chosen at random).
     func randomSSRC() -> UInt32 { UInt32.random(in: 0x1000_0000...0xEFFF_0000, using: &random) & ~0xF }
+
+    /// A media connection to a hosted room's node that takes `preference`'s way (SPEC §7), its
+    /// UDP check's STUN transaction ID (RFC 8489 §5) from the system random source.
+    func mediaPath(_ connection: MediaConnection, preference: PreferredProtocol, server: NetworkEndpoint,
+                   serverTCP: NetworkEndpoint) throws(NetworkError) -> MediaPathRuntime {
+        let transport = try FallbackTransport(preference: preference.transportPreference, server: server, serverTCP: serverTCP,
+                                              using: &random)
+        return MediaPathRuntime(connection: connection, transport: transport)
+    }
 
     /// One pass: every room's endpoints.
     func tick() {

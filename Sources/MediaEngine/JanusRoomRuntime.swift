@@ -8,7 +8,8 @@ import Simulcast
 /// the camera signals over Janus's HTTP API and connects ICE + DTLS-SRTP (`JanusVideoRoomPublisher`),
 /// which blocks the engine's loop for that time (typically well under a second); then each pass
 /// is `PublisherFeeds`' (the camera and microphone paced, Janus's feedback answered) and the
-/// Janus session is kept alive. The microphone rides in the camera's peer connection, so it is
+/// Janus session is kept alive. The publication's ICE runs over UDP, or ICE-TCP (RFC 6544) as
+/// `preferredProtocol` says: `.udpOverTCP` gives UDP 2 s to connect, then joins again over ICE-TCP. The microphone rides in the camera's peer connection, so it is
 /// published first (it waits for the camera) or not at all: adding it later would need a
 /// renegotiation. Subscribing to a publisher of the room (by its Janus feed id) joins it as a
 /// Janus subscriber (`JanusVideoRoomSubscriber`, another blocking connect) and receives the
@@ -23,6 +24,9 @@ final class JanusRoomRuntime: RoomBackend {
     let url: URL
     let room: Int
     let localAddress: UInt32
+    let preferredProtocol: PreferredProtocol
+    /// What the published camera's ICE runs over, once connected.
+    private var transportProtocol: TransportProtocol?
     /// End-to-end encryption of what is published, if asked for.
     private let e2ee: E2EEOptions?
     private var sealer: E2EEFrameSealer?
@@ -40,12 +44,13 @@ final class JanusRoomRuntime: RoomBackend {
     private var requestedLayers: [String: (spatial: Int?, temporal: Int?)] = [:]
     private let clock = MediaClock.system
 
-    init(id: String, url: URL, room: Int, localAddress: UInt32, e2ee: E2EEOptions?) {
+    init(id: String, url: URL, room: Int, localAddress: UInt32, e2ee: E2EEOptions?, preferredProtocol: PreferredProtocol) {
         self.id = id
         self.url = url
         self.room = room
         self.localAddress = localAddress
         self.e2ee = e2ee
+        self.preferredProtocol = preferredProtocol
     }
 
     func join(_ participantId: String, events: AsyncStream<ParticipantEvent>.Continuation, keyProvider: E2EEKeyProvider?,
@@ -76,13 +81,27 @@ final class JanusRoomRuntime: RoomBackend {
             throw .invalidConfiguration("\(error)")
         }
         let sealer = try e2ee?.makeSealer(for: participantId)
+        let started = clock.monotonicMicroseconds()
         let session: JanusVideoRoomPublisher
         do {
-            session = try JanusVideoRoomPublisher(options: .init(url: url, room: room, display: participantId, camera: camera,
-                                                                 audio: pendingMicrophone != nil, localAddress: localAddress))
-        } catch {
-            events?.yield(.connectionStateChanged(.disconnected))
-            throw .systemFailure("joining Janus room \(room) at \(url): \(error)")
+            session = try connect(camera: camera, participantId: participantId, iceTCP: preferredProtocol == .tcpOnly,
+                                  timeoutMilliseconds: preferredProtocol == .udpOverTCP ? 2_000 : 5_000)
+            transportProtocol = preferredProtocol == .tcpOnly ? .tcp : .udp
+        } catch let failure {
+            guard preferredProtocol == .udpOverTCP, case .transport = failure else {
+                events?.yield(.connectionStateChanged(.disconnected))
+                throw .systemFailure("joining Janus room \(room) at \(url): \(failure)")
+            }
+            // UDP did not connect (ICE or DTLS): the same again over ICE-TCP.
+            do {
+                session = try connect(camera: camera, participantId: participantId, iceTCP: true, timeoutMilliseconds: 5_000)
+            } catch {
+                events?.yield(.connectionStateChanged(.disconnected))
+                throw .systemFailure("joining Janus room \(room) at \(url) over UDP (\(failure)) and then ICE-TCP: \(error)")
+            }
+            transportProtocol = .tcp
+            events?.yield(.protocolSwitched(ProtocolSwitch(connection: .publishing, from: .udp, to: .tcp,
+                                                           afterMilliseconds: (clock.monotonicMicroseconds() - started) / 1000)))
         }
         session.publisher.frameSealer = sealer
         self.sealer = sealer
@@ -96,6 +115,19 @@ final class JanusRoomRuntime: RoomBackend {
         lastKeepAliveMicroseconds = clock.monotonicMicroseconds()
         events?.yield(.connectionStateChanged(.connected))
         events?.yield(.publishedToSFU(Self.publication(of: session)))
+    }
+
+    /// Signals, connects ICE (over UDP or ICE-TCP) and DTLS-SRTP: blocks the loop meanwhile.
+    private func connect(camera: LayerPlan, participantId: String, iceTCP: Bool,
+                         timeoutMilliseconds: Int64) throws(JanusVideoRoomPublisher.Failure) -> JanusVideoRoomPublisher {
+        try JanusVideoRoomPublisher(options: .init(url: url, room: room, display: participantId, camera: camera,
+                                                   audio: pendingMicrophone != nil, localAddress: localAddress,
+                                                   connectTimeoutMilliseconds: timeoutMilliseconds, iceTCP: iceTCP))
+    }
+
+    func cameraTransportProtocol(of participantId: String) throws(EngineError) -> TransportProtocol? {
+        guard participantId == self.participantId, session != nil else { throw .notPublished(participant: participantId, track: "camera") }
+        return transportProtocol
     }
 
     func cameraPublisher(of participantId: String) throws(EngineError) -> Publisher {

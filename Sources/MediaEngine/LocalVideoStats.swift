@@ -7,4 +7,6 @@ public struct LocalVideoStats: Sendable, Hashable {
     /// The layers the encoder produces now, lightest first (SPEC §2: the webcam cap and dynaCast
     /// stop the others).
     public var sendingLayers: [Int]
+    /// How the camera's media reaches the room now (nil: UDP not confirmed yet).
+    public var transportProtocol: TransportProtocol? = nil
 }

@@ -102,8 +102,10 @@ public final class LocalVideoTrack: Sendable {
         return try await loop.perform { runtime throws(EngineError) in
             guard let room = runtime.rooms[roomId] else { throw .closed("room \(roomId)") }
             let publisher = try room.cameraPublisher(of: participantId)
-            return LocalVideoStats(framesEncoded: publisher.videoFramesEncoded, keyFramesRequested: publisher.keyFramesRequested,
-                                   sendingLayers: publisher.sendingLayers)
+            var stats = LocalVideoStats(framesEncoded: publisher.videoFramesEncoded, keyFramesRequested: publisher.keyFramesRequested,
+                                        sendingLayers: publisher.sendingLayers)
+            stats.transportProtocol = try room.cameraTransportProtocol(of: participantId)
+            return stats
         }
     }
 

@@ -33,17 +33,23 @@ public final class MediaEngine: Sendable {
     /// it) signals the simulcast offer (RIDs), connects ICE (on `localAddress`, an IPv4 address
     /// Janus can reach) and DTLS-SRTP (RFC 5764), and sends; `.publishedToSFU` reports the feed
     /// id Janus gave it. `subscribe(to:)` a feed id receives that publisher through Janus (its
-    /// own ICE + DTLS-SRTP session; `setQuality`/`setViewPort` pick Janus's substream). With
-    /// `e2ee`, every frame is SFrame-encrypted (RFC 9605) before it leaves and opened after it
-    /// arrives, so Janus forwards what it cannot read (its VP8 payload descriptor and payload
+    /// own ICE + DTLS-SRTP session over UDP; `setQuality`/`setViewPort` pick Janus's substream).
+    /// With `e2ee`, every frame is SFrame-encrypted (RFC 9605) before it leaves and opened after
+    /// it arrives, so Janus forwards what it cannot read (its VP8 payload descriptor and payload
     /// header stay in the clear for its simulcast switching).
+    ///
+    /// `preferredProtocol` (SPEC §7; nil: `.udpOverTCP`) for publishing: `.udpOnly` runs ICE over
+    /// UDP; `.tcpOnly` over ICE-TCP (RFC 6544: Janus needs `ice_tcp = true` and `ice_lite = true` in
+    /// janus.jcfg); `.udpOverTCP` tries UDP for 2 s and then ICE-TCP (`.protocolSwitched`).
     public func joinJanusRoom(url: URL, room: Int, participantId: String, localAddress: String,
-                              e2ee: E2EEOptions? = nil) async throws(EngineError) -> LocalParticipant {
+                              e2ee: E2EEOptions? = nil, preferredProtocol: PreferredProtocol? = nil)
+        async throws(EngineError) -> LocalParticipant {
         guard let address = NetworkEndpoint.ipv4Address(localAddress) else { throw .invalidConfiguration("'\(localAddress)' is not an IPv4 address") }
         guard url.scheme == "http" || url.scheme == "https" else { throw .invalidConfiguration("'\(url)' is not an HTTP URL") }
         let (events, continuation) = AsyncStream.makeStream(of: ParticipantEvent.self, bufferingPolicy: .bufferingNewest(256))
         let roomId = try await loop.perform { runtime throws(EngineError) -> String in
-            let janus = runtime.joinJanusRoom(url: url, room: room, localAddress: address, e2ee: e2ee)
+            let janus = runtime.joinJanusRoom(url: url, room: room, localAddress: address, e2ee: e2ee,
+                                              preferredProtocol: preferredProtocol ?? .udpOverTCP)
             try janus.join(participantId, events: continuation, keyProvider: nil, runtime: runtime)
             return janus.id
         }

@@ -67,6 +67,8 @@ public enum ParticipantEvent: Sendable, Hashable, CustomStringConvertible {
     /// With E2EE: whether `publisherId`'s frames open for this participant changed (counts in
     /// `RemoteVideoStats.framesUndecryptable`).
     case e2eeStateChanged(publisherId: String, state: E2EEState)
+    /// With `PreferredProtocol.udpOverTCP`: UDP did not get through, the connection moved to TCP.
+    case protocolSwitched(ProtocolSwitch)
 
     public var description: String {
         switch self {
@@ -84,6 +86,7 @@ public enum ParticipantEvent: Sendable, Hashable, CustomStringConvertible {
         case let .publishedToSFU(publication): return "published to the SFU: \(publication)"
         case let .failure(error): return "failure: \(error)"
         case let .e2eeStateChanged(publisherId, state): return "\(publisherId)'s frames: E2EE \(state)"
+        case let .protocolSwitched(change): return "protocol switched: \(change)"
         }
     }
 }

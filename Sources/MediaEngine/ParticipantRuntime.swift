@@ -17,10 +17,13 @@ final class ParticipantRuntime {
     var frameSealer: E2EEFrameSealer?
     /// Its own E2EE keys (nil: the room's provider).
     var keyProvider: E2EEKeyProvider?
+    /// How each of its media connections reaches the room (SPEC §7).
+    let preferredProtocol: PreferredProtocol
 
-    init(id: String, events: AsyncStream<ParticipantEvent>.Continuation) {
+    init(id: String, events: AsyncStream<ParticipantEvent>.Continuation, preferredProtocol: PreferredProtocol = .udpOverTCP) {
         self.id = id
         self.events = events
+        self.preferredProtocol = preferredProtocol
     }
 
     func close() {

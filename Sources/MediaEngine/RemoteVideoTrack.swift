@@ -33,6 +33,10 @@ public struct RemoteVideoStats: Sendable, Hashable {
     /// With E2EE: frames end-to-end decryption refused (wrong or missing key, altered,
     /// replayed); none of them reached the decoder.
     public var framesUndecryptable: Int
+    /// How this video reaches the participant now (nil: UDP not confirmed yet), and after how
+    /// long it moved to TCP if it did (`PreferredProtocol.udpOverTCP`).
+    public var transportProtocol: TransportProtocol? = nil
+    public var protocolSwitchMilliseconds: Int64? = nil
 
     /// Through a hosted room's forwarding node: the layers and rates the node reports.
     init(forwarded: ForwardedSubscriberStats, received: VideoReceiverStatistics) {

@@ -16,12 +16,19 @@ public final class Room: Sendable {
     /// With E2EE, `keyProvider` is this participant's own (as each client of a real room holds
     /// its keys): what it publishes is sealed, and what it receives opened, with the keys it has;
     /// nil: the room's `RoomOptions.e2ee` provider.
-    public func join(participantId: String, keyProvider: E2EEKeyProvider? = nil) async throws(EngineError) -> LocalParticipant {
+    ///
+    /// `preferredProtocol` (SPEC §7; nil: `.udpOverTCP`) is how this participant's media reaches
+    /// the room: each of its connections (what it publishes, each video it receives) tries UDP
+    /// and moves to TCP if UDP fails (`.protocolSwitched`), or uses only one of them.
+    public func join(participantId: String, keyProvider: E2EEKeyProvider? = nil,
+                     preferredProtocol: PreferredProtocol? = nil) async throws(EngineError) -> LocalParticipant {
         let (events, continuation) = AsyncStream.makeStream(of: ParticipantEvent.self, bufferingPolicy: .bufferingNewest(256))
         let roomId = id
         try await loop.perform { runtime throws(EngineError) in
-            guard let room = runtime.rooms[roomId] else { throw .closed("room \(roomId)") }
-            try room.join(participantId, events: continuation, keyProvider: keyProvider, runtime: runtime)
+            // A `Room` is always one the engine hosts.
+            guard let room = runtime.rooms[roomId] as? RoomRuntime else { throw .closed("room \(roomId)") }
+            try room.join(participantId, events: continuation, keyProvider: keyProvider,
+                          preferredProtocol: preferredProtocol ?? .udpOverTCP, runtime: runtime)
         }
         return LocalParticipant(id: participantId, roomId: id, options: options, events: events, loop: loop)
     }

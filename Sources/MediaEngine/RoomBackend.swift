@@ -17,6 +17,8 @@ protocol RoomBackend: AnyObject {
     func setMicrophoneMuted(_ muted: Bool, participant participantId: String) throws(EngineError)
     /// The publisher of `participantId`'s camera (for the webcam cap).
     func cameraPublisher(of participantId: String) throws(EngineError) -> Publisher
+    /// How `participantId`'s camera reaches the room now (nil: not confirmed yet).
+    func cameraTransportProtocol(of participantId: String) throws(EngineError) -> TransportProtocol?
     func subscribe(_ subscriberId: String, to publisherId: String, runtime: EngineRuntime) throws(EngineError) -> SubscriptionRuntime
     func setPreference(_ preference: EffectivePreference, subscriber subscriberId: String, publisher publisherId: String) throws(EngineError)
     func setPinned(_ pinned: Bool, subscriber subscriberId: String, publisher publisherId: String) throws(EngineError)
@@ -27,6 +29,14 @@ protocol RoomBackend: AnyObject {
     func close()
 }
 
+extension RoomBackend {
+    /// Default: rooms the engine joins elsewhere (Janus over ICE, plain RTP) send over UDP.
+    func cameraTransportProtocol(of participantId: String) throws(EngineError) -> TransportProtocol? { .udp }
+}
+
 extension RoomRuntime: RoomBackend {
     func cameraPublisher(of participantId: String) throws(EngineError) -> Publisher { try camera(of: participantId).publisher }
+    func cameraTransportProtocol(of participantId: String) throws(EngineError) -> TransportProtocol? {
+        try camera(of: participantId).path.transportProtocol
+    }
 }

@@ -8,8 +8,10 @@ import SFrame
 
 /// A room the engine hosts on 127.0.0.1 (SPEC §3–5 and §7's options): a `RoomNode` with one
 /// forwarding node per publishing participant (camera, and mic beside it), every participant's
-/// publishers and subscribers, all on loopback UDP with SRTP keys the engine makes, and the
-/// room's active-speaker detection. Loop-confined.
+/// publishers and subscribers, all on loopback with SRTP keys the engine makes, and the room's
+/// active-speaker detection. Each node listens on UDP and TCP (`UDPAndTCPTransport`); each
+/// participant's connection to a node goes the way its `preferredProtocol` says
+/// (`MediaPathRuntime`), and one that falls back to TCP is moved at its node. Loop-confined.
 final class RoomRuntime {
     let id: String
     let options: RoomOptions
@@ -42,9 +44,14 @@ final class RoomRuntime {
 
     func join(_ participantId: String, events: AsyncStream<ParticipantEvent>.Continuation, keyProvider: E2EEKeyProvider?,
               runtime: EngineRuntime) throws(EngineError) {
+        try join(participantId, events: events, keyProvider: keyProvider, preferredProtocol: .udpOverTCP, runtime: runtime)
+    }
+
+    func join(_ participantId: String, events: AsyncStream<ParticipantEvent>.Continuation, keyProvider: E2EEKeyProvider?,
+              preferredProtocol: PreferredProtocol, runtime: EngineRuntime) throws(EngineError) {
         guard participants[participantId] == nil else { throw .duplicateParticipant(participantId) }
         if keyProvider != nil, options.e2ee == nil { throw .notAllowed("a key provider for a room without E2EE (set RoomOptions.e2ee)") }
-        let participant = ParticipantRuntime(id: participantId, events: events)
+        let participant = ParticipantRuntime(id: participantId, events: events, preferredProtocol: preferredProtocol)
         participant.keyProvider = keyProvider
         participants[participantId] = participant
         order.append(participantId)
@@ -85,8 +92,8 @@ final class RoomRuntime {
                                                 frameRate: settings.config.frameRate)
             let audioSSRC = firstSSRC + 0xF
             let publisherKeys = try runtime.freshKeys(), feedbackKeys = try runtime.freshKeys()
-            let nodeSocket = try UDPSocket(bindingTo: .loopback(port: 0))
-            try nodeSocket.setReceiveBufferSize(4 << 20)
+            let nodeTransport = try UDPAndTCPTransport(bindingTo: .loopback(port: 0))
+            try nodeTransport.udp.setReceiveBufferSize(4 << 20)
             let tuning = options.tuning
             var selector = LayerSelector.Configuration()
             if let hold = tuning.upSwitchHoldMilliseconds { selector.upSwitchHoldMilliseconds = hold }
@@ -102,10 +109,10 @@ final class RoomRuntime {
                     maximumBitsPerSecond: tuning.maximumReceiveEstimateBitsPerSecond ?? 20_000_000)
                 nodeConfiguration.downlinkProbeSSRC = runtime.randomSSRC()
             }
-            let node = try room.addPublisher(participantId, configuration: nodeConfiguration, transport: nodeSocket)
-            let socket = try UDPSocket(bindingTo: .loopback(port: 0))
-            try socket.setReceiveBufferSize(1 << 20)
-            let transport = try UDPTransport(socket: socket, destination: node.localEndpoint)
+            let node = try room.addPublisher(participantId, configuration: nodeConfiguration, transport: nodeTransport)
+            let path = try runtime.mediaPath(.publishing, preference: participant.preferredProtocol, server: node.localEndpoint,
+                                             serverTCP: nodeTransport.tcpEndpoint)
+            let transport = try UDPTransport(socket: path.transport, destination: node.localEndpoint)
             let publisher = try Publisher(
                 configuration: PublisherConfiguration(video: video, security: .srtp(local: publisherKeys, remote: feedbackKeys),
                                                       cname: participantId),
@@ -120,8 +127,8 @@ final class RoomRuntime {
                         wanted: wanted.sorted(), sending: update.sending, paused: update.paused, resumed: update.resumed)))
                 }
             }
-            participant.camera = CameraRuntime(trackId: trackId, publisher: publisher, node: node, feed: feed,
-                                               transport: transport, audioSSRC: audioSSRC, frameRate: settings.config.frameRate)
+            participant.camera = CameraRuntime(trackId: trackId, publisher: publisher, node: node, feed: feed, transport: transport,
+                                               path: path, audioSSRC: audioSSRC, frameRate: settings.config.frameRate)
         } catch let error as EngineError {
             throw error
         } catch {
@@ -183,8 +190,12 @@ final class RoomRuntime {
         let camera = try camera(of: publisherId)
         do {
             let downKeys = try runtime.freshKeys(), upKeys = try runtime.freshKeys()
-            let socket = try UDPSocket(bindingTo: .loopback(port: 0))
-            try socket.setReceiveBufferSize(4 << 20)
+            guard let nodeTransport = camera.node.transport as? UDPAndTCPTransport else {
+                throw EngineError.systemFailure("\(publisherId)'s node does not listen on TCP")
+            }
+            let path = try runtime.mediaPath(.receiving(publisherId: publisherId), preference: subscriber.preferredProtocol,
+                                             server: camera.node.localEndpoint, serverTCP: nodeTransport.tcpEndpoint)
+            try nodeTransport.acceptPending()  // a .tcpOnly connection: known before anything is sent to it
             let localSSRC = runtime.randomSSRC()
             let tuning = options.tuning
             let estimate = BandwidthEstimator.Configuration(
@@ -194,15 +205,15 @@ final class RoomRuntime {
                 localSSRC: localSSRC, cname: "\(subscriberId)<-\(publisherId)",
                 security: .srtp(receiveKeys: downKeys, sendKeys: upKeys), senderRTCPEndpoint: camera.node.localEndpoint,
                 video: VideoReceiver.Configuration(localSSRC: localSSRC, bandwidth: estimate),
-                sendsTransportFeedback: options.downlinkEstimation == .transportWide), transport: socket)
-            let subscription = SubscriptionRuntime(publisherId: publisherId, subscriber: endpoint)
+                sendsTransportFeedback: options.downlinkEstimation == .transportWide), transport: path.transport)
+            let subscription = SubscriptionRuntime(publisherId: publisherId, subscriber: endpoint, path: path)
             if let e2ee = options.e2ee {
                 subscription.frameOpener = try E2EEOptions(keyProvider: subscriber.keyProvider ?? e2ee.keyProvider, suite: e2ee.suite)
                     .makeOpener(for: publisherId, nowMilliseconds: monotonicMicroseconds() / 1000)
             }
             endpoint.onAudioLevel = { [unowned speakers] in speakers.observe($0) }
             try room.addFeed(publisher: publisherId, ForwardedSubscriberConfiguration(
-                id: subscriberId, outputSSRC: runtime.randomSSRC(), destination: socket.localEndpoint, sendKeys: downKeys,
+                id: subscriberId, outputSSRC: runtime.randomSSRC(), destination: path.transport.localEndpoint, sendKeys: downKeys,
                 receiveKeys: upKeys, preference: preference(.quality(.high))), link: subscriber.downlink)
             room.consume(subscriber: subscriberId, participant: publisherId)
             subscriber.quality.attach(endpoint)
@@ -249,7 +260,10 @@ final class RoomRuntime {
         guard let node = room.node(for: publisherId), let forwarded = try? node.stats(for: subscriberId) else {
             throw .notPublished(participant: publisherId, track: "camera")
         }
-        return RemoteVideoStats(forwarded: forwarded, received: subscription.subscriber.statistics.video)
+        var stats = RemoteVideoStats(forwarded: forwarded, received: subscription.subscriber.statistics.video)
+        stats.transportProtocol = subscription.path.transportProtocol
+        stats.protocolSwitchMilliseconds = subscription.path.transport.switchedToTCPAfterMicroseconds.map { $0 / 1000 }
+        return stats
     }
 
     func startRecording(subscriber subscriberId: String, publisher publisherId: String, path: String) throws(EngineError) {
@@ -307,6 +321,7 @@ final class RoomRuntime {
             }
         }
         _ = try? room.poll(timeoutMilliseconds: 0)
+        reportProtocolSwitches()
         reportSpeakers(now: now)
         for id in order {
             guard let participant = participants[id] else { continue }
@@ -360,6 +375,27 @@ final class RoomRuntime {
             for subscription in participant.subscriptions.values {
                 guard let opener = subscription.frameOpener else { continue }
                 try? provider.applyCurrentKey(to: opener, of: subscription.publisherId, nowMilliseconds: now / 1000)
+            }
+        }
+    }
+
+    /// A connection that moved to TCP: its node sends to (and takes RTCP from) the connection
+    /// from now on, and its participant hears of it. (A publisher's node follows its media to the
+    /// new address by itself: `PeerAddressLatch`.)
+    private func reportProtocolSwitches() {
+        for id in order {
+            guard let participant = participants[id] else { continue }
+            if let change = participant.camera?.path.takeSwitch() { participant.events.yield(.protocolSwitched(change)) }
+            for subscription in participant.subscriptions.values {
+                guard let change = subscription.path.takeSwitch() else { continue }
+                do {
+                    let node = try camera(of: subscription.publisherId).node
+                    try (node.transport as? UDPAndTCPTransport)?.acceptPending()
+                    try node.moveSubscriber(id, to: subscription.path.transport.localEndpoint)
+                } catch {
+                    participant.events.yield(.failure(.systemFailure("moving \(id) to TCP at \(subscription.publisherId)'s node: \(error)")))
+                }
+                participant.events.yield(.protocolSwitched(change))
             }
         }
     }

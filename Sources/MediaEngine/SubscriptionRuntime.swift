@@ -7,6 +7,8 @@ import SFrame
 final class SubscriptionRuntime {
     let publisherId: String
     let subscriber: Subscriber
+    /// The connection to the publisher's node (UDP, or TCP after a fallback).
+    let path: MediaPathRuntime
     /// Decoded frames: the stream a `RemoteVideoTrack` hands out, and where the loop puts them
     /// (the newest 4 wait when nobody reads).
     let frameStream: AsyncStream<VideoFrame>
@@ -19,9 +21,10 @@ final class SubscriptionRuntime {
     var e2eeState: E2EEState = .ok
     var e2eeCountersSeen = SFrameReceiver.Counters()
 
-    init(publisherId: String, subscriber: Subscriber) {
+    init(publisherId: String, subscriber: Subscriber, path: MediaPathRuntime) {
         self.publisherId = publisherId
         self.subscriber = subscriber
+        self.path = path
         (frameStream, frames) = AsyncStream.makeStream(of: VideoFrame.self, bufferingPolicy: .bufferingNewest(4))
         subscriber.onVideoFrame = { [frames] in frames.yield($0.frame) }
     }

@@ -20,6 +20,8 @@ public enum WireRoundTripCheck: String, CaseIterable, Sendable {
     case stun
     /// Session descriptions (RFC 8866), candidates, fingerprints, and an answer to a fixed offer.
     case sdp
+    /// RFC 4571 framing: `StreamDeframer` on a stream cut into pieces, against a whole-stream walk.
+    case framing
 
     /// Runs the check on `bytes`; returns the violated invariant, or nil when all hold.
     public func violation(in bytes: [UInt8]) -> String? {
@@ -32,6 +34,7 @@ public enum WireRoundTripCheck: String, CaseIterable, Sendable {
         case .pcap: return Self.checkPcap(bytes)
         case .stun: return Self.checkSTUN(bytes)
         case .sdp: return Self.checkSDP(bytes)
+        case .framing: return StreamDeframerAgreement.violation(in: bytes)
         }
     }
 

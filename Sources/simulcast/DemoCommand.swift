@@ -10,10 +10,10 @@ enum DemoCommand {
     static let usage = """
     usage: simulcast demo [--seconds N] [--input FILE.y4m] [--size WxH] [--json PATH] [--save DIR]
                           [--throttle FROM-TO] [--throttle-kbps N] [--up-hold MS] [--growth PERCENT]
-                          [--no-dynacast] [--e2ee-key BASE64] [--quiet]
+                          [--no-dynacast] [--e2ee-key BASE64] [--protocol udp-over-tcp|udp|tcp] [--quiet]
            simulcast demo --participants [N] [--seconds N] [--size WxH] [--throttle FROM-TO]
                           [--throttle-kbps N] [--turn SECONDS] [--mute p2,..] [--pin p1,..]
-                          [--json PATH] [--quiet]
+                          [--protocol udp-over-tcp|udp|tcp] [--json PATH] [--quiet]
       --seconds N          call length in seconds, any positive number (default 15); memory does not
                            grow with it except the per-event lists the summary and --json report
       --input FILE.y4m     publish a Y4M file (looped) instead of the built-in scene
@@ -29,6 +29,8 @@ enum DemoCommand {
       --no-dynacast        keep every layer encoded even if nobody watches it
       --e2ee-key BASE64    encrypt every frame end to end (SFrame, RFC 9605, AES_128_GCM_SHA256_128) with
                            this 16-64-byte shared key: the node forwards what it cannot read
+      --protocol P         how every participant reaches the room (SPEC §7 preferredProtocol; both demos):
+                           udp-over-tcp (default: UDP first, TCP if UDP fails within 2 s), udp, tcp
       --quiet              no live table or per-second lines
       --participants [N]   a room instead: N publishers (default 3, at most 6; 640x360, 2 layers each)
                            speaking in turns, a viewer and a throttled viewer (default 200 kbps from
@@ -48,7 +50,8 @@ enum DemoCommand {
     static func parse(_ arguments: ArraySlice<String>) throws -> (options: DemoCall.Options, parsed: CommandLineArguments) {
         let parsed = try CommandLineArguments(
             arguments,
-            valueOptions: ["seconds", "input", "size", "json", "save", "throttle", "throttle-kbps", "up-hold", "growth", "e2ee-key"],
+            valueOptions: ["seconds", "input", "size", "json", "save", "throttle", "throttle-kbps", "up-hold", "growth", "e2ee-key",
+                           "protocol"],
             flagOptions: ["no-dynacast", "quiet"])
         var options = DemoCall.Options()
         if let seconds = try parsed.positiveSeconds("seconds") { options.seconds = seconds }
@@ -69,7 +72,18 @@ enum DemoCommand {
         options.saveDirectory = parsed.string("save")
         options.dynaCast = !parsed.flag("no-dynacast")
         options.e2ee = try E2EEKeyArgument.options(parsed.string("e2ee-key"))
+        options.preferredProtocol = try preferredProtocol(parsed.string("protocol"))
         return (options, parsed)
+    }
+
+    /// `--protocol`'s value (nil: the default, `.udpOverTCP`).
+    static func preferredProtocol(_ value: String?) throws(CommandLineArguments.ParseError) -> PreferredProtocol {
+        switch value {
+        case nil, "udp-over-tcp": return .udpOverTCP
+        case "udp": return .udpOnly
+        case "tcp": return .tcpOnly
+        case let other?: throw .invalidValue(option: "--protocol", value: other, expected: "udp-over-tcp, udp or tcp")
+        }
     }
 
     @discardableResult
@@ -86,6 +100,7 @@ enum DemoCommand {
             output("simulcast demo: \(call.layerSizes.map { "\($0.width)x\($0.height)" }.joined(separator: " + ")) "
                 + "\(options.input.map { "from \($0)" } ?? "built-in scene") → hosted room → "
                 + "\(call.viewers.count) subscribers, SRTP on\(options.e2ee == nil ? "" : ", E2EE (SFrame) on"), \(options.seconds) s; "
+                + "protocol \(protocolName(options.preferredProtocol)); "
                 + "'\(call.viewers.last?.id ?? "")' throttled "
                 + "to \(options.throttleKbps) kbps from \(options.throttleFromSeconds) s to \(options.throttleToSeconds) s")
             let live = parsed.flag("quiet") ? nil : LiveTable(call: call, redraw: isatty(STDOUT_FILENO) != 0, output: output)
@@ -106,6 +121,10 @@ enum DemoCommand {
         output("publisher: \(report.publisherFrames) frames, \(report.publisherKeyFrames) key-frame request(s) honoured, "
             + "sending layers \(report.publisherSending), dynaCast \(options.dynaCast ? "on" : "off"); "
             + "node sent \(report.nodeKeyFrameRequests) PLI(s) upstream")
+        output("transport: " + report.viewers.map { viewer in
+            "\(viewer.id) over \(viewer.finalStats?.transportProtocol?.rawValue ?? "unconfirmed UDP")"
+                + (viewer.finalStats?.protocolSwitchMilliseconds.map { " (switched from UDP after \($0) ms)" } ?? "")
+        }.joined(separator: ", "))
         if let path = parsed.string("json") {
             try OutputFiles.write(report.json.serialized() + "\n", to: path)
             output("JSON: \(path)")
@@ -167,4 +186,13 @@ private func formatRow(_ id: String, _ layer: String, _ fps: Int, _ kbps: Int, _
            String(format: "%4.1f%%", loss), String(format: "%7d", freezes),
            estimate.map { String(format: "%9d", $0) } ?? "        -", rtt.map { String(format: "%7.1f", $0) } ?? "      -",
            " " + (downlinkKbps.map { "\($0) kbps" } ?? "open")].joined(separator: " ")
+}
+
+/// `--protocol`'s spelling of a preference.
+private func protocolName(_ preference: PreferredProtocol) -> String {
+    switch preference {
+    case .udpOverTCP: return "udp-over-tcp"
+    case .udpOnly: return "udp"
+    case .tcpOnly: return "tcp"
+    }
 }

@@ -47,12 +47,14 @@ struct DownlinkEstimatingNode {
     let publisher: Publisher
     let source: VideoSource
 
-    init(firstSSRC: UInt32, estimation: SendSideBandwidthEstimator.Configuration, seed: UInt64) throws {
+    /// `transport`: the node's (nil: a UDP socket on loopback).
+    init(firstSSRC: UInt32, estimation: SendSideBandwidthEstimator.Configuration, seed: UInt64,
+         transport: (any DatagramTransport)? = nil) throws {
         let plan = try LayerPlan(width: 640, height: 360)
         let video = VideoTrackConfiguration(plan: plan, firstSSRC: firstSSRC)
         var configuration = ForwardingNodeConfiguration(plan: plan, layerSSRCs: video.ssrcs, publisherKeys: nil, feedbackKeys: nil)
         configuration.downlinkEstimation = estimation
-        node = try ForwardingNode(configuration: configuration, clock: clock.mediaClock)
+        node = try ForwardingNode(configuration: configuration, transport: transport, clock: clock.mediaClock)
         var random = SplitMix64(seed: seed)
         publisher = try Publisher(
             configuration: PublisherConfiguration(video: video, security: .insecure, cname: "downlink"),
@@ -64,5 +66,29 @@ struct DownlinkEstimatingNode {
     /// Encodes and sends the scene's next frame.
     func sendFrame() throws {
         if let frame = try source.nextFrame() { try publisher.send(video: frame) }
+    }
+
+    /// Runs the call for `milliseconds` of simulated time in 5 ms steps, a frame at once and then
+    /// every 33.3 ms: the node, `subscriber`, the `relay` between them if any (both ways), and the
+    /// publisher's feedback; `afterStep` after each step.
+    func run(milliseconds: Int64, subscriber: Subscriber, relay: NetworkImpairmentRelay? = nil,
+             afterStep: () -> Void = {}) throws {
+        let end = clock.now + milliseconds * 1000
+        var nextFrame = clock.now
+        while clock.now < end {
+            if clock.now >= nextFrame {
+                try sendFrame()
+                nextFrame += 33_333
+            }
+            clock.advance(milliseconds: 5)
+            try node.poll(timeoutMilliseconds: 0)
+            node.service()
+            _ = try relay?.service()
+            try subscriber.step(timeoutMilliseconds: 0)
+            _ = try relay?.service()
+            try node.poll(timeoutMilliseconds: 0)
+            while try publisher.pollIncoming(timeoutMilliseconds: 0) != nil {}
+            afterStep()
+        }
     }
 }

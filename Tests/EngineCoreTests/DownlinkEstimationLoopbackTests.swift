@@ -23,21 +23,7 @@ import Testing
 
         var sent = SentBytesWindow()
         func run(milliseconds: Int64) throws {
-            let end = clock.now + milliseconds * 1000
-            var nextFrame = clock.now
-            while clock.now < end {
-                if clock.now >= nextFrame {
-                    try rig.sendFrame()
-                    nextFrame += 33_333
-                }
-                clock.advance(milliseconds: 5)
-                try node.poll(timeoutMilliseconds: 0)
-                node.service()
-                _ = try relay.service()
-                try subscriber.step(timeoutMilliseconds: 0)
-                _ = try relay.service()
-                try node.poll(timeoutMilliseconds: 0)
-                while try rig.publisher.pollIncoming(timeoutMilliseconds: 0) != nil {}
+            try rig.run(milliseconds: milliseconds, subscriber: subscriber, relay: relay) {
                 let counters = node.counters(for: "viewer")!
                 sent.record(atMicroseconds: clock.now, totalBytes: counters.bytesSent + counters.probeBytesSent)
             }

@@ -8,7 +8,8 @@ import Testing
 /// subscriber whose UDP is blocked, connected over TCP (RFC 4571); both decode every frame with
 /// zero decoder errors, and the TCP subscriber's feedback (receiver reports, key-frame requests)
 /// reaches the node down its connection. Simulated clock, real sockets on loopback.
-/// (`decoded` counts what each decoded: both see the same frames.)
+/// (`decoded` counts what each decoded: both see the same frames.) A NACK is answered over UDP
+/// and ignored over TCP.
 @Suite struct TCPFallbackForwardingTests {
     @Test func aNodeServesUDPAndTCPSubscribersInOneCall() throws {
         let clock = ManualClock()
@@ -68,5 +69,22 @@ import Testing
         #expect(tcpStats.packetsLost == 0)  // TCP retransmits: nothing to NACK
         #expect(node.counters(for: "tcp")?.lastReportBlock != nil)  // its RTCP came back over TCP
         #expect(connection.droppedForBackPressure == 0 && transport.connection(for: connection.localEndpoint)?.droppedForBackPressure == 0)
+
+        // A NACK over UDP is answered (from history); the same NACK over TCP is ignored and counted:
+        // TCP already retransmits. Key-frame requests still work either way (above: both decoded).
+        func nack(from ssrc: UInt32, about mediaSSRC: UInt32) throws -> [UInt8] {
+            try RTCPCompoundPacket(packets: [.receiverReport(ReceiverReport(ssrc: ssrc)),
+                                             .genericNACK(GenericNACK(senderSSRC: ssrc, mediaSSRC: mediaSSRC, lostSequenceNumbers: [7]))])
+                .serialized()
+        }
+        let (udpBefore, tcpBefore) = (node.counters(for: "udp")!, node.counters(for: "tcp")!)
+        try udpSocket.send(nack(from: 0x91, about: 0xE1), to: node.localEndpoint)
+        try connection.send(nack(from: 0x92, about: 0xE2), to: connection.peer)
+        for _ in 0..<10 { try node.poll(timeoutMilliseconds: 10) }
+        let (udpAfter, tcpAfter) = (node.counters(for: "udp")!, node.counters(for: "tcp")!)
+        #expect(udpAfter.nacked == udpBefore.nacked + 1 && udpAfter.nacksIgnoredOverStream == 0)
+        #expect(tcpAfter.nacked == tcpBefore.nacked && tcpAfter.nacksIgnoredOverStream == tcpBefore.nacksIgnoredOverStream + 1)
+        #expect(tcpAfter.retransmitted == tcpBefore.retransmitted)
+        #expect(overTCP.statistics.video.nackRequests == 0)
     }
 }

@@ -1,5 +1,5 @@
 // The libFuzzer entry point for every wire parser. scripts/fuzz.sh compiles it together with all
-// of Sources/RTPWire into one binary and picks the parser with FUZZ_TARGET (rtp, rtpview, vp8, opus, rtcp,
+// of Sources/RTPWire into one binary and picks the parser with FUZZ_TARGET (rtp, rtpview, vp8, opus, rtcp, framing,
 // pcap, stun, sdp: the cases of WireRoundTripCheck). A violated invariant traps on purpose, so libFuzzer
 // records the input as a finding under Tests/Fuzz/FailCases/<target>/.
 import Glibc

@@ -1,6 +1,7 @@
 import Foundation
 
-/// A throw-away Janus 1.1.2 with VideoRoom 1234 (scripts/janus-harness.sh `start --videoroom`),
+/// A throw-away Janus 1.1.2 with VideoRoom 1234 (scripts/janus-harness.sh `start --videoroom`,
+/// with `--ice-tcp` ICE-TCP and ICE-Lite on),
 /// for tests inside `PrivateNamespace`; `stop()` ends it by the PID the harness recorded.
 public struct JanusHarness: Sendable {
     public let url: URL
@@ -13,9 +14,10 @@ public struct JanusHarness: Sendable {
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("scripts/janus-harness.sh")
 
-    /// Starts Janus and reads the one JSON line the harness prints (its HTTP API and directory).
-    public static func start() throws -> JanusHarness {
-        let line = try run(["start", "--videoroom"])
+    /// Starts Janus with the harness's `options` and reads the one JSON line it prints (its HTTP
+    /// API and directory).
+    public static func start(_ options: [String] = []) throws -> JanusHarness {
+        let line = try run(["start", "--videoroom"] + options)
         guard let info = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
               let url = (info["http"] as? String).flatMap(URL.init(string:)), let directory = info["dir"] as? String else {
             throw Failure(description: "janus-harness start --videoroom failed: \(line)")

@@ -61,6 +61,14 @@ final class EventLog: @unchecked Sendable {
     }
 
     var all: [ParticipantEvent] { lock.run { events } }
+
+    /// The `.protocolSwitched` events so far.
+    var protocolSwitches: [ProtocolSwitch] {
+        all.compactMap { event in
+            if case let .protocolSwitched(change) = event { return change }
+            return nil
+        }
+    }
 }
 
 /// A tiny lock without Foundation (the test imports only MediaEngine).

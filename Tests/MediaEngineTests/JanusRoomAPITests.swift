@@ -9,17 +9,27 @@ import Testing
 /// `.publishedToSFU` event reports, with its Opus and VP8 simulcast streams. Runs inside scripts/netns-run.sh's
 /// namespace (Janus gathers ICE candidates on its veth only), like the other Janus tests.
 @Suite(.serialized) struct JanusRoomAPITests {
-    /// A throw-away Janus inside scripts/netns-run.sh's namespace.
-    static func startJanus() throws -> JanusHarness {
+    /// A throw-away Janus inside scripts/netns-run.sh's namespace (`options` for the harness,
+    /// e.g. `--ice-tcp`).
+    static func startJanus(_ options: [String] = []) throws -> JanusHarness {
         try PrivateNamespace.require(for: "JanusRoomAPITests")
-        return try JanusHarness.start()
+        return try JanusHarness.start(options)
     }
 
-    @Test func aClientPublishesItsCameraIntoAJanusRoomThroughThePublicAPI() async throws {
-        let harness = try Self.startJanus()
-        defer { harness.stop() }
-        let url = harness.url
+    /// Janus's participants of room 1234, asked through a session of its own.
+    static func janusParticipants(url: URL) throws -> [[String: Any]] {
+        let janus = JanusHTTPClient(base: url)
+        try janus.attach(plugin: "janus.plugin.videoroom")
+        let reply = try janus.message(["request": "listparticipants", "room": 1234])
+        janus.close()
+        let participants = (((reply["plugindata"] as? [String: Any])?["data"] as? [String: Any])?["participants"] as? [[String: Any]]) ?? []
+        print("Janus participants: \(participants)")
+        return participants
+    }
 
+    /// A new engine's "alice" joins room 1234 at `url` (default protocol) and publishes a
+    /// microphone and then a 640x360 camera, both pushed for 2 s.
+    static func alicePublishes(to url: URL) async throws -> (MediaEngine, LocalParticipant, EventLog, LocalVideoTrack, LocalAudioTrack) {
         let engine = MediaEngine()
         let alice = try await engine.joinJanusRoom(url: url, room: 1234, participantId: "alice", localAddress: PrivateNamespace.localAddress)
         let events = EventLog(alice)
@@ -30,6 +40,13 @@ import Testing
         async let spoke: Void = Self.speak(into: microphone, seconds: 2)
         try await Capture(camera, width: 640, height: 360).run(seconds: 2)
         try await spoke
+        return (engine, alice, events, camera, microphone)
+    }
+
+    @Test func aClientPublishesItsCameraIntoAJanusRoomThroughThePublicAPI() async throws {
+        let harness = try Self.startJanus()
+        defer { harness.stop() }
+        let (engine, alice, events, camera, microphone) = try await Self.alicePublishes(to: harness.url)
         #expect(camera.framesPushed >= 50)
         #expect(microphone.framesPushed >= 80)
         await #expect(throws: EngineError.self) { try await alice.subscribe(to: "bob") }
@@ -41,19 +58,36 @@ import Testing
         #expect(publication.audio)
         #expect(publication.streamsJSON.contains("\"opus\"") && publication.streamsJSON.contains("\"vp8\""))
 
-        // Janus, asked through a session of its own, lists alice as a publisher.
-        let janus = JanusHTTPClient(base: url)
-        try janus.attach(plugin: "janus.plugin.videoroom")
-        let reply = try janus.message(["request": "listparticipants", "room": 1234])
-        let participants = (((reply["plugindata"] as? [String: Any])?["data"] as? [String: Any])?["participants"] as? [[String: Any]]) ?? []
-        janus.close()
-        print("Janus participants after publishing through the API: \(participants)")
-        #expect(participants.contains { $0["display"] as? String == "alice" && $0["publisher"] as? Bool == true
-            && ($0["id"] as? Int).map(String.init) == publication.feedId })
+        // Janus lists alice once, as a publisher, under the feed id the event gave.
+        let named = try Self.janusParticipants(url: harness.url).filter { $0["display"] as? String == "alice" }
+        #expect(named.count == 1 && named.first?["publisher"] as? Bool == true
+            && (named.first?["id"] as? Int).map(String.init) == publication.feedId)
+        #expect(try await camera.stats().transportProtocol == .udp)
         #expect(events.all.contains(.connectionStateChanged(.connected)))
         await alice.leave()
         await engine.close()
         #expect(events.all.last == .connectionStateChanged(.disconnected))
+    }
+
+    /// SPEC §7 with Janus (issue 18): with every UDP datagram dropped in the namespace (nftables),
+    /// the default `.udpOverTCP` gives ICE over UDP 2 s, then publishes over ICE-TCP (Janus with
+    /// `ice_tcp` and `ice_lite`) and says so; Janus lists the camera's publisher once (the UDP
+    /// attempt left the room).
+    @Test func withUDPBlockedTheCameraReachesJanusOverICETCP() async throws {
+        let harness = try Self.startJanus(["--ice-tcp"])
+        defer { harness.stop() }
+        let ((), dropped) = try await NamespaceFirewall.withUDPBlocked {
+            let (engine, _, events, camera, _) = try await Self.alicePublishes(to: harness.url)
+            let switches = events.protocolSwitches
+            print("Janus with UDP blocked: \(switches.map(\.description)), \(try await camera.stats().framesEncoded) frames encoded")
+            #expect(switches.count == 1)
+            #expect(switches.first.map { $0.connection == .publishing && $0.to == .tcp && (2_000..<4_000).contains($0.afterMilliseconds) } == true)
+            #expect(try await camera.stats().transportProtocol == .tcp)
+            let named = try Self.janusParticipants(url: harness.url).filter { $0["display"] as? String == "alice" }
+            #expect(named.count == 1 && named.first?["publisher"] as? Bool == true)
+            await engine.close()
+        }
+        #expect(dropped > 0)  // the UDP checks really were dropped
     }
 
     /// 20 ms frames of a tone pushed at the microphone's pace, as a capture callback would.

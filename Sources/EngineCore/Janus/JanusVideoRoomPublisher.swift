@@ -10,6 +10,12 @@ import SRTP
 /// expects), applies its answer (`NegotiatedPublishing`), runs ICE (controlling) and DTLS-SRTP
 /// (`WebRTCTransport`), and builds the `Publisher` that sends through it.
 ///
+/// With `iceTCP` everything goes over one TCP connection instead of UDP (ICE-TCP, RFC 6544): the
+/// offer carries an active TCP candidate (port 9, §4.5), the engine connects to the passive TCP
+/// candidate of Janus's answer and runs the ICE checks, DTLS and SRTP over it, each packet after its
+/// 16-bit length (RFC 4571). Janus 1.1.2 offers passive TCP candidates only with `ice_tcp = true`,
+/// which wants `ice_lite = true` beside it (janus.jcfg `nat`; scripts/janus-harness.sh --ice-tcp).
+///
 /// Blocks its caller while connecting (signalling, ICE and DTLS: typically well under a second).
 /// Not `Sendable`: drive the publisher and `keepAlive` from one thread.
 public final class JanusVideoRoomPublisher {
@@ -22,9 +28,12 @@ public final class JanusVideoRoomPublisher {
         /// The local address to bind (its port 0: any); must be one Janus can reach.
         public var localAddress: UInt32
         public var connectTimeoutMilliseconds: Int64
+        /// ICE-TCP (RFC 6544) instead of UDP: no UDP socket is opened.
+        public var iceTCP: Bool
 
         public init(url: URL, room: Int, display: String = "engine", camera: LayerPlan, audio: Bool = true,
-                    localAddress: UInt32, connectTimeoutMilliseconds: Int64 = 5_000) {
+                    localAddress: UInt32, connectTimeoutMilliseconds: Int64 = 5_000, iceTCP: Bool = false) {
+            self.iceTCP = iceTCP
             self.url = url
             self.room = room
             self.display = display
@@ -50,6 +59,10 @@ public final class JanusVideoRoomPublisher {
 
     public init(options: Options, clock: MediaClock = .system) throws(Failure) {
         let janus = JanusHTTPClient(base: options.url)
+        // A publisher that could not start leaves the room and ends its Janus session at once (a
+        // caller may try again another way, e.g. over ICE-TCP after UDP failed).
+        var started = false
+        defer { if !started { janus.close() } }
         do throws(JanusHTTPClient.Failure) {
             try janus.attach(plugin: "janus.plugin.videoroom")
             try janus.message(["request": "join", "ptype": "publisher", "room": options.room, "display": options.display])
@@ -60,7 +73,7 @@ public final class JanusVideoRoomPublisher {
             throw .signalling(error)
         }
 
-        let peer = try WebRTCLocalPeer(localAddress: options.localAddress, role: .controlling, clock: clock)
+        let peer = try WebRTCLocalPeer(localAddress: options.localAddress, role: .controlling, iceTCP: options.iceTCP, clock: clock)
         var random = SystemRandomNumberGenerator()
         let audioSSRC = UInt32.random(in: 0x1000_0000...0x7FFF_FFFF), firstVideoSSRC = UInt32.random(in: 0x8000_0000...0xEFFF_0000)
         let offer = SimulcastOffer(
@@ -91,7 +104,7 @@ public final class JanusVideoRoomPublisher {
         }
         let remote = RemoteTransportDescription(negotiated)
         let connection = try peer.connect(to: remote, trickled: trickled, dtlsRole: negotiated.remoteSetup == .active ? .server : .client,
-                                          timeoutMilliseconds: options.connectTimeoutMilliseconds, clock: clock)
+                                          timeoutMilliseconds: options.connectTimeoutMilliseconds)
         transport = connection.transport
         connectMilliseconds = connection.milliseconds
         let (keys, remoteEndpoint) = (connection.keys, connection.remote)
@@ -105,6 +118,7 @@ public final class JanusVideoRoomPublisher {
             throw .configuration("\(error)")
         }
         self.janus = janus
+        started = true
     }
 
     /// Keeps the Janus session alive: call at least every 30 s.

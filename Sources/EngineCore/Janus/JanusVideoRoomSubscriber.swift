@@ -55,6 +55,9 @@ public final class JanusVideoRoomSubscriber {
 
     public init(options: Options, clock: MediaClock = .system) throws(JanusSessionFailure) {
         let janus = JanusHTTPClient(base: options.url)
+        // A subscription that could not start ends its Janus session at once.
+        var started = false
+        defer { if !started { janus.close() } }
         var offerSDP: String?
         var trickled: [ICECandidate] = []
         var videoMid: String?
@@ -101,7 +104,7 @@ public final class JanusVideoRoomSubscriber {
         }
         let connection = try peer.connect(to: negotiated.remote, trickled: trickled,
                                           dtlsRole: negotiated.localSetup == .active ? .client : .server,
-                                          timeoutMilliseconds: options.connectTimeoutMilliseconds, clock: clock)
+                                          timeoutMilliseconds: options.connectTimeoutMilliseconds)
         transport = connection.transport
         connectMilliseconds = connection.milliseconds
         var configuration = options.subscriber
@@ -116,6 +119,7 @@ public final class JanusVideoRoomSubscriber {
             throw .configuration("\(error)")
         }
         self.janus = janus
+        started = true
     }
 
     /// Asks Janus for another substream (0 lowest) and/or temporal layer of the feed.

@@ -28,6 +28,8 @@ final class DemoCall: Sendable {
         var dynaCast = true
         /// End-to-end encryption (SFrame, RFC 9605): the node forwards frames it cannot read.
         var e2ee: E2EEOptions?
+        /// How every participant reaches the room (SPEC §7).
+        var preferredProtocol = PreferredProtocol.udpOverTCP
     }
 
     /// One subscriber and what its events and frames said.
@@ -91,7 +93,7 @@ final class DemoCall: Sendable {
             let room = try await engine.hostRoom(options: RoomOptions(autoConsume: false, dynaCast: options.dynaCast, e2ee: options.e2ee).tuned(
                 upSwitchHoldMilliseconds: options.upSwitchHoldMilliseconds, estimateGrowthPerSecond: options.estimateGrowthPerSecond,
                 maximumReceiveEstimateBitsPerSecond: 8_000_000))
-            let publisher = try await room.join(participantId: "publisher")
+            let publisher = try await room.join(participantId: "publisher", preferredProtocol: options.preferredProtocol)
             let camera = try publisher.createCameraVideoTrack(
                 encoderConfig: CameraEncoderConfig(width: options.size.width, height: options.size.height))
             try await publisher.publish(camera)
@@ -102,7 +104,7 @@ final class DemoCall: Sendable {
             specs.append(("throttled", sizes[sizes.count - 1], sizes.count - 1, true))
             var viewers: [Viewer] = []
             for (id, viewport, layer, throttled) in specs {
-                let participant = try await room.join(participantId: id)
+                let participant = try await room.join(participantId: id, preferredProtocol: options.preferredProtocol)
                 let remote = try await participant.subscribe(to: "publisher")
                 try await remote.setViewPort(width: viewport.width, height: viewport.height)
                 if let directory = options.saveDirectory {

@@ -175,6 +175,8 @@ struct DemoReport {
                 ("finalLayer", viewer.finalLayer.map { .string($0.description) } ?? .null),
                 ("rttMs", viewer.finalStats?.roundTripMilliseconds.map { .double(($0 * 10).rounded() / 10) } ?? .null),
                 ("jitterMs", viewer.finalStats.map { .double(($0.jitterMilliseconds * 10).rounded() / 10) } ?? .null),
+                ("transportProtocol", viewer.finalStats?.transportProtocol.map { .string($0.rawValue) } ?? .null),
+                ("protocolSwitchMs", viewer.finalStats?.protocolSwitchMilliseconds.map { .int(Int($0)) } ?? .null),
                 ("switches", .array(viewer.switches.map { item in
                     .object([
                         ("atMs", .int(Int(item.atMilliseconds))),

@@ -32,6 +32,8 @@ final class RoomCall: Sendable {
         /// Keep every speaker snapshot for the JSON (`snapshots`): a few per second, so a long
         /// call without `--json` counts them (`snapshotCount`) instead of keeping them.
         var recordsSpeakerSnapshots = true
+        /// How every participant reaches the room (SPEC §7).
+        var preferredProtocol = PreferredProtocol.udpOverTCP
     }
 
     /// A publishing participant, and where its turns fall in the tone pattern.
@@ -107,7 +109,7 @@ final class RoomCall: Sendable {
             var speakers: [Speaker] = []
             for index in 0..<count {
                 let id = "p\(index + 1)"
-                let participant = try await room.join(participantId: id)
+                let participant = try await room.join(participantId: id, preferredProtocol: options.preferredProtocol)
                 let camera = try participant.createCameraVideoTrack(
                     encoderConfig: CameraEncoderConfig(width: options.size.width, height: options.size.height))
                 let mic = participant.createMicrophoneAudioTrack()
@@ -120,7 +122,7 @@ final class RoomCall: Sendable {
             }
             var viewers: [Viewer] = []
             for (id, throttled) in [("viewer", false), ("throttled", true)] {
-                let participant = try await room.join(participantId: id)
+                let participant = try await room.join(participantId: id, preferredProtocol: options.preferredProtocol)
                 var remotes: [RemoteVideoTrack] = []
                 for speaker in speakers {
                     let remote = try await participant.subscribe(to: speaker.id)

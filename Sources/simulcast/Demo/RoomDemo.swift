@@ -16,7 +16,8 @@ enum RoomDemo {
             if argument == "--participants", iterator.first.map({ Int($0) == nil }) ?? true { normalized.append("3") }
         }
         let parsed = try CommandLineArguments(
-            normalized, valueOptions: ["participants", "seconds", "size", "json", "throttle", "throttle-kbps", "turn", "mute", "pin"],
+            normalized, valueOptions: ["participants", "seconds", "size", "json", "throttle", "throttle-kbps", "turn", "mute", "pin",
+                                     "protocol"],
             flagOptions: ["quiet"])
         var options = RoomCall.Options()
         options.participants = try parsed.int("participants", default: 3, range: 2...6)
@@ -35,6 +36,7 @@ enum RoomDemo {
             options.throttleToSeconds = window.to
         }
         options.throttleKbps = try parsed.int("throttle-kbps", default: 200, range: 10...100_000)
+        options.preferredProtocol = try DemoCommand.preferredProtocol(parsed.string("protocol"))
         if let text = parsed.string("turn") {
             guard let turn = Double(text), turn >= 0.5, turn <= 10 else {
                 throw CommandError("--turn \(text): expected seconds per speaking turn, 0.5 to 10")

@@ -1,0 +1,174 @@
+import Glibc
+import RTPWire
+import SessionCore
+
+/// Which way a client reaches a server that listens on UDP and TCP (`UDPAndTCPTransport`).
+public enum TransportPreference: Sendable, Hashable {
+    /// UDP first; TCP (RFC 4571 framing) if UDP does not prove itself within the deadline.
+    case udpThenTCP
+    /// UDP only, whatever happens.
+    case udpOnly
+    /// TCP only: no UDP socket is ever opened.
+    case tcpOnly
+}
+
+/// The way a `FallbackTransport` carries datagrams now.
+public enum TransportPath: String, Sendable, Hashable {
+    case udp
+    case tcp
+}
+
+/// A client's transport to one server that takes peers over UDP and TCP (issue 18, SPEC §7
+/// `preferredProtocol`). The server is always addressed by its UDP endpoint, so the endpoint on
+/// top (a subscriber, a publisher's `UDPTransport`) is the same whichever way the bytes go.
+///
+/// With `.udpThenTCP` it sends over UDP at once and checks that UDP gets through: a STUN Binding
+/// request (`STUNBindingCheck`) every `checkIntervalMicroseconds` until an answer or any other
+/// datagram from the server arrives (`path` becomes `.udp`). If neither comes within
+/// `fallbackAfterMicroseconds`, the UDP socket is closed and a TCP connection to the server's
+/// TCP endpoint carries everything from then on (`path` `.tcp`, `switchedToTCPAfterMicroseconds`
+/// says after how long). `.tcpOnly` connects at once and never opens a UDP socket; `.udpOnly`
+/// never checks. UDP, once confirmed, is not checked again, and a TCP connection that breaks is
+/// not made again (sends then throw).
+///
+/// The checks and the switch happen inside `send` and `receive` (no thread of its own): the
+/// caller's loop drives them, and the switch's `connect` waits at most 500 ms for the server
+/// (a failed one is retried a check interval later). Time comes from the injected clock.
+/// Confined to one thread.
+public final class FallbackTransport: DatagramTransport {
+    public let preference: TransportPreference
+    /// The server's UDP endpoint: where every datagram is addressed and where every received one
+    /// says it came from.
+    public let server: NetworkEndpoint
+    /// Where the server accepts TCP connections.
+    public let serverTCP: NetworkEndpoint
+    /// How long UDP has to prove itself, and how often it is checked meanwhile.
+    public let fallbackAfterMicroseconds: Int64
+    public let checkIntervalMicroseconds: Int64
+    /// The path in use; nil while UDP is not confirmed yet (`.udpThenTCP` only).
+    public private(set) var path: TransportPath?
+    /// From the start to the TCP connection, when UDP failed (nil otherwise).
+    public private(set) var switchedToTCPAfterMicroseconds: Int64?
+    /// UDP datagrams sent (connectivity checks included) and the checks alone.
+    public private(set) var udpDatagramsSent = 0
+    public private(set) var connectivityChecksSent = 0
+    /// The last failed attempt to connect over TCP (retried at the next check interval).
+    public private(set) var lastConnectFailure: NetworkError?
+    /// The TCP connection, once there is one (its counters: back-pressure drops, queued bytes).
+    public private(set) var connection: TCPFramedConnection?
+
+    private var udp: UDPSocket?
+    private let clock: MediaClock
+    private let startMicroseconds: Int64
+    private var nextCheckMicroseconds: Int64
+    private var nextConnectMicroseconds: Int64 = .min
+    private let checkTransaction: STUNTransactionID
+    private let checkRequest: [UInt8]
+
+    /// - Parameters:
+    ///   - server: the server's UDP endpoint; `serverTCP` its TCP one.
+    ///   - local: where the UDP socket is bound (port 0: any free port).
+    ///   - random: picks the check's STUN transaction ID.
+    /// - Throws: `NetworkError` for the UDP socket, or (`.tcpOnly`) the TCP connection.
+    public init(preference: TransportPreference, server: NetworkEndpoint, serverTCP: NetworkEndpoint,
+                local: NetworkEndpoint = .loopback(port: 0), fallbackAfterMilliseconds: Int64 = 2_000,
+                checkIntervalMilliseconds: Int64 = 100,
+                receiveBufferBytes: Int = 1 << 20, clock: MediaClock = .system,
+                using random: inout some RandomNumberGenerator) throws(NetworkError) {
+        self.preference = preference
+        self.server = server
+        self.serverTCP = serverTCP
+        fallbackAfterMicroseconds = max(0, fallbackAfterMilliseconds) * 1000
+        checkIntervalMicroseconds = max(1, checkIntervalMilliseconds) * 1000
+        self.clock = clock
+        startMicroseconds = clock.monotonicMicroseconds()
+        nextCheckMicroseconds = startMicroseconds
+        checkTransaction = STUNTransactionID.random(using: &random)
+        checkRequest = STUNBindingCheck.request(transactionID: checkTransaction)
+        switch preference {
+        case .tcpOnly:
+            connection = try TCPFramedConnection.connect(to: serverTCP)
+            path = .tcp
+        case .udpOnly, .udpThenTCP:
+            let socket = try UDPSocket(bindingTo: local)
+            try socket.setReceiveBufferSize(receiveBufferBytes)
+            udp = socket
+            path = preference == .udpOnly ? .udp : nil
+        }
+    }
+
+    /// The UDP socket's address, or the TCP connection's once on TCP (what the server sees).
+    public var localEndpoint: NetworkEndpoint {
+        connection?.localEndpoint ?? udp?.localEndpoint ?? NetworkEndpoint(address: 0, port: 0)
+    }
+
+    public func isReliableStream(to peer: NetworkEndpoint) -> Bool { connection != nil }
+
+    /// Sends to the server (`destination` must be `server`) on the path in use.
+    public func send(_ bytes: UnsafeRawBufferPointer, to destination: NetworkEndpoint) throws(NetworkError) {
+        guard destination == server else { throw .unreachable(destination: destination.description, errno: EDESTADDRREQ) }
+        advance()
+        if let connection {
+            try connection.send(bytes, to: connection.peer)
+        } else if let udp {
+            try udp.send(bytes, to: server)
+            udpDatagramsSent += 1
+        }
+    }
+
+    /// The next datagram from the server on the path in use (answers to the check are taken
+    /// here, never returned); its source is always `server` once on TCP.
+    public func receive(into buffer: UnsafeMutableRawBufferPointer, timeoutMilliseconds: Int32)
+        throws(NetworkError) -> (count: Int, from: NetworkEndpoint)? {
+        advance()
+        if let connection {
+            guard let received = try connection.receive(into: buffer, timeoutMilliseconds: timeoutMilliseconds) else { return nil }
+            return (received.count, server)
+        }
+        guard let udp else { return nil }
+        var timeout = timeoutMilliseconds
+        while let received = try udp.receive(into: buffer, timeoutMilliseconds: timeout) {
+            guard received.from == server, received.count > 0 else { return received }  // the endpoint on top counts these
+            // RFC 7983 §7: a first byte of 0-3 is STUN (SRTP and SRTCP start at 128): the answer
+            // to a check (or a late one to a repeated check), never for the endpoint on top.
+            if buffer[0] <= 3 {
+                if path == nil {
+                    let bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<received.count])
+                    if STUNBindingCheck.mayBeSTUN(bytes), STUNBindingCheck.isSuccess(Array(bytes)[...], answering: checkTransaction) {
+                        path = .udp
+                    }
+                }
+                timeout = 0
+                continue
+            }
+            if path == nil { path = .udp }  // media or feedback from the server: UDP works
+            return received
+        }
+        return nil
+    }
+
+    /// Checks UDP while it is unconfirmed, and switches to TCP when the deadline has passed.
+    private func advance() {
+        guard path == nil, let udp else { return }
+        let now = clock.monotonicMicroseconds()
+        if now - startMicroseconds >= fallbackAfterMicroseconds {
+            guard now >= nextConnectMicroseconds else { return }
+            do {
+                let connection = try TCPFramedConnection.connect(to: serverTCP, timeoutMilliseconds: 500)
+                self.connection = connection
+                self.udp = nil  // closes the UDP socket: nothing more goes that way
+                path = .tcp
+                switchedToTCPAfterMicroseconds = now - startMicroseconds
+            } catch {
+                lastConnectFailure = error
+                nextConnectMicroseconds = now + checkIntervalMicroseconds
+            }
+            return
+        }
+        guard now >= nextCheckMicroseconds else { return }
+        nextCheckMicroseconds = now + checkIntervalMicroseconds
+        _ = try? udp.send(checkRequest, to: server)  // a lost check is sent again
+        udpDatagramsSent += 1
+        connectivityChecksSent += 1
+    }
+}
