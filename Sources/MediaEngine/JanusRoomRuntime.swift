@@ -171,7 +171,7 @@ final class JanusRoomRuntime: RoomBackend {
         } catch {
             throw .systemFailure("subscribing to feed \(feed) in Janus room \(room) at \(url): \(error)")
         }
-        let subscription = SubscriptionRuntime(publisherId: publisherId, subscriber: session.subscriber)
+        let subscription = SubscriptionRuntime(publisherId: publisherId, subscriber: session.subscriber, path: nil)
         subscription.frameOpener = opener
         subscriptions[publisherId] = (session, subscription)
         events?.yield(.trackSubscribed(publisherId: publisherId, trackId: session.videoMid ?? "video"))
@@ -207,8 +207,10 @@ final class JanusRoomRuntime: RoomBackend {
     func stats(subscriber subscriberId: String, publisher publisherId: String) throws(EngineError) -> RemoteVideoStats {
         let (session, _) = try subscription(subscriberId, to: publisherId)
         let layers = requestedLayers[publisherId]
-        return RemoteVideoStats(received: session.subscriber.statistics.video, preferredSpatialLayer: layers?.spatial,
-                                preferredTemporalLayer: layers?.temporal)
+        var stats = RemoteVideoStats(received: session.subscriber.statistics.video, preferredSpatialLayer: layers?.spatial,
+                                     preferredTemporalLayer: layers?.temporal)
+        stats.transportProtocol = .udp
+        return stats
     }
 
     func startRecording(subscriber subscriberId: String, publisher publisherId: String, path: String) throws(EngineError) {

@@ -261,8 +261,8 @@ final class RoomRuntime {
             throw .notPublished(participant: publisherId, track: "camera")
         }
         var stats = RemoteVideoStats(forwarded: forwarded, received: subscription.subscriber.statistics.video)
-        stats.transportProtocol = subscription.path.transportProtocol
-        stats.protocolSwitchMilliseconds = subscription.path.transport.switchedToTCPAfterMicroseconds.map { $0 / 1000 }
+        stats.transportProtocol = subscription.path?.transportProtocol
+        stats.protocolSwitchMilliseconds = subscription.path?.transport.switchedToTCPAfterMicroseconds.map { $0 / 1000 }
         return stats
     }
 
@@ -387,11 +387,11 @@ final class RoomRuntime {
             guard let participant = participants[id] else { continue }
             if let change = participant.camera?.path.takeSwitch() { participant.events.yield(.protocolSwitched(change)) }
             for subscription in participant.subscriptions.values {
-                guard let change = subscription.path.takeSwitch() else { continue }
+                guard let path = subscription.path, let change = path.takeSwitch() else { continue }
                 do {
                     let node = try camera(of: subscription.publisherId).node
                     try (node.transport as? UDPAndTCPTransport)?.acceptPending()
-                    try node.moveSubscriber(id, to: subscription.path.transport.localEndpoint)
+                    try node.moveSubscriber(id, to: path.transport.localEndpoint)
                 } catch {
                     participant.events.yield(.failure(.systemFailure("moving \(id) to TCP at \(subscription.publisherId)'s node: \(error)")))
                 }

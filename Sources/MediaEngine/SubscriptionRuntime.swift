@@ -7,8 +7,9 @@ import SFrame
 final class SubscriptionRuntime {
     let publisherId: String
     let subscriber: Subscriber
-    /// The connection to the publisher's node (UDP, or TCP after a fallback).
-    let path: MediaPathRuntime
+    /// The connection to the publisher's node in a hosted room (UDP, or TCP after a fallback);
+    /// nil through an SFU's own WebRTC session (Janus).
+    let path: MediaPathRuntime?
     /// Decoded frames: the stream a `RemoteVideoTrack` hands out, and where the loop puts them
     /// (the newest 4 wait when nobody reads).
     let frameStream: AsyncStream<VideoFrame>
@@ -21,7 +22,7 @@ final class SubscriptionRuntime {
     var e2eeState: E2EEState = .ok
     var e2eeCountersSeen = SFrameReceiver.Counters()
 
-    init(publisherId: String, subscriber: Subscriber, path: MediaPathRuntime) {
+    init(publisherId: String, subscriber: Subscriber, path: MediaPathRuntime?) {
         self.publisherId = publisherId
         self.subscriber = subscriber
         self.path = path
