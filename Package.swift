@@ -87,7 +87,7 @@ let package = Package(
         // The public API as a client sees it: `import MediaEngine` only.
         .testTarget(name: "MediaEngineTests", dependencies: ["MediaEngine", "MediaEngineTesting"], path: "Tests/MediaEngineTests"),
         .testTarget(name: "SessionCoreTests", dependencies: ["SessionCore"], path: "Tests/SessionCoreTests"),
-        .testTarget(name: "EngineCoreTests", dependencies: ["EngineCore", "SessionCore"], path: "Tests/EngineCoreTests"),
+        .testTarget(name: "EngineCoreTests", dependencies: ["EngineCore", "SessionCore", "MediaEngineTesting"], path: "Tests/EngineCoreTests"),
         .testTarget(name: "simulcastTests", dependencies: ["simulcast", "MediaEngine", "RTPWire", "MediaCodecs", "Simulcast", "SFrame"],
                     path: "Tests/simulcastTests"),
     ],

@@ -58,6 +58,13 @@ public final class SimulcastEncoder {
     /// The largest screen capture taken (either orientation): 2560x1440.
     public static let screenCaptureMaximum = (longerEdge: 2560, shorterEdge: 1440)
 
+    /// Cumulative share of a layer's bitrate up to each temporal layer, as the encoder splits it
+    /// (`ts_target_bitrate`): 0.4 / 0.6 / 1 for a camera's L1T3, 0.4 / 1 for a screen's L1T2. A
+    /// forwarder's layer selector budgets temporal layers with it.
+    public static func temporalBitrateShares(of content: VideoContent) -> [Double] {
+        TemporalPattern(layerCount: content == .screen ? 2 : 3).cumulativeBitratePercents.map { Double($0) / 100 }
+    }
+
     /// Throws `.tooLarge` for a screen capture beyond `screenCaptureMaximum`.
     public static func validateScreenCapture(width: Int, height: Int) throws(VideoFrameError) {
         guard max(width, height) <= screenCaptureMaximum.longerEdge, min(width, height) <= screenCaptureMaximum.shorterEdge else {
@@ -98,6 +105,11 @@ public final class SimulcastEncoder {
     }
     private var layers: [LayerState]
     private var frameIndex: Int64 = 0
+    /// Frames given to libvpx. Its pts counts these, not `frameIndex`: skipped unchanged screen
+    /// frames must not stretch libvpx's frame-rate estimate, or the first frame after a quiet
+    /// spell (a flip, a requested key frame) would get seconds' worth of budget (a 480x270 key
+    /// frame of 34 KB instead of 10 KB, more than a squeezed link's burst takes).
+    private var encodedIndex: Int64 = 0
     private let scaler = Scaler()
     /// Pooled top-layer buffer for `encode(scaling:)`: allocated once, reused every frame.
     private var scaledTop: VideoFrame?
@@ -534,8 +546,8 @@ public final class SimulcastEncoder {
             }
         }
         let step = Int64(90000 / frameRate)
-        let pts = frameIndex * 90000 / Int64(frameRate)
-        let rtpTimestamp = rtpTimestampStart &+ UInt32(truncatingIfNeeded: pts)
+        let rtpTimestamp = rtpTimestampStart &+ UInt32(truncatingIfNeeded: frameIndex * 90000 / Int64(frameRate))
+        let pts = encodedIndex * 90000 / Int64(frameRate)
         do {
             try VPXError.check(vpx_codec_encode(contexts, images, vpx_codec_pts_t(pts), UInt(step), 0,
                                                 UInt(VPX_DL_REALTIME)),
@@ -544,6 +556,7 @@ public final class SimulcastEncoder {
             throw .codec(error)
         }
         frameIndex += 1
+        encodedIndex += 1
         // Drain every context, lightest layer first.
         for index in 0..<count {
             guard let decision = decisions[index] else { continue }

@@ -69,7 +69,7 @@ final class JanusRoomRuntime: PublishOnlyRoomBackend {
         events?.yield(.connectionStateChanged(.connected))
     }
 
-    func cameraPublisher(of participantId: String) throws(EngineError) -> Publisher {
+    func videoPublisher(of participantId: String) throws(EngineError) -> Publisher {
         guard participantId == self.participantId, let session else { throw .notPublished(participant: participantId, track: "camera") }
         return session.publisher
     }

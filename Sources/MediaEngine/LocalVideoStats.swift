@@ -7,4 +7,7 @@ public struct LocalVideoStats: Sendable, Hashable {
     /// The layers the encoder produces now, lightest first (SPEC §2: the webcam cap and dynaCast
     /// stop the others).
     public var sendingLayers: [Int]
+    /// Screen shares: frames not encoded because nothing on the screen changed (issue 17); 0 for
+    /// a camera.
+    public var framesSkippedUnchanged: Int
 }

@@ -15,9 +15,11 @@ public struct LayerSwitch: Sendable, Hashable, CustomStringConvertible {
     public var reason: LayerChangeReason
     /// From the decision to the first forwarded frame of the new layer.
     public var latencyMilliseconds: Int64
+    /// Which of the publisher's videos switched: its camera or its screen share.
+    public var source: VideoContent = .camera
 
     public var description: String {
-        "\(publisherId) \(from.map { "\($0)" } ?? "none") → \(to.map { "\($0)" } ?? "none") (\(reason), \(latencyMilliseconds) ms)"
+        "\(publisherId)\(source == .screen ? "'s screen share" : "") \(from.map { "\($0)" } ?? "none") → \(to.map { "\($0)" } ?? "none") (\(reason), \(latencyMilliseconds) ms)"
     }
 }
 
@@ -48,6 +50,10 @@ public enum ParticipantEvent: Sendable, Hashable, CustomStringConvertible {
     /// Adaptive subscriptions paused or resumed a received video (SPEC §5).
     case subscriptionPaused(publisherId: String, reason: AdaptiveSubscriptionPauseReason)
     case subscriptionResumed(publisherId: String, reason: AdaptiveSubscriptionResumeReason?)
+    /// Adaptive subscriptions paused or resumed a received screen share (issue 17: only after
+    /// every camera video of this participant's was paused).
+    case screenShareSubscriptionPaused(publisherId: String, reason: AdaptiveSubscriptionPauseReason)
+    case screenShareSubscriptionResumed(publisherId: String, reason: AdaptiveSubscriptionResumeReason?)
     /// Someone asked this participant's camera for a key frame (PLI/FIR), and it was made.
     case keyFrameRequested(trackId: String)
     /// A received video was subscribed.
@@ -72,6 +78,9 @@ public enum ParticipantEvent: Sendable, Hashable, CustomStringConvertible {
         case let .qualityChanged(previous, current, mos): return "quality \(previous) → \(current) (MOS \((mos * 100).rounded() / 100))"
         case let .subscriptionPaused(publisherId, reason): return "paused \(publisherId)'s video (\(reason.rawValue))"
         case let .subscriptionResumed(publisherId, reason): return "resumed \(publisherId)'s video (\(reason?.rawValue ?? "-"))"
+        case let .screenShareSubscriptionPaused(publisherId, reason): return "paused \(publisherId)'s screen share (\(reason.rawValue))"
+        case let .screenShareSubscriptionResumed(publisherId, reason):
+            return "resumed \(publisherId)'s screen share (\(reason?.rawValue ?? "-"))"
         case let .keyFrameRequested(trackId): return "key frame requested on \(trackId)"
         case let .trackSubscribed(publisherId, trackId): return "subscribed \(publisherId)'s \(trackId)"
         case let .activeSpeakersChanged(speakers):

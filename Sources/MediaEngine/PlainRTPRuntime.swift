@@ -143,7 +143,7 @@ final class PlainRTPRuntime: PublishOnlyRoomBackend {
         microphoneMuted = muted
     }
 
-    func cameraPublisher(of participantId: String) throws(EngineError) -> Publisher {
+    func videoPublisher(of participantId: String) throws(EngineError) -> Publisher {
         guard participantId == self.participantId, camera != nil, let publisher else {
             throw .notPublished(participant: participantId, track: "camera")
         }
