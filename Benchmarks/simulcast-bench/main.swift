@@ -7,6 +7,7 @@ import Simulcast
 /// rest), side by side in one run. `simulcast-bench wire`: ns and heap allocations per op of the
 /// RTP/VP8 wire hot paths (WireBenchmark.swift). `simulcast-bench forward`: CPU ns and heap
 /// allocations per packet the ForwardingNode forwards to 1/8/64 subscribers (ForwardBenchmark.swift).
+/// `simulcast-bench screen`: the screen-share track next to the camera pipeline (ScreenShareBenchmark.swift).
 let usage = """
 usage: simulcast-bench encode [--input FILE.y4m | --clips scene,noisy-pan] [--frames N] [--size WxH] [--repeat R]
                               [--seed N] [--instructions callgrind|off] [--instruction-frames N]
@@ -16,6 +17,7 @@ usage: simulcast-bench encode [--input FILE.y4m | --clips scene,noisy-pan] [--fr
        simulcast-bench allocations
        simulcast-bench forward [--subscribers 1,8,64] [--frames N] [--size WxH] [--rounds R] [--json PATH] [--quick]
        simulcast-bench cc-eval [--cases 5.1,5.2,loss5|smoke] [--out DIR] [--size WxH] [--require CHECK,...|all]
+       simulcast-bench screen [--seconds N] [--size WxH] [--json PATH] [--markdown PATH]
 """
 
 let configurationOrder = ["single", "max_layer_2", "max_layer_3", "max_layer_2_independent",
@@ -157,6 +159,7 @@ do {
     case "allocations": try AllocationCount.run(arguments.dropFirst())
     case "forward": try runForward(arguments.dropFirst())
     case "cc-eval": try runCongestionEvaluation(arguments.dropFirst())
+    case "screen": try runScreenShare(arguments.dropFirst())
     default:
         writeToStandardError(usage + "\n")
         exit(2)

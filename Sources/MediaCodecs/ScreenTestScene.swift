@@ -54,6 +54,29 @@ public struct ScreenTestScene: Sendable, Equatable {
         return inCycle > start && inCycle <= end
     }
 
+    /// The last frame at or before `n` that differs from the one before it.
+    public func lastChange(atOrBefore n: Int) -> Int {
+        var frame = max(0, n)
+        while frame > 0 && !differsFromPrevious(frame) { frame -= 1 }
+        return frame
+    }
+
+    /// Whether whole second `second` is static for an encoder that refines a still picture for
+    /// `refinementFrames` frames: no frame of it changes and it starts more than that after the
+    /// last change (what a static screen sends: keep-alives only).
+    public func isStaticSecond(_ second: Int, refinementFrames: Int) -> Bool {
+        let start = second * frameRate
+        guard second > 0 else { return false }
+        return (start..<(start + frameRate)).allSatisfy { !differsFromPrevious($0) }
+            && start - lastChange(atOrBefore: start) > refinementFrames
+    }
+
+    /// Whether every frame of whole second `second` scrolls.
+    public func isScrollingSecond(_ second: Int) -> Bool {
+        let start = second * frameRate
+        return (start..<(start + frameRate)).allSatisfy { phase(of: $0) == .scrolling }
+    }
+
     /// The slide (page) shown at frame `n`: 0, 1, 2, ….
     public func slide(of n: Int) -> Int { n / cycleFrames }
 

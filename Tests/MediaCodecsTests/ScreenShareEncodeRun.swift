@@ -21,29 +21,16 @@ struct ScreenShareEncodeRun: Sendable {
         layers.joined().filter { frames.contains($0.input) }.reduce(0) { $0 + 8 * $1.frame.data.count }
     }
 
-    /// The last frame at or before `n` that differs from the one before it.
-    func lastChange(atOrBefore n: Int) -> Int {
-        var frame = n
-        while frame > 0 && !scene.differsFromPrevious(frame) { frame -= 1 }
-        return frame
-    }
-
     /// Whole seconds in which the screen did not change and whose start is more than the
     /// encoder's refinement time after the last change: what a static screen sends.
     var staticSeconds: [Int] {
-        let refinement = SimulcastEncoder.screenRefinementSeconds * scene.frameRate
-        return (1..<(frameCount / scene.frameRate)).filter { second in
-            let start = second * scene.frameRate, end = start + scene.frameRate
-            return (start..<end).allSatisfy { !scene.differsFromPrevious($0) } && start - lastChange(atOrBefore: start) > refinement
+        (0..<(frameCount / scene.frameRate)).filter {
+            scene.isStaticSecond($0, refinementFrames: SimulcastEncoder.screenRefinementSeconds * scene.frameRate)
         }
     }
 
     /// Seconds whose every frame scrolls.
-    var scrollingSeconds: [Int] {
-        (0..<(frameCount / scene.frameRate)).filter { second in
-            ((second * scene.frameRate)..<((second + 1) * scene.frameRate)).allSatisfy { scene.phase(of: $0) == .scrolling }
-        }
-    }
+    var scrollingSeconds: [Int] { (0..<(frameCount / scene.frameRate)).filter { scene.isScrollingSecond($0) } }
 }
 
 /// Encodes `seconds` of the generated screen at `width`x`height` (the plan's top size) on the
