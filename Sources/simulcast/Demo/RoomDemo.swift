@@ -16,7 +16,8 @@ enum RoomDemo {
             if argument == "--participants", iterator.first.map({ Int($0) == nil }) ?? true { normalized.append("3") }
         }
         let parsed = try CommandLineArguments(
-            normalized, valueOptions: ["participants", "seconds", "size", "json", "throttle", "throttle-kbps", "turn", "mute", "pin"],
+            normalized, valueOptions: ["participants", "seconds", "size", "json", "throttle", "throttle-kbps", "turn", "mute", "pin",
+                                  "screen-share"],
             flagOptions: ["quiet"])
         var options = RoomCall.Options()
         options.participants = try parsed.int("participants", default: 3, range: 2...6)
@@ -50,6 +51,12 @@ enum RoomDemo {
                 throw CommandError("--\(name) \(text): expected publisher ids among \(ids.sorted().joined(separator: ","))")
             }
             if name == "mute" { options.muted = chosen } else { options.pinned = chosen }
+        }
+        if let sharer = parsed.string("screen-share") {
+            guard ids.contains(sharer) else {
+                throw CommandError("--screen-share \(sharer): expected one publisher id among \(ids.sorted().joined(separator: ","))")
+            }
+            options.screenSharer = sharer
         }
         options.recordsSpeakerSnapshots = parsed.string("json") != nil
         return (options, parsed)
@@ -101,7 +108,7 @@ enum RoomDemo {
             let viewerLog = viewer.log.withLock { $0 }
             output("\(viewer.id): quality \(viewerLog.qualityChanges.last.map { "\($0.current)" } ?? "unknown"), "
                 + "quality changes \(viewerLog.qualityChanges.map { "\($0.previous)→\($0.current)" }.joined(separator: ", ")), "
-                + "frames decoded " + call.speakers.map { "\($0.id) \(viewerLog.framesDecoded[$0.id] ?? 0)" }.joined(separator: ", ")
+                + "frames decoded " + call.videoNames.map { "\($0) \(viewerLog.framesDecoded[$0] ?? 0)" }.joined(separator: ", ")
                 + (viewer.throttled ? ", link dropped \(droppedByThrottle) datagrams" : ""))
         }
         output("speaker snapshots: \(roomLog.snapshotCount)")
