@@ -14,9 +14,11 @@ internal import CVPX
 /// forwarder that dropped to TL0 can climb back to 15 and 30 fps without asking for a key frame.
 /// Key frames report TL0 and sync; the pattern restarts after them.
 ///
-/// L1T2 (screens) uses the same TL0 and TL1 frames without TL2: a low-rate base of every other
-/// encoded frame (libwebrtc's screenshare "conference mode" idea: a constrained viewer keeps
-/// TL0 alone and stays current), TL1 on top referencing the base and updating only GOLDEN.
+/// L1T2 (screens) uses the same TL0 and TL1 frames without TL2: a base of every other changing
+/// frame at 40 % of the bits (libwebrtc's screenshare "conference mode" idea: a constrained viewer
+/// keeps TL0 alone and stays current), TL1 on top referencing the base and updating only GOLDEN.
+/// A screen's refinement and keep-alive frames are TL0 frames outside the cycle
+/// (`baseLayerFrame`), so once the screen stands still the base alone carries the sharp picture.
 struct TemporalPattern {
     /// Temporal layers: 3 (L1T3, cameras) or 2 (L1T2, screens).
     let layerCount: Int
