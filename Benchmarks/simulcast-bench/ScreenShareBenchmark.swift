@@ -130,10 +130,6 @@ func runScreenShare(_ arguments: ArraySlice<String>) throws {
     let rows = try ScreenShareBenchmark(seconds: seconds, width: size.width, height: size.height).run()
     let markdown = ScreenShareBenchmark.markdown(rows, seconds: seconds)
     print(markdown)
-    if let path = options.string("json") {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        try write(try encoder.encode(rows), to: path)
-    }
+    if let path = options.string("json") { try writeJSON(rows, to: path) }
     if let path = options.string("markdown") { try write(Data(markdown.utf8), to: path) }
 }

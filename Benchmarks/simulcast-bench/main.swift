@@ -108,11 +108,7 @@ func runEncode(_ arguments: ArraySlice<String>) throws {
 
     let markdown = MarkdownTable.render(report, order: configurationOrder)
     print(markdown)
-    if let path = options.string("json") {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        try write(try encoder.encode(report), to: path)
-    }
+    if let path = options.string("json") { try writeJSON(report, to: path) }
     if let path = options.string("markdown") {
         try write(Data(markdown.utf8), to: path)
     }
@@ -141,6 +137,13 @@ func runEncodeInstructions(_ arguments: ArraySlice<String>) throws {
 struct ValidationError: Error, CustomStringConvertible {
     var message: String
     var description: String { message }
+}
+
+/// `value` as sorted, pretty-printed JSON at `path` (directories made as needed).
+func writeJSON(_ value: some Encodable, to path: String) throws {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    try write(try encoder.encode(value), to: path)
 }
 
 func write(_ data: Data, to path: String) throws {

@@ -10,11 +10,15 @@ import Testing
 @Suite(.serialized) struct ScreenShareCallTests {
     static let screenConfig = CameraEncoderConfig(width: 1280, height: 720, frameRate: 15)
 
-    @Test func screenShareQualityMovesOnlyTheScreenShareAndItsRecordingDecodes() async throws {
+    /// An engine hosting a room that alice and bob joined.
+    static func aliceAndBob() async throws -> (MediaEngine, Room, LocalParticipant, LocalParticipant) {
         let engine = MediaEngine()
         let room = try await engine.hostRoom()
-        let alice = try await room.join(participantId: "alice")
-        let bob = try await room.join(participantId: "bob")
+        return (engine, room, try await room.join(participantId: "alice"), try await room.join(participantId: "bob"))
+    }
+
+    @Test func screenShareQualityMovesOnlyTheScreenShareAndItsRecordingDecodes() async throws {
+        let (engine, _, alice, bob) = try await Self.aliceAndBob()
         let camera = try alice.createCameraVideoTrack(encoderConfig: .h360p)
         let screen = try alice.createScreenShareVideoTrack(encoderConfig: Self.screenConfig)
         #expect(screen.source == .screen && camera.source == .camera && screen.id != camera.id)
@@ -66,10 +70,7 @@ import Testing
     }
 
     @Test func aSlideFlipIsOnScreenAtTheViewerWithin300Milliseconds() async throws {
-        let engine = MediaEngine()
-        let room = try await engine.hostRoom()
-        let alice = try await room.join(participantId: "alice")
-        let bob = try await room.join(participantId: "bob")
+        let (engine, _, alice, bob) = try await Self.aliceAndBob()
         let screen = try alice.createScreenShareVideoTrack(multiStream: false, encoderConfig: Self.screenConfig)
         try await alice.publish(screen)
         let remote = try await bob.subscribe(toScreenShareOf: "alice")
@@ -100,10 +101,7 @@ import Testing
     }
 
     @Test func singleLayerShareSaysSoAndBadFramesAreTypedErrors() async throws {
-        let engine = MediaEngine()
-        let room = try await engine.hostRoom()
-        let alice = try await room.join(participantId: "alice")
-        let bob = try await room.join(participantId: "bob")
+        let (engine, room, alice, bob) = try await Self.aliceAndBob()
         let screen = try alice.createScreenShareVideoTrack(multiStream: false, encoderConfig: Self.screenConfig)
         #expect(screen.layerSizes == [VideoSize(width: 1280, height: 720)])
         // Wrong sizes and formats: typed errors, nothing queued.
