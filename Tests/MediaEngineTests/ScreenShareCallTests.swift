@@ -125,6 +125,41 @@ import Testing
         await engine.close()
     }
 
+    @Test func dynaCastPausesTheScreenSharesUnwatchedLayerAndLeavesTheCameraAlone() async throws {
+        let engine = MediaEngine()
+        let room = try await engine.hostRoom(options: RoomOptions(dynaCast: true))
+        let alice = try await room.join(participantId: "alice")
+        let bob = try await room.join(participantId: "bob")
+        let camera = try alice.createCameraVideoTrack(encoderConfig: .h360p)
+        let screen = try alice.createScreenShareVideoTrack(encoderConfig: Self.screenConfig)
+        try await alice.publish(camera)
+        try await alice.publish(screen)
+        let remoteScreen = try await bob.subscribe(toScreenShareOf: "alice")
+        let screenSizes = SizeLog(remoteScreen)
+        let cameraFeed = Task { try await camera.play(from: TestSceneSource(width: 640, height: 360)) }
+        let screenFeed = Task { try await screen.play(from: ScreenTestSceneSource(width: 1280, height: 720, frameRate: 15)) }
+        defer { cameraFeed.cancel(); screenFeed.cancel() }
+        #expect(try await waitUntil(within: 8) { screenSizes.last == VideoSize(width: 1280, height: 720) })
+        #expect(try await screen.stats().sendingLayers == [0, 1])
+        // Bob, the only viewer, watches the small layer: the share's top layer stops being encoded.
+        try await remoteScreen.setScreenShareQuality(.low)
+        var sending: [Int] = []
+        for _ in 0..<100 where sending != [0] {
+            sending = try await screen.stats().sendingLayers
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(sending == [0])
+        #expect(try await camera.stats().sendingLayers == [0, 1])  // bob still watches the camera's top
+        try await remoteScreen.setScreenShareQuality(.high)
+        for _ in 0..<100 where sending != [0, 1] {
+            sending = try await screen.stats().sendingLayers
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(sending == [0, 1])
+        #expect(try await waitUntil(within: 5) { screenSizes.last == VideoSize(width: 1280, height: 720) })
+        await engine.close()
+    }
+
     @Test func aSqueezedViewerLosesCameraVideosBeforeTheScreenShare() async throws {
         let engine = MediaEngine()
         // Paused videos stay paused for the test (no resume within it).
