@@ -24,7 +24,7 @@ public struct LayerSwitch: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// dynaCast (SPEC §2) or a receiver's REMB paused or resumed layers of this participant's
-/// camera: what the room's subscribers want (or the REMB allows), what the encoder sends now,
+/// camera (or screen share, `source`): what the room's subscribers want (or the REMB allows), what the encoder sends now,
 /// and what changed.
 public struct PublishedLayersChange: Sendable, Hashable, CustomStringConvertible {
     public var wanted: [Int]
@@ -33,6 +33,8 @@ public struct PublishedLayersChange: Sendable, Hashable, CustomStringConvertible
     public var resumed: [Int]
     /// The REMB bitrate that caused the change (a plain RTP output's receiver); nil for dynaCast.
     public var rembBitsPerSecond: UInt64? = nil
+    /// Which of the participant's videos: its camera or its screen share.
+    public var source: VideoContent = .camera
 
     public var description: String {
         "sending \(sending) (wanted \(wanted), paused \(paused), resumed \(resumed))"
@@ -63,7 +65,8 @@ public enum ParticipantEvent: Sendable, Hashable, CustomStringConvertible {
     case activeSpeakersChanged([ActiveSpeaker])
     /// The participant holding the stage changed (nil: nobody).
     case dominantSpeakerChanged(String?)
-    /// dynaCast (or a plain RTP receiver's REMB) paused or resumed layers of this participant's camera.
+    /// dynaCast (or a plain RTP receiver's REMB) paused or resumed layers of this participant's
+    /// camera or screen share.
     case publishedLayersChanged(PublishedLayersChange)
     /// Something went wrong in the background (e.g. a frame that could not be encoded).
     case failure(EngineError)
@@ -86,7 +89,7 @@ public enum ParticipantEvent: Sendable, Hashable, CustomStringConvertible {
         case let .activeSpeakersChanged(speakers):
             return "speakers [\(speakers.map { "\($0.participantId) \((($0.level * 100).rounded() / 100))" }.joined(separator: ", "))]"
         case let .dominantSpeakerChanged(id): return "dominant speaker \(id ?? "nobody")"
-        case let .publishedLayersChanged(change): return "camera layers \(change)"
+        case let .publishedLayersChanged(change): return "\(change.source == .screen ? "screen share" : "camera") layers \(change)"
         case let .failure(error): return "failure: \(error)"
         case let .e2eeStateChanged(publisherId, state): return "\(publisherId)'s frames: E2EE \(state)"
         }

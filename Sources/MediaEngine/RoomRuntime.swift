@@ -158,7 +158,8 @@ final class RoomRuntime {
                     guard let update = try? publisher.updateWantedLayers(wanted),
                           !update.paused.isEmpty || !update.resumed.isEmpty else { return }
                     participant.events.yield(.publishedLayersChanged(PublishedLayersChange(
-                        wanted: wanted.sorted(), sending: update.sending, paused: update.paused, resumed: update.resumed)))
+                        wanted: wanted.sorted(), sending: update.sending, paused: update.paused, resumed: update.resumed,
+                        source: settings.content)))
                 }
             }
             return CameraRuntime(trackId: trackId, publisher: publisher, node: node, feed: feed,

@@ -129,6 +129,7 @@ import Testing
         let engine = MediaEngine()
         let room = try await engine.hostRoom(options: RoomOptions(dynaCast: true))
         let alice = try await room.join(participantId: "alice")
+        let aliceEvents = EventLog(alice)
         let bob = try await room.join(participantId: "bob")
         let camera = try alice.createCameraVideoTrack(encoderConfig: .h360p)
         let screen = try alice.createScreenShareVideoTrack(encoderConfig: Self.screenConfig)
@@ -150,6 +151,10 @@ import Testing
         }
         #expect(sending == [0])
         #expect(try await camera.stats().sendingLayers == [0, 1])  // bob still watches the camera's top
+        #expect(aliceEvents.all.contains { event in
+            if case let .publishedLayersChanged(change) = event { return change.source == .screen && change.paused == [1] }
+            return false
+        })
         try await remoteScreen.setScreenShareQuality(.high)
         for _ in 0..<100 where sending != [0, 1] {
             sending = try await screen.stats().sendingLayers
