@@ -119,6 +119,10 @@ import Testing
         let remote = try await bob.subscribe(toScreenShareOf: "alice")
         #expect(try await remote.setScreenShareQuality(.low) == .singleLayer)
         await #expect(throws: EngineError.self) { try await room.join(participantId: "carol/screen") }
+        // Someone joining later receives the share at once (autoConsume), the camera-less publisher too.
+        let carol = try await room.join(participantId: "carol")
+        let carolEvents = EventLog(carol)
+        #expect(try await waitUntil(within: 2) { carolEvents.all.contains(.trackSubscribed(publisherId: "alice", trackId: screen.id)) })
         // The camera was never published: the screen share stands alone.
         await #expect(throws: EngineError.notPublished(participant: "alice", track: "camera")) { try await bob.subscribe(to: "alice") }
         try screen.push(try capturedFrame(width: 1280, height: 1024, index: 0))  // any size up to 2560x1440
