@@ -59,14 +59,15 @@ import Testing
         let local = try await screen.stats()
         #expect(local.framesSkippedUnchanged > 0 && local.framesEncoded > 0)
         try await remoteScreen.stopRecording()
+        let received = try await remoteScreen.stats()
+        #expect(received.decoderErrors == 0)
+        await engine.close()
+        // ffmpeg runs (and this thread waits for it) once the call is over.
         let decoded = try FFmpeg.decode(ivf)
         #expect(decoded.exitStatus == 0 && decoded.errorOutput.isEmpty, "ffmpeg: \(decoded.errorOutput)")
         #expect(decoded.frames >= 10)
-        let received = try await remoteScreen.stats()
-        #expect(received.decoderErrors == 0)
         print("screen share: \(local.framesEncoded) frames encoded, \(local.framesSkippedUnchanged) unchanged not sent; "
               + "ffmpeg decoded \(decoded.frames) recorded frames")
-        await engine.close()
     }
 
     @Test func aSlideFlipIsOnScreenAtTheViewerWithin300Milliseconds() async throws {
