@@ -192,10 +192,9 @@ import Testing
         let carol = try await room.join(participantId: "carol")
         let screen = try carol.createScreenShareVideoTrack(encoderConfig: CameraEncoderConfig(width: 960, height: 540, frameRate: 15))
         try await carol.publish(screen)
-        // A shared window that keeps moving (a video played on the shared screen): a screen that
-        // stands still sends nearly nothing, and its feed's estimate then climbs on no evidence
-        // (the room sums its feeds' estimates), which can keep a camera unpaused on a link that
-        // cannot carry it; the README's screen-share notes say so.
+        // A shared window that keeps moving (a video played on the shared screen): an idle feed's
+        // estimate climbs on no evidence in the room's sum of a viewer's feed estimates (the
+        // README's screen-share notes say so); moving content keeps this test about pause order.
         feeds.append(Task { try await screen.play(from: TestSceneSource(width: 960, height: 540)) })
         let remoteScreen = try await viewer.subscribe(toScreenShareOf: "carol")
         try await remoteScreen.setScreenShareQuality(.low)  // a viewer on a weak link watches the small layer
