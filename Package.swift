@@ -90,7 +90,7 @@ let package = Package(
         .testTarget(name: "MediaEngineTests", dependencies: ["MediaEngine", "MediaEngineTesting", "InteropTestSupport"],
                     path: "Tests/MediaEngineTests"),
         .testTarget(name: "SessionCoreTests", dependencies: ["SessionCore"], path: "Tests/SessionCoreTests"),
-        .testTarget(name: "EngineCoreTests", dependencies: ["EngineCore", "SessionCore", "InteropTestSupport"],
+        .testTarget(name: "EngineCoreTests", dependencies: ["EngineCore", "SessionCore", "MediaEngineTesting", "InteropTestSupport"],
                     path: "Tests/EngineCoreTests"),
         .testTarget(name: "simulcastTests", dependencies: ["simulcast", "MediaEngine", "RTPWire", "MediaCodecs", "Simulcast", "SFrame"],
                     path: "Tests/simulcastTests"),

@@ -25,9 +25,7 @@ func runCongestionEvaluation(_ arguments: ArraySlice<String>) throws {
         let report = CongestionReport(testCase: testCase, samples: samples, queueingMilliseconds: queueing)
         for line in report.lines { print(line) }
         print(String(format: "  (%.0f s of simulated time in %.1f s)", testCase.seconds, Date().timeIntervalSince(started)))
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        try write(try encoder.encode(report), to: "\(out)/\(name).json")
+        try writeJSON(report, to: "\(out)/\(name).json")
         try write(Data(CongestionPlot.render(report).utf8), to: "\(out)/\(name).svg")
         print("  \(out)/\(name).json, \(out)/\(name).svg")
         if let required {

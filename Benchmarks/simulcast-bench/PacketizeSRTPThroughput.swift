@@ -142,9 +142,5 @@ func runSRTP(_ arguments: ArraySlice<String>) throws {
         guard let s = report.suites[suite.rawValue] else { continue }
         print("| \(suite) | \(f(s.nsPerPacket.median, 0)) | \(f(s.nsPerPacket.p95, 0)) | \(f(s.gigabitsPerSecond, 2)) |")
     }
-    if let path = options.string("json") {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        try write(try encoder.encode(report), to: path)
-    }
+    if let path = options.string("json") { try writeJSON(report, to: path) }
 }

@@ -7,6 +7,7 @@ import Simulcast
 /// rest), side by side in one run. `simulcast-bench wire`: ns and heap allocations per op of the
 /// RTP/VP8 wire hot paths (WireBenchmark.swift). `simulcast-bench forward`: CPU ns and heap
 /// allocations per packet the ForwardingNode forwards to 1/8/64 subscribers (ForwardBenchmark.swift).
+/// `simulcast-bench screen`: the screen-share track next to the camera pipeline (ScreenShareBenchmark.swift).
 let usage = """
 usage: simulcast-bench encode [--input FILE.y4m | --clips scene,noisy-pan] [--frames N] [--size WxH] [--repeat R]
                               [--seed N] [--instructions callgrind|off] [--instruction-frames N]
@@ -16,6 +17,7 @@ usage: simulcast-bench encode [--input FILE.y4m | --clips scene,noisy-pan] [--fr
        simulcast-bench allocations
        simulcast-bench forward [--subscribers 1,8,64] [--frames N] [--size WxH] [--rounds R] [--json PATH] [--quick]
        simulcast-bench cc-eval [--cases 5.1,5.2,loss5|smoke] [--out DIR] [--size WxH] [--require CHECK,...|all]
+       simulcast-bench screen [--seconds N] [--size WxH] [--json PATH] [--markdown PATH]
 """
 
 let configurationOrder = ["single", "max_layer_2", "max_layer_3", "max_layer_2_independent",
@@ -106,11 +108,7 @@ func runEncode(_ arguments: ArraySlice<String>) throws {
 
     let markdown = MarkdownTable.render(report, order: configurationOrder)
     print(markdown)
-    if let path = options.string("json") {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        try write(try encoder.encode(report), to: path)
-    }
+    if let path = options.string("json") { try writeJSON(report, to: path) }
     if let path = options.string("markdown") {
         try write(Data(markdown.utf8), to: path)
     }
@@ -141,6 +139,13 @@ struct ValidationError: Error, CustomStringConvertible {
     var description: String { message }
 }
 
+/// `value` as sorted, pretty-printed JSON at `path` (directories made as needed).
+func writeJSON(_ value: some Encodable, to path: String) throws {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    try write(try encoder.encode(value), to: path)
+}
+
 func write(_ data: Data, to path: String) throws {
     let url = URL(fileURLWithPath: path)
     try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -157,6 +162,7 @@ do {
     case "allocations": try AllocationCount.run(arguments.dropFirst())
     case "forward": try runForward(arguments.dropFirst())
     case "cc-eval": try runCongestionEvaluation(arguments.dropFirst())
+    case "screen": try runScreenShare(arguments.dropFirst())
     default:
         writeToStandardError(usage + "\n")
         exit(2)

@@ -279,6 +279,7 @@ public final class Publisher {
             _ = try applyREMBLayerCount(active, encoder: encoder)
         }
         var failure: PublisherError?
+        let skippedBefore = encoder.framesSkippedUnchanged
         do {
             try encoder.encode(scaling: frame) { encoded in
                 guard failure == nil else { return }
@@ -288,7 +289,8 @@ public final class Publisher {
             throw .encoder(error)
         }
         if let failure { throw failure }
-        videoFramesEncoded += 1
+        // A screen frame equal to the last one is not encoded (issue 17).
+        if encoder.framesSkippedUnchanged == skippedBefore { videoFramesEncoded += 1 }
         try sendReportsIfDue()
     }
 

@@ -14,6 +14,10 @@ public enum RoomError: Error, Equatable, Sendable {
 ///     publisher A ─► ForwardingNode A (TrackForwarder for A's video, A's audio as is) ─► feeds of A
 ///     publisher B ─► ForwardingNode B ...                                             ─► feeds of B
 ///
+/// Nodes are keyed by a publisher key: the participant's id for its camera (and the mic beside
+/// it), `screenShareKey(of:)` for its screen share (issue 17: a node of its own, with its own
+/// layers, feeds and adaptive pause, paused after every camera).
+///
 /// Each published participant has its own `ForwardingNode` (its own transport, one `TrackForwarder`
 /// for its video track, its mic audio forwarded as is with the RFC 6464 level). A subscriber
 /// receives each participant it gets on a *feed*: a downstream of that participant's node under
@@ -101,6 +105,17 @@ public final class RoomNode {
     private var nowMilliseconds: Int64 { clock.monotonicMicroseconds() / 1000 }
 
     // MARK: - Publishers
+
+    /// What ends the publisher key of a participant's screen share (room participant ids must not).
+    public static let screenShareKeySuffix = "/screen"
+
+    /// The publisher key of `participantId`'s screen share.
+    public static func screenShareKey(of participantId: String) -> String { participantId + screenShareKeySuffix }
+
+    /// The participant whose screen share `key` is, nil when it is not a screen-share key.
+    public static func screenShareOwner(_ key: String) -> String? {
+        key.hasSuffix(screenShareKeySuffix) ? String(key.dropLast(screenShareKeySuffix.count)) : nil
+    }
 
     /// Adds a published participant: a node for its video track (and its audio if
     /// `configuration.audioSSRC` is set) on `transport` (nil: a new loopback UDP socket).
@@ -243,7 +258,8 @@ public final class RoomNode {
                 video.append(AdaptiveVideoStream(
                     participantId: publisherId, isMuted: muted.contains(publisherId),
                     isPinned: participant.pinned.contains(publisherId), dominanceRank: ranking.firstIndex(of: publisherId),
-                    requiredBitsPerSecond: lowestVideoNeed[publisherId] ?? 0))
+                    requiredBitsPerSecond: lowestVideoNeed[publisherId] ?? 0,
+                    isScreenShare: node.configuration.plan.content == .screen))
             }
             if node.configuration.audioSSRC != nil, consumption.shouldForward(.microphone, from: publisherId, to: id) {
                 audio.append(AdaptiveAudioStream(participantId: publisherId, requiredBitsPerSecond: audioBitsPerSecond))

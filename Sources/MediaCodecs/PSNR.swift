@@ -42,3 +42,26 @@ public enum PSNR {
         }
     }
 }
+
+extension PSNR {
+    /// PSNR of the Y planes inside `region` only (e.g. the text of a screen share), in dB.
+    /// - Throws: `.sizeMismatch` for frames of different sizes, `.invalidDimensions` for a region
+    ///   that is empty or not inside the frames.
+    public static func luma(_ a: VideoFrame, _ b: VideoFrame, in region: CropRect) throws(VideoFrameError) -> Double {
+        guard a.width == b.width, a.height == b.height else {
+            throw .sizeMismatch(expectedWidth: a.width, expectedHeight: a.height, width: b.width, height: b.height)
+        }
+        guard region.width > 0, region.height > 0, region.x >= 0, region.y >= 0,
+              region.x + region.width <= a.width, region.y + region.height <= a.height else {
+            throw .invalidDimensions(width: region.width, height: region.height)
+        }
+        let sse = a.withUnsafePlanes { pa in
+            b.withUnsafePlanes { pb in
+                ComputeSumSquareErrorPlane(pa.y + region.y * pa.strideY + region.x, Int32(pa.strideY),
+                                           pb.y + region.y * pb.strideY + region.x, Int32(pb.strideY),
+                                           Int32(region.width), Int32(region.height))
+            }
+        }
+        return SumSquareErrorToPsnr(sse, UInt64(region.width * region.height))
+    }
+}

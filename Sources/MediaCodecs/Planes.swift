@@ -28,3 +28,23 @@ struct MutablePlanes {
                     width: width, height: height)
     }
 }
+
+extension MutablePlanes {
+    /// The same planes viewed from a rectangle of the picture (even origin, so chroma stays
+    /// aligned): pointers offset, strides kept.
+    func window(_ r: CropRect) -> MutablePlanes {
+        MutablePlanes(y: y + r.y * strideY + r.x, strideY: strideY,
+                      u: u + (r.y / 2) * strideU + r.x / 2, strideU: strideU,
+                      v: v + (r.y / 2) * strideV + r.x / 2, strideV: strideV,
+                      width: r.width, height: r.height)
+    }
+}
+
+extension ConstPlanes {
+    /// `MutablePlanes.window` of read-only planes.
+    func window(_ r: CropRect) -> ConstPlanes {
+        MutablePlanes(y: UnsafeMutablePointer(mutating: y), strideY: strideY, u: UnsafeMutablePointer(mutating: u),
+                      strideU: strideU, v: UnsafeMutablePointer(mutating: v), strideV: strideV,
+                      width: width, height: height).window(r).readOnly
+    }
+}

@@ -71,12 +71,7 @@ public final class Scaler {
         }
         if case .i420(let s) = source {
             // Crop by offsetting the plane pointers; scale straight into the destination.
-            let cropped = ConstPlanes(
-                y: s.y + crop.y * s.strideY + crop.x, strideY: s.strideY,
-                u: s.u + (crop.y / 2) * s.strideU + crop.x / 2, strideU: s.strideU,
-                v: s.v + (crop.y / 2) * s.strideV + crop.x / 2, strideV: s.strideV,
-                width: crop.width, height: crop.height)
-            try Self.scaleBox(cropped, into: dst)
+            try Self.scaleBox(s.window(crop), into: dst)
             return
         }
         // NV12 / BGRA of another size: convert the crop window into scratch, then scale.

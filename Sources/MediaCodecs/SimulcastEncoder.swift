@@ -16,6 +16,14 @@ import Simulcast
 ///
 /// Layer indices in this API are plan indices: 0 = lightest.
 ///
+/// Screen content (`plan.content == .screen`, issue 17) changes four things, everything else is
+/// the camera pipeline: libvpx's screen-content settings on every layer (`VP8E_SET_SCREEN_CONTENT_MODE`
+/// 1, `VP8E_SET_STATIC_THRESHOLD` `screenStaticThreshold`, no denoiser, `VP8E_SET_CPUUSED` `defaultScreenCPUUsed`);
+/// two temporal layers (L1T2, `TemporalPattern`); frames are fitted whole and centred into the
+/// top layer, never upscaled (`CropRect.centredFit`), instead of centre-cropped; and a frame equal
+/// to the last one encoded is not encoded (`UnchangedFrameFilter`: one keep-alive frame every
+/// `screenKeepAliveSeconds`), though its time still passes (RTP timestamps stay wall-clock).
+///
 /// Not `Sendable`: it owns mutable C encoder state; use it from one task or thread.
 public final class SimulcastEncoder {
     /// Accepted non-zero layer bitrates, kbps (0 pauses a layer).
@@ -31,6 +39,42 @@ public final class SimulcastEncoder {
     /// WebRTC's real-time VP8 speed, used when no `cpuUsed` is given: -6, and -4 for layers below
     /// 352x288 (they are cheap, so they get more effort).
     public static let defaultCPUUsed = -6
+    /// `VP8E_SET_CPUUSED` of screen layers when no `cpuUsed` is given. Slower than the camera's
+    /// -6, measured: on the 1080p test screen at 1.5 Mbps, scrolling text kept 37-38 dB at -4 and
+    /// -3 but fell to 33-34 dB at -5/-6 and 28-29 dB at -8/-12, whose motion search loses the
+    /// scroll (7-10 Mbps against a 1.5 Mbps target). Only changed frames pay for it.
+    public static let defaultScreenCPUUsed = -4
+    /// `VP8E_SET_STATIC_THRESHOLD` of screen layers: libwebrtc's screenshare value (the camera
+    /// uses 1), so blocks that barely changed are coded as static. Measured on the 1080p test
+    /// screen it changes little here, since unchanged frames are skipped whole
+    /// (`UnchangedFrameFilter`): against 1, about 1.5 % fewer bits while scrolling and settled
+    /// text 0.3-0.4 dB softer (still 38.3 dB or more).
+    public static let screenStaticThreshold: UInt32 = 100
+    /// An unchanged screen is still encoded once this often, seconds, as an all-skip frame
+    /// (`VP8E_SET_STATIC_THRESHOLD` raised to `keepAliveStaticThreshold` for that frame).
+    public static let screenKeepAliveSeconds = 2
+    /// The static threshold of a keep-alive frame: every block counts as unchanged.
+    static let keepAliveStaticThreshold: UInt32 = 1 << 30
+    /// A screen picture that stopped changing is encoded for this long more (sharpening it)
+    /// before unchanged frames stop being sent, seconds (`UnchangedFrameFilter`).
+    public static let screenRefinementSeconds = 1
+    /// The largest screen capture taken (either orientation): 2560x1440.
+    public static let screenCaptureMaximum = (longerEdge: 2560, shorterEdge: 1440)
+
+    /// Cumulative share of a layer's bitrate up to each temporal layer, as the encoder splits it
+    /// (`ts_target_bitrate`): 0.4 / 0.6 / 1 for a camera's L1T3, 0.4 / 1 for a screen's L1T2. A
+    /// forwarder's layer selector budgets temporal layers with it.
+    public static func temporalBitrateShares(of content: VideoContent) -> [Double] {
+        TemporalPattern(layerCount: content == .screen ? 2 : 3).cumulativeBitratePercents.map { Double($0) / 100 }
+    }
+
+    /// Throws `.tooLarge` for a screen capture beyond `screenCaptureMaximum`.
+    public static func validateScreenCapture(width: Int, height: Int) throws(VideoFrameError) {
+        guard max(width, height) <= screenCaptureMaximum.longerEdge, min(width, height) <= screenCaptureMaximum.shorterEdge else {
+            throw .tooLarge(width: width, height: height, maximumLongerEdge: screenCaptureMaximum.longerEdge,
+                            maximumShorterEdge: screenCaptureMaximum.shorterEdge)
+        }
+    }
 
     /// The layers encoded, lightest first.
     public let plan: LayerPlan
@@ -59,14 +103,25 @@ public final class SimulcastEncoder {
         var appliedKbps: Int
         var needsKeyFrame = true
         var framesSinceKey = 0
-        var pattern = TemporalPattern()
+        var pattern: TemporalPattern
         var effectiveKbps: Int { capped || !pauses.isEmpty ? 0 : configuredKbps }
     }
     private var layers: [LayerState]
     private var frameIndex: Int64 = 0
+    /// Frames given to libvpx. Its pts counts these, not `frameIndex`: skipped unchanged screen
+    /// frames must not stretch libvpx's frame-rate estimate, or the first frame after a quiet
+    /// spell (a flip, a requested key frame) would get seconds' worth of budget (a 480x270 key
+    /// frame of 34 KB instead of 10 KB, more than a squeezed link's burst takes).
+    private var encodedIndex: Int64 = 0
     private let scaler = Scaler()
     /// Pooled top-layer buffer for `encode(scaling:)`: allocated once, reused every frame.
     private var scaledTop: VideoFrame?
+    /// Screen content: where the last fitted frame landed in `scaledTop` (its border is black).
+    private var lastFit: CropRect?
+    /// Screen content: skips frames equal to the last encoded one.
+    private var unchangedFilter: UnchangedFrameFilter?
+    /// Screen content: input frames not encoded because nothing changed (their time still passed).
+    public private(set) var framesSkippedUnchanged = 0
 
     /// Creates and initialises the libvpx encoders for `plan`.
     /// - Parameters:
@@ -90,7 +145,8 @@ public final class SimulcastEncoder {
             throw .layerOutOfRange(index: initial.count, layerCount: plan.layers.count)
         }
         for kbps in initial { try Self.validate(kbps: kbps) }
-        let denoising = denoising ?? Self.defaultDenoising(layerCount: plan.layers.count)
+        let denoising = denoising ?? (plan.content == .screen ? Array(repeating: false, count: plan.layers.count)
+                                                              : Self.defaultDenoising(layerCount: plan.layers.count))
         guard denoising.count == plan.layers.count else {
             throw .layerOutOfRange(index: denoising.count, layerCount: plan.layers.count)
         }
@@ -108,8 +164,13 @@ public final class SimulcastEncoder {
         factors = .allocate(capacity: count)
         factors.initialize(repeating: vpx_rational_t(num: 1, den: 1), count: count)
         // Initialise at the plan's targets (libvpx is not created at 0 kbps), pause afterwards.
-        layers = plan.layers.map { LayerState(configuredKbps: $0.bitrates.targetKbps,
-                                              appliedKbps: $0.bitrates.targetKbps) }
+        let temporalLayers = plan.content == .screen ? 2 : 3
+        layers = plan.layers.map { LayerState(configuredKbps: $0.bitrates.targetKbps, appliedKbps: $0.bitrates.targetKbps,
+                                              pattern: TemporalPattern(layerCount: temporalLayers)) }
+        if plan.content == .screen {
+            unchangedFilter = UnchangedFrameFilter(keepAliveFrames: Self.screenKeepAliveSeconds * frameRate,
+                                                   refinementFrames: Self.screenRefinementSeconds * frameRate)
+        }
         do {
             try setUpCodec()
         } catch {
@@ -149,7 +210,8 @@ public final class SimulcastEncoder {
             let cfg = configs + c
             try VPXError.check(vpx_codec_enc_config_default(vpx_codec_vp8_cx(), cfg, 0),
                                call: "vpx_codec_enc_config_default")
-            Self.configure(cfg, width: spec.width, height: spec.height, kbps: spec.bitrates.targetKbps)
+            Self.configure(cfg, width: spec.width, height: spec.height, kbps: spec.bitrates.targetKbps,
+                           temporal: layers[planIndex].pattern)
             // dsf[c] = width[c] / width[c + 1]: the factor from this layer down to the next
             // lower one (libvpx's encoder c uses its own factor to map onto the lower layer's
             // macroblocks; the lowest layer's factor is unused and stays 1/1).
@@ -186,8 +248,13 @@ public final class SimulcastEncoder {
             let ctx = contexts + contextIndex(planIndex)
             let spec = plan.layers[planIndex]
             let small = spec.width * spec.height < 352 * 288
-            try control(ctx, VP8E_SET_CPUUSED, int: Int32(cpuUsed ?? (small ? -4 : Self.defaultCPUUsed)))
-            try control(ctx, VP8E_SET_STATIC_THRESHOLD, uint: 1)
+            let screen = plan.content == .screen
+            let speed = cpuUsed ?? (screen ? Self.defaultScreenCPUUsed : small ? -4 : Self.defaultCPUUsed)
+            try control(ctx, VP8E_SET_CPUUSED, int: Int32(speed))
+            try control(ctx, VP8E_SET_STATIC_THRESHOLD, uint: screen ? Self.screenStaticThreshold : 1)
+            // 1, not 2: mode 2 lets libvpx drop frames after an overshoot, which would hold back a
+            // slide flip; the change-driven frame rate already spends nothing on a static screen.
+            if screen { try control(ctx, VP8E_SET_SCREEN_CONTENT_MODE, uint: 1) }
             try control(ctx, VP8E_SET_TOKEN_PARTITIONS, int: Int32(VP8_ONE_TOKENPARTITION.rawValue))
             try control(ctx, VP8E_SET_NOISE_SENSITIVITY, int: denoising[planIndex] ? 1 : 0)
             try control(ctx, VP8E_SET_MAX_INTRA_BITRATE_PCT, uint: Self.maxIntraBitratePercent)
@@ -196,7 +263,7 @@ public final class SimulcastEncoder {
 
     /// The WebRTC-like real-time settings shared with the C reference harness.
     private static func configure(_ cfg: UnsafeMutablePointer<vpx_codec_enc_cfg_t>, width: Int, height: Int,
-                                  kbps: Int) {
+                                  kbps: Int, temporal: TemporalPattern) {
         cfg.pointee.g_w = UInt32(width)
         cfg.pointee.g_h = UInt32(height)
         cfg.pointee.g_timebase = vpx_rational_t(num: 1, den: 90000)
@@ -215,25 +282,26 @@ public final class SimulcastEncoder {
         cfg.pointee.rc_buf_sz = 1000
         cfg.pointee.kf_mode = VPX_KF_AUTO
         cfg.pointee.kf_max_dist = UInt32(keyFrameMaxDistance)
-        cfg.pointee.ts_number_layers = 3
-        cfg.pointee.ts_periodicity = 4
+        cfg.pointee.ts_number_layers = UInt32(temporal.layerCount)
+        cfg.pointee.ts_periodicity = UInt32(temporal.periodicity)
         withUnsafeMutableBytes(of: &cfg.pointee.ts_layer_id) { raw in
             let ids = raw.bindMemory(to: UInt32.self)
-            ids[0] = 0; ids[1] = 2; ids[2] = 1; ids[3] = 2
+            for (position, id) in temporal.layerIds.enumerated() { ids[position] = id }
         }
         withUnsafeMutableBytes(of: &cfg.pointee.ts_rate_decimator) { raw in
             let d = raw.bindMemory(to: UInt32.self)
-            d[0] = 4; d[1] = 2; d[2] = 1
+            for (layer, decimator) in temporal.rateDecimators.enumerated() { d[layer] = decimator }
         }
-        setBitrate(cfg, kbps: kbps)
+        setBitrate(cfg, kbps: kbps, temporal: temporal)
     }
 
-    /// `rc_target_bitrate` and the cumulative temporal split 40% / 60% / 100%.
-    private static func setBitrate(_ cfg: UnsafeMutablePointer<vpx_codec_enc_cfg_t>, kbps: Int) {
+    /// `rc_target_bitrate` and the cumulative temporal split (`TemporalPattern.cumulativeBitratePercents`:
+    /// 40% / 60% / 100% for L1T3, 40% / 100% for L1T2).
+    private static func setBitrate(_ cfg: UnsafeMutablePointer<vpx_codec_enc_cfg_t>, kbps: Int, temporal: TemporalPattern) {
         cfg.pointee.rc_target_bitrate = UInt32(kbps)
         withUnsafeMutableBytes(of: &cfg.pointee.ts_target_bitrate) { raw in
             let t = raw.bindMemory(to: UInt32.self)
-            t[0] = UInt32(kbps * 40 / 100); t[1] = UInt32(kbps * 60 / 100); t[2] = UInt32(kbps)
+            for (layer, percent) in temporal.cumulativeBitratePercents.enumerated() { t[layer] = UInt32(kbps * percent / 100) }
         }
     }
 
@@ -339,7 +407,7 @@ public final class SimulcastEncoder {
         guard kbps != layers[index].appliedKbps else { return }
         if layers[index].appliedKbps == 0 { layers[index].needsKeyFrame = true }
         let c = contextIndex(index)
-        Self.setBitrate(configs + c, kbps: kbps)
+        Self.setBitrate(configs + c, kbps: kbps, temporal: layers[index].pattern)
         do {
             try VPXError.check(vpx_codec_enc_config_set(contexts + c, configs + c),
                                call: "vpx_codec_enc_config_set", context: contexts + c)
@@ -375,7 +443,8 @@ public final class SimulcastEncoder {
     }
 
     /// Centre-crops and scales a frame of any size into a pooled top-layer buffer (allocated
-    /// once, reused every frame), then encodes it.
+    /// once, reused every frame), then encodes it. Screen content is fitted whole instead
+    /// (`CropRect.centredFit`, never upscaled) and must be at most `screenCaptureMaximum`.
     public func encode(scaling frame: VideoFrame) throws(SimulcastEncoderError) -> [EncodedFrame] {
         var out: [EncodedFrame] = []
         try encode(scaling: frame) { out.append($0) }
@@ -384,6 +453,14 @@ public final class SimulcastEncoder {
 
     /// `encode(scaling:)` with a per-layer callback.
     public func encode(scaling frame: VideoFrame, output: (EncodedFrame) -> Void) throws(SimulcastEncoderError) {
+        let screen = plan.content == .screen
+        if screen {
+            do {
+                try Self.validateScreenCapture(width: frame.width, height: frame.height)
+            } catch {
+                throw .frame(error)
+            }
+        }
         if frame.width == plan.top.width && frame.height == plan.top.height {
             try encode(frame, output: output)
             return
@@ -391,7 +468,11 @@ public final class SimulcastEncoder {
         var buffer = scaledTop ?? VideoFrame(unchecked: plan.top.width, height: plan.top.height)
         scaledTop = nil  // keep the storage uniquely referenced while we write into it
         do {
-            try scaler.scale(frame, into: &buffer)
+            if screen {
+                lastFit = try scaler.fit(frame, into: &buffer, previousFit: lastFit)
+            } else {
+                try scaler.scale(frame, into: &buffer)
+            }
         } catch {
             scaledTop = buffer
             throw .scaling(error)
@@ -414,6 +495,27 @@ public final class SimulcastEncoder {
     }
 
     private func encodePlanes(_ input: ConstPlanes, output: (EncodedFrame) -> Void) throws(SimulcastEncoderError) {
+        var keepAlive = false, baseLayerOnly = false
+        if unchangedFilter != nil {
+            let keyFrameDue = layers.contains { $0.appliedKbps > 0 && ($0.needsKeyFrame || $0.framesSinceKey >= Self.keyFrameMaxDistance - 1) }
+            switch unchangedFilter!.decide(input, keyFrameDue: keyFrameDue) {
+            case .skip:
+                frameIndex += 1
+                framesSkippedUnchanged += 1
+                return
+            case .keepAlive: (keepAlive, baseLayerOnly) = (true, true)
+            case .refine: baseLayerOnly = true
+            case .encode: break
+            }
+            unchangedFilter!.encoded(input)
+        }
+        if keepAlive {
+            // Every block of an unchanged, refined picture counts as static: an all-skip frame.
+            try setStaticThreshold(Self.keepAliveStaticThreshold)
+        }
+        // Restored on every path out (an encode that throws too); a failure to restore surfaces
+        // at the next keep-alive's set, which throws.
+        defer { if keepAlive { try? setStaticThreshold(Self.screenStaticThreshold) } }
         // Point image 0 at the caller's frame (no copy); valid for this call only.
         images[0].planes.0 = UnsafeMutablePointer(mutating: input.y)
         images[0].planes.1 = UnsafeMutablePointer(mutating: input.u)
@@ -435,7 +537,7 @@ public final class SimulcastEncoder {
         var decisions = [TemporalPattern.Frame?](repeating: nil, count: count)
         for index in 0..<count where layers[index].appliedKbps > 0 {
             let ctx = contexts + contextIndex(index)
-            var decision = layers[index].pattern.next
+            var decision = baseLayerOnly ? layers[index].pattern.baseLayerFrame : layers[index].pattern.next
             if layers[index].needsKeyFrame || layers[index].framesSinceKey >= Self.keyFrameMaxDistance - 1 {
                 decision = TemporalPattern.Frame(flags: TemporalPattern.forceKeyFrameFlags, temporalId: 0,
                                                  layerSync: true)
@@ -449,8 +551,8 @@ public final class SimulcastEncoder {
             }
         }
         let step = Int64(90000 / frameRate)
-        let pts = frameIndex * 90000 / Int64(frameRate)
-        let rtpTimestamp = rtpTimestampStart &+ UInt32(truncatingIfNeeded: pts)
+        let rtpTimestamp = rtpTimestampStart &+ UInt32(truncatingIfNeeded: frameIndex * 90000 / Int64(frameRate))
+        let pts = encodedIndex * 90000 / Int64(frameRate)
         do {
             try VPXError.check(vpx_codec_encode(contexts, images, vpx_codec_pts_t(pts), UInt(step), 0,
                                                 UInt(VPX_DL_REALTIME)),
@@ -459,6 +561,7 @@ public final class SimulcastEncoder {
             throw .codec(error)
         }
         frameIndex += 1
+        encodedIndex += 1
         // Drain every context, lightest layer first.
         for index in 0..<count {
             guard let decision = decisions[index] else { continue }
@@ -482,9 +585,19 @@ public final class SimulcastEncoder {
                 layers[index].needsKeyFrame = false
                 layers[index].framesSinceKey = 1
             } else {
-                layers[index].pattern.advance()
+                // A base-layer-only frame (screen refinement, keep-alive) is outside the cycle.
+                if !baseLayerOnly { layers[index].pattern.advance() }
                 layers[index].framesSinceKey += 1
             }
+        }
+    }
+
+    /// `VP8E_SET_STATIC_THRESHOLD` on every layer.
+    private func setStaticThreshold(_ threshold: UInt32) throws(SimulcastEncoderError) {
+        do {
+            for c in 0..<count { try control(contexts + c, VP8E_SET_STATIC_THRESHOLD, uint: threshold) }
+        } catch {
+            throw .codec(error)
         }
     }
 

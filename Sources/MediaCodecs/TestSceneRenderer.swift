@@ -7,7 +7,7 @@ import RTPWire
 /// moving shapes drawn in their bounding boxes.
 ///
 /// Not `Sendable` (it caches mutable buffers); cheap to create one per task.
-public final class TestSceneRenderer {
+public final class TestSceneRenderer: FrameRenderer {
     /// The scene rendered.
     public let scene: TestScene
     /// Size of every rendered frame.
@@ -70,13 +70,6 @@ public final class TestSceneRenderer {
                 bits >>= 2
             }
         }
-    }
-
-    /// Frame `n` as a new frame.
-    public func frame(_ n: Int) -> VideoFrame {
-        var frame = VideoFrame(unchecked: width, height: height)
-        render(n, into: &frame)
-        return frame
     }
 
     /// Renders frame `n` into `frame`, reusing its storage.

@@ -11,6 +11,9 @@ public enum VideoFrameError: Error, Equatable, Sendable, CustomStringConvertible
     case planeTooSmall(plane: String, bytes: Int, required: Int)
     /// The frame is not the size this consumer needs (e.g. the encoder's top layer).
     case sizeMismatch(expectedWidth: Int, expectedHeight: Int, width: Int, height: Int)
+    /// The frame is larger than this consumer takes (a screen share takes captures up to
+    /// `SimulcastEncoder.screenCaptureMaximum`, in either orientation).
+    case tooLarge(width: Int, height: Int, maximumLongerEdge: Int, maximumShorterEdge: Int)
 
     /// What was wrong, with the values involved and what is accepted.
     public var description: String {
@@ -28,6 +31,8 @@ public enum VideoFrameError: Error, Equatable, Sendable, CustomStringConvertible
                 : "the \(plane) plane holds \(bytes) bytes; its stride times its rows needs \(required)"
         case let .sizeMismatch(expectedWidth, expectedHeight, width, height):
             return "the frame is \(width)x\(height) but \(expectedWidth)x\(expectedHeight) is required here"
+        case let .tooLarge(width, height, longer, shorter):
+            return "a \(width)x\(height) frame is too large here: at most \(longer)x\(shorter) (or \(shorter)x\(longer)) is taken"
         }
     }
 }

@@ -1,10 +1,11 @@
 internal import EngineCore
 import MediaCodecs
 
-/// One participant's published media as the loop runs it: the camera's publisher (encoder, SRTP,
-/// feedback), the room's forwarding node for it, the feed its frames arrive in, and, once the
-/// microphone is published, its publisher too. Both publishers share one socket (the node
-/// latches one publisher address) and the feedback on it goes to both.
+/// One published video track as the loop runs it (a camera, or a screen share): its publisher
+/// (encoder, SRTP, feedback), the room's forwarding node for it, the feed its frames arrive in,
+/// and, beside a camera once the microphone is published, the mic's publisher too. Both
+/// publishers share one socket (the node latches one publisher address) and the feedback on it
+/// goes to both.
 final class CameraRuntime {
     let trackId: String
     let publisher: Publisher
@@ -13,15 +14,17 @@ final class CameraRuntime {
     private var video: PacedFeed<VideoFrame>
     /// The socket both publishers send from and receive feedback on, over `path`.
     let transport: UDPTransport
+    /// The connection to the node (UDP, or TCP after a fallback).
     let path: MediaPathRuntime
-    /// The SSRC the node forwards as this participant's audio (reserved when the node was made).
-    let audioSSRC: UInt32
+    /// The SSRC the node forwards as this participant's audio (reserved when a camera's node was
+    /// made; nil for a screen share, whose node forwards no audio).
+    let audioSSRC: UInt32?
     var microphone: MicrophoneRuntime?
     var keyFramesReported = 0
     private var receiveBuffer = [UInt8](repeating: 0, count: 2048)
 
     init(trackId: String, publisher: Publisher, node: ForwardingNode, feed: TrackFeed<VideoFrame>,
-         transport: UDPTransport, path: MediaPathRuntime, audioSSRC: UInt32, frameRate: Int) {
+         transport: UDPTransport, path: MediaPathRuntime, audioSSRC: UInt32?, frameRate: Int) {
         self.trackId = trackId
         self.publisher = publisher
         self.node = node
@@ -64,6 +67,6 @@ final class CameraRuntime {
     func close() {
         try? publisher.sendGoodbye(reason: "left")
         microphone?.close()
-        video.feed.finishSource(.failure(EngineError.closed("camera track \(trackId)")))
+        video.feed.finishSource(.failure(EngineError.closed("video track \(trackId)")))
     }
 }

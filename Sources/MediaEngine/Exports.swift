@@ -4,6 +4,7 @@
 @_exported import enum MediaCodecs.PixelFormat
 @_exported import enum Simulcast.VideoQuality
 @_exported import enum Simulcast.MaxLayer
+@_exported import enum Simulcast.VideoContent
 @_exported import struct Simulcast.VideoSize
 @_exported import struct Simulcast.LayerTarget
 @_exported import enum Simulcast.LayerChangeReason

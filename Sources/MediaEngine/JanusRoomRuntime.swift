@@ -125,12 +125,12 @@ final class JanusRoomRuntime: RoomBackend {
                                                    connectTimeoutMilliseconds: timeoutMilliseconds, iceTCP: iceTCP))
     }
 
-    func cameraTransportProtocol(of participantId: String) throws(EngineError) -> TransportProtocol? {
+    func videoTransportProtocol(of participantId: String) throws(EngineError) -> TransportProtocol? {
         guard participantId == self.participantId, session != nil else { throw .notPublished(participant: participantId, track: "camera") }
         return transportProtocol
     }
 
-    func cameraPublisher(of participantId: String) throws(EngineError) -> Publisher {
+    func videoPublisher(of participantId: String) throws(EngineError) -> Publisher {
         guard participantId == self.participantId, let session else { throw .notPublished(participant: participantId, track: "camera") }
         return session.publisher
     }
@@ -144,6 +144,11 @@ final class JanusRoomRuntime: RoomBackend {
             throw .notAllowed("in a Janus room, publish the microphone before the camera (both ride one peer connection)")
         }
         pendingMicrophone = (trackId, feed)
+    }
+
+    func publishScreenShare(_ participantId: String, trackId: String, settings: CameraSettings, feed: TrackFeed<VideoFrame>,
+                            runtime: EngineRuntime) throws(EngineError) {
+        throw .notAllowed("publishing a screen share into a Janus room is not supported yet (only in a room the engine hosts)")
     }
 
     func setMicrophoneMuted(_ muted: Bool, participant participantId: String) throws(EngineError) {
@@ -197,6 +202,11 @@ final class JanusRoomRuntime: RoomBackend {
             throw .systemFailure("Janus configure: \(error)")
         }
         requestedLayers[publisherId] = (spatial, nil)
+    }
+
+    func setScreenShareQuality(_ quality: VideoQuality, subscriber subscriberId: String,
+                               publisher publisherId: String) throws(EngineError) -> ScreenShareQualityChange {
+        throw .notAllowed("screen shares are received only in a room the engine hosts")
     }
 
     func setPinned(_ pinned: Bool, subscriber subscriberId: String, publisher publisherId: String) throws(EngineError) {

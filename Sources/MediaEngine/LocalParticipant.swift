@@ -1,4 +1,6 @@
 import Simulcast
+import MediaCodecs
+internal import EngineCore
 
 /// A participant of this engine in a room: publishes its camera, receives others' (LiveKit's
 /// `LocalParticipant`, VideoSDK's local participant). `Sendable`.
@@ -39,6 +41,29 @@ public final class LocalParticipant: Sendable {
                                participantId: id, roomId: roomId, loop: loop)
     }
 
+    /// A screen-share track (SPEC §7, issue 17), not yet published; publish it beside the camera
+    /// with `publish(_:)`. `encoderConfig` is the largest picture sent (default 1920x1080 at
+    /// 15 fps): captures of any size up to 2560x1440 are fitted into it whole and centred, never
+    /// upscaled. `multiStream` adds a half-resolution layer (1920x1080 + 960x540) when the config's
+    /// longer edge is at least 640. Encoded for screens: VP8 screen-content mode, two temporal
+    /// layers, and frames only when the screen changes (see `SimulcastEncoder`).
+    public func createScreenShareVideoTrack(multiStream: Bool = true,
+                                            encoderConfig: CameraEncoderConfig = .screen1080p) throws(EngineError) -> LocalVideoTrack {
+        let settings = CameraSettings(config: encoderConfig, multiStream: multiStream, maxLayer: .two, content: .screen)
+        let plan: LayerPlan
+        do {
+            plan = try settings.plan()
+            try SimulcastEncoder.validateScreenCapture(width: encoderConfig.width, height: encoderConfig.height)
+        } catch {
+            throw .invalidConfiguration("\(error)")
+        }
+        guard (1...60).contains(encoderConfig.frameRate) else {
+            throw .invalidConfiguration("frame rate \(encoderConfig.frameRate) outside 1...60")
+        }
+        return LocalVideoTrack(settings: settings, layerSizes: plan.layers.map { VideoSize(width: $0.width, height: $0.height) },
+                               participantId: id, roomId: roomId, loop: loop)
+    }
+
     /// A microphone track (20 ms frames of 48 kHz PCM, Opus), not yet published.
     public func createMicrophoneAudioTrack() -> LocalAudioTrack {
         LocalAudioTrack(participantId: id, roomId: roomId, loop: loop)
@@ -53,11 +78,15 @@ public final class LocalParticipant: Sendable {
         }
     }
 
-    /// Publishes the camera: from now on pushed frames are encoded and sent.
+    /// Publishes the camera or the screen share: from now on pushed frames are encoded and sent.
+    /// A screen share goes out beside the camera on its own SSRCs, RIDs and MID ("2").
     public func publish(_ track: LocalVideoTrack) async throws(EngineError) {
         let (participantId, settings, feed, trackId) = (id, track.settings, track.feed, track.id)
         try await publish(track.participantId, mark: track.markPublished, unmark: track.markUnpublished) { room, runtime throws(EngineError) in
-            try room.publishCamera(participantId, trackId: trackId, settings: settings, feed: feed, runtime: runtime)
+            switch settings.content {
+            case .camera: try room.publishCamera(participantId, trackId: trackId, settings: settings, feed: feed, runtime: runtime)
+            case .screen: try room.publishScreenShare(participantId, trackId: trackId, settings: settings, feed: feed, runtime: runtime)
+            }
         }
     }
 
@@ -82,12 +111,23 @@ public final class LocalParticipant: Sendable {
     /// Receives `publisherId`'s camera (on-demand receiving when `autoConsume` is off; with it
     /// on, returns the subscription the room already made).
     public func subscribe(to publisherId: String) async throws(EngineError) -> RemoteVideoTrack {
+        try await subscribe(publisherId, source: .camera)
+    }
+
+    /// Receives `publisherId`'s screen share (issue 17; with `autoConsume` on, returns the
+    /// subscription the room already made). Choose its layer with `setScreenShareQuality(_:)`.
+    public func subscribe(toScreenShareOf publisherId: String) async throws(EngineError) -> RemoteVideoTrack {
+        try await subscribe(publisherId, source: .screen)
+    }
+
+    private func subscribe(_ publisherId: String, source: VideoContent) async throws(EngineError) -> RemoteVideoTrack {
         let (roomId, subscriberId) = (roomId, id)
+        let key = source == .screen ? RoomNode.screenShareKey(of: publisherId) : publisherId
         let frames = try await loop.perform { runtime throws(EngineError) -> AsyncStream<VideoFrame> in
             guard let room = runtime.rooms[roomId] else { throw .closed("room \(roomId)") }
-            return try room.subscribe(subscriberId, to: publisherId, runtime: runtime).frameStream
+            return try room.subscribe(subscriberId, to: key, runtime: runtime).frameStream
         }
-        return RemoteVideoTrack(publisherId: publisherId, subscriberId: id, roomId: roomId, frames: frames, loop: loop)
+        return RemoteVideoTrack(publisherId: publisherId, source: source, subscriberId: id, roomId: roomId, frames: frames, loop: loop)
     }
 
     /// Leaves the room: the camera says goodbye, every stream of this participant finishes.

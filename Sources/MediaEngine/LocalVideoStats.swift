@@ -9,4 +9,7 @@ public struct LocalVideoStats: Sendable, Hashable {
     public var sendingLayers: [Int]
     /// How the camera's media reaches the room now (nil: UDP not confirmed yet).
     public var transportProtocol: TransportProtocol? = nil
+    /// Screen shares: frames not encoded because nothing on the screen changed (issue 17); 0 for
+    /// a camera.
+    public var framesSkippedUnchanged: Int
 }

@@ -1,20 +1,35 @@
 import Foundation
 import MediaCodecs
+import Simulcast
+internal import EngineCore
 
-/// How a camera track encodes (kept for publishing).
+/// How a video track encodes (kept for publishing): a camera or a screen share.
 struct CameraSettings: Sendable {
     var config: CameraEncoderConfig
     var multiStream: Bool
     var maxLayer: MaxLayer
+    var content: VideoContent = .camera
+
+    /// The layers published: SPEC §1 for a camera, `LayerPlan(screenShareWidth:height:multiStream:)`
+    /// for a screen share.
+    func plan() throws(LayerPlanError) -> LayerPlan {
+        switch content {
+        case .camera: return try LayerPlan(width: config.width, height: config.height, multiStream: multiStream, maxLayer: maxLayer)
+        case .screen: return try LayerPlan(screenShareWidth: config.width, height: config.height, multiStream: multiStream)
+        }
+    }
 }
 
-/// A camera track (LiveKit's `LocalVideoTrack`, VideoSDK's `createCameraVideoTrack`): push
-/// captured frames into it from the capture callback, any size, I420/NV12/BGRA; the engine
-/// scales and centre-crops them to the encoder size, timestamps and paces them at the frame rate
-/// (a frame pushed before the previous one was taken replaces it and is counted as dropped).
-/// `Sendable`: push from any thread.
+/// A camera track (LiveKit's `LocalVideoTrack`, VideoSDK's `createCameraVideoTrack`) or a screen
+/// share (`createScreenShareVideoTrack`): push captured frames into it from the capture callback,
+/// any size, I420/NV12/BGRA; the engine scales and centre-crops a camera's frames to the encoder
+/// size (a screen's are fitted whole, never upscaled, and may be at most 2560x1440), timestamps
+/// and paces them at the frame rate (a frame pushed before the previous one was taken replaces it
+/// and is counted as dropped). `Sendable`: push from any thread.
 public final class LocalVideoTrack: Sendable {
     public let id: String
+    /// What the track shows: `.camera` or `.screen`.
+    public let source: VideoContent
     /// The simulcast layers it publishes, lightest first (SPEC §1).
     public let layerSizes: [VideoSize]
     let settings: CameraSettings
@@ -23,10 +38,16 @@ public final class LocalVideoTrack: Sendable {
     let loop: EngineLoop
     /// Pushed frames wait here (the newest one: the engine paces to the frame rate).
     let feed = TrackFeed<VideoFrame>(capacity: 1)
-    private let state = TrackState(kind: "camera")
+    private let state: TrackState
+    /// The room's key for this track's video (the participant id, or its screen-share key).
+    let publisherKey: String
 
     init(settings: CameraSettings, layerSizes: [VideoSize], participantId: String, roomId: String, loop: EngineLoop) {
-        id = "camera-\(participantId)"
+        let screen = settings.content == .screen
+        id = "\(screen ? "screen" : "camera")-\(participantId)"
+        state = TrackState(kind: screen ? "screen share" : "camera")
+        publisherKey = screen ? RoomNode.screenShareKey(of: participantId) : participantId
+        source = settings.content
         self.settings = settings
         self.layerSizes = layerSizes
         self.participantId = participantId
@@ -37,7 +58,14 @@ public final class LocalVideoTrack: Sendable {
     /// Hands one captured frame to the engine. Throws `.closed` after `close()`; frames pushed
     /// before `publish` are dropped (counted in `framesDropped`).
     public func push(_ frame: VideoFrame) throws(EngineError) {
-        guard !state.isClosed else { throw .closed("camera track \(id)") }
+        guard !state.isClosed else { throw .closed("\(state.kind) track \(id)") }
+        if settings.content == .screen {
+            do {
+                try SimulcastEncoder.validateScreenCapture(width: frame.width, height: frame.height)
+            } catch {
+                throw .invalidFrame("\(error)")
+            }
+        }
         feed.put(frame)
     }
 
@@ -79,14 +107,14 @@ public final class LocalVideoTrack: Sendable {
 
     /// SPEC §2 webcam cap: `.high` every layer, `.medium` stops the largest, `.low` only the
     /// smallest. Receivers learn it in band (an RTCP BYE for the layers it stops) and move down
-    /// at once.
+    /// at once. On a screen-share track it caps the screen share's own layers the same way.
     public func setWebcamQuality(_ quality: VideoQuality) async throws(EngineError) {
-        let (roomId, participantId) = (roomId, participantId)
-        guard state.isPublished else { throw .notAllowed("set the webcam quality of a published camera") }
+        let (roomId, participantId) = (roomId, publisherKey)
+        guard state.isPublished else { throw .notAllowed("set the quality cap of a published \(state.kind)") }
         try await loop.perform { runtime throws(EngineError) in
             guard let room = runtime.rooms[roomId] else { throw .closed("room \(roomId)") }
             do {
-                try room.cameraPublisher(of: participantId).setWebcamQuality(quality)
+                try room.videoPublisher(of: participantId).setWebcamQuality(quality)
             } catch let error as EngineError {
                 throw error
             } catch {
@@ -97,14 +125,15 @@ public final class LocalVideoTrack: Sendable {
 
     /// What the camera's publisher did so far.
     public func stats() async throws(EngineError) -> LocalVideoStats {
-        let (roomId, participantId) = (roomId, participantId)
-        guard state.isPublished else { throw .notPublished(participant: participantId, track: "camera") }
+        let (roomId, participantId, key, kind) = (roomId, participantId, publisherKey, state.kind)
+        guard state.isPublished else { throw .notPublished(participant: participantId, track: kind) }
         return try await loop.perform { runtime throws(EngineError) in
             guard let room = runtime.rooms[roomId] else { throw .closed("room \(roomId)") }
-            let publisher = try room.cameraPublisher(of: participantId)
+            let publisher = try room.videoPublisher(of: key)
             var stats = LocalVideoStats(framesEncoded: publisher.videoFramesEncoded, keyFramesRequested: publisher.keyFramesRequested,
-                                        sendingLayers: publisher.sendingLayers)
-            stats.transportProtocol = try room.cameraTransportProtocol(of: participantId)
+                                        sendingLayers: publisher.sendingLayers,
+                                        framesSkippedUnchanged: publisher.encoder?.framesSkippedUnchanged ?? 0)
+            stats.transportProtocol = try room.videoTransportProtocol(of: key)
             return stats
         }
     }
@@ -113,7 +142,7 @@ public final class LocalVideoTrack: Sendable {
     /// does nothing.
     public func close() {
         state.close()
-        feed.finishSource(.failure(EngineError.closed("camera track \(id)")))
+        feed.finishSource(.failure(EngineError.closed("\(state.kind) track \(id)")))
     }
 
     func markPublished() throws(EngineError) {

@@ -15,14 +15,16 @@ public struct LayerSwitch: Sendable, Hashable, CustomStringConvertible {
     public var reason: LayerChangeReason
     /// From the decision to the first forwarded frame of the new layer.
     public var latencyMilliseconds: Int64
+    /// Which of the publisher's videos switched: its camera or its screen share.
+    public var source: VideoContent = .camera
 
     public var description: String {
-        "\(publisherId) \(from.map { "\($0)" } ?? "none") → \(to.map { "\($0)" } ?? "none") (\(reason), \(latencyMilliseconds) ms)"
+        "\(publisherId)\(source == .screen ? "'s screen share" : "") \(from.map { "\($0)" } ?? "none") → \(to.map { "\($0)" } ?? "none") (\(reason), \(latencyMilliseconds) ms)"
     }
 }
 
 /// dynaCast (SPEC §2) or a receiver's REMB paused or resumed layers of this participant's
-/// camera: what the room's subscribers want (or the REMB allows), what the encoder sends now,
+/// camera (or screen share, `source`): what the room's subscribers want (or the REMB allows), what the encoder sends now,
 /// and what changed.
 public struct PublishedLayersChange: Sendable, Hashable, CustomStringConvertible {
     public var wanted: [Int]
@@ -31,6 +33,8 @@ public struct PublishedLayersChange: Sendable, Hashable, CustomStringConvertible
     public var resumed: [Int]
     /// The REMB bitrate that caused the change (a plain RTP output's receiver); nil for dynaCast.
     public var rembBitsPerSecond: UInt64? = nil
+    /// Which of the participant's videos: its camera or its screen share.
+    public var source: VideoContent = .camera
 
     public var description: String {
         "sending \(sending) (wanted \(wanted), paused \(paused), resumed \(resumed))"
@@ -48,6 +52,10 @@ public enum ParticipantEvent: Sendable, Hashable, CustomStringConvertible {
     /// Adaptive subscriptions paused or resumed a received video (SPEC §5).
     case subscriptionPaused(publisherId: String, reason: AdaptiveSubscriptionPauseReason)
     case subscriptionResumed(publisherId: String, reason: AdaptiveSubscriptionResumeReason?)
+    /// Adaptive subscriptions paused or resumed a received screen share (issue 17: only after
+    /// every camera video of this participant's was paused).
+    case screenShareSubscriptionPaused(publisherId: String, reason: AdaptiveSubscriptionPauseReason)
+    case screenShareSubscriptionResumed(publisherId: String, reason: AdaptiveSubscriptionResumeReason?)
     /// Someone asked this participant's camera for a key frame (PLI/FIR), and it was made.
     case keyFrameRequested(trackId: String)
     /// A received video was subscribed.
@@ -57,7 +65,8 @@ public enum ParticipantEvent: Sendable, Hashable, CustomStringConvertible {
     case activeSpeakersChanged([ActiveSpeaker])
     /// The participant holding the stage changed (nil: nobody).
     case dominantSpeakerChanged(String?)
-    /// dynaCast (or a plain RTP receiver's REMB) paused or resumed layers of this participant's camera.
+    /// dynaCast (or a plain RTP receiver's REMB) paused or resumed layers of this participant's
+    /// camera or screen share.
     case publishedLayersChanged(PublishedLayersChange)
     /// A camera was published into an SFU the engine joined (a Janus VideoRoom): its feed id
     /// (what subscribers name) and what it accepted.
@@ -77,12 +86,15 @@ public enum ParticipantEvent: Sendable, Hashable, CustomStringConvertible {
         case let .qualityChanged(previous, current, mos): return "quality \(previous) → \(current) (MOS \((mos * 100).rounded() / 100))"
         case let .subscriptionPaused(publisherId, reason): return "paused \(publisherId)'s video (\(reason.rawValue))"
         case let .subscriptionResumed(publisherId, reason): return "resumed \(publisherId)'s video (\(reason?.rawValue ?? "-"))"
+        case let .screenShareSubscriptionPaused(publisherId, reason): return "paused \(publisherId)'s screen share (\(reason.rawValue))"
+        case let .screenShareSubscriptionResumed(publisherId, reason):
+            return "resumed \(publisherId)'s screen share (\(reason?.rawValue ?? "-"))"
         case let .keyFrameRequested(trackId): return "key frame requested on \(trackId)"
         case let .trackSubscribed(publisherId, trackId): return "subscribed \(publisherId)'s \(trackId)"
         case let .activeSpeakersChanged(speakers):
             return "speakers [\(speakers.map { "\($0.participantId) \((($0.level * 100).rounded() / 100))" }.joined(separator: ", "))]"
         case let .dominantSpeakerChanged(id): return "dominant speaker \(id ?? "nobody")"
-        case let .publishedLayersChanged(change): return "camera layers \(change)"
+        case let .publishedLayersChanged(change): return "\(change.source == .screen ? "screen share" : "camera") layers \(change)"
         case let .publishedToSFU(publication): return "published to the SFU: \(publication)"
         case let .failure(error): return "failure: \(error)"
         case let .e2eeStateChanged(publisherId, state): return "\(publisherId)'s frames: E2EE \(state)"

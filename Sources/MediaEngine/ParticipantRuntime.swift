@@ -6,7 +6,14 @@ final class ParticipantRuntime {
     let id: String
     let events: AsyncStream<ParticipantEvent>.Continuation
     var camera: CameraRuntime?
+    /// Its screen share (issue 17), beside the camera on a node of its own.
+    var screenShare: CameraRuntime?
+    /// What it receives, by publisher key (`RoomNode.screenShareKey(of:)` for a screen share).
     var subscriptions: [String: SubscriptionRuntime] = [:]
+    /// Its published videos (camera first), with their publisher keys.
+    var publishedVideos: [(key: String, video: CameraRuntime)] {
+        [camera.map { (id, $0) }, screenShare.map { (RoomNode.screenShareKey(of: id), $0) }].compactMap { $0 }
+    }
     /// Quality from what this participant receives; only its changes are used (as events), so no
     /// history is kept (its default keeps an hour of reports).
     let quality = CallQualityReporter(configuration: .init(historyLimit: 1), publisher: nil, subscribers: [])
@@ -28,6 +35,7 @@ final class ParticipantRuntime {
 
     func close() {
         camera?.close()
+        screenShare?.close()
         for subscription in subscriptions.values { subscription.close() }
         events.yield(.connectionStateChanged(.disconnected))
         events.finish()

@@ -130,7 +130,7 @@ final class PlainRTPRuntime: PublishOnlyRoomBackend {
         feeds.microphoneMuted = muted
     }
 
-    func cameraPublisher(of participantId: String) throws(EngineError) -> Publisher {
+    func videoPublisher(of participantId: String) throws(EngineError) -> Publisher {
         guard participantId == self.participantId, feeds.camera != nil, let publisher else {
             throw .notPublished(participant: participantId, track: "camera")
         }

@@ -18,6 +18,16 @@ extension PublishOnlyRoomBackend {
         throw receivingUnsupported
     }
 
+    func setScreenShareQuality(_ quality: VideoQuality, subscriber subscriberId: String,
+                               publisher publisherId: String) throws(EngineError) -> ScreenShareQualityChange {
+        throw receivingUnsupported
+    }
+
+    func publishScreenShare(_ participantId: String, trackId: String, settings: CameraSettings, feed: TrackFeed<VideoFrame>,
+                            runtime: EngineRuntime) throws(EngineError) {
+        throw .notAllowed("publishing a screen share here is not supported yet (only in a room the engine hosts)")
+    }
+
     func setPinned(_ pinned: Bool, subscriber subscriberId: String, publisher publisherId: String) throws(EngineError) {
         throw receivingUnsupported
     }

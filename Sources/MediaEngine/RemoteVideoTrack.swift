@@ -73,20 +73,28 @@ public struct RemoteVideoStats: Sendable, Hashable {
     }
 }
 
-/// Another participant's camera as this participant receives it (LiveKit's
-/// `RemoteTrackPublication` + track): choose its layer with `setQuality` or `setViewPort` (the
-/// last call wins, SPEC §3), read decoded frames from `frames`. `Sendable`.
+/// Another participant's camera or screen share as this participant receives it (LiveKit's
+/// `RemoteTrackPublication` + track): choose the webcam's layer with `setQuality` or
+/// `setViewPort` (the last call wins, SPEC §3) and the screen share's with
+/// `setScreenShareQuality` (SPEC §7), read decoded frames from `frames`. `Sendable`.
 public final class RemoteVideoTrack: Sendable {
-    /// Whose camera.
+    /// Whose video.
     public let publisherId: String
+    /// Which of the publisher's videos: its camera or its screen share.
+    public let source: VideoContent
     /// Decoded frames, in order (the newest 4 wait when nobody reads).
     public let frames: AsyncStream<VideoFrame>
     let subscriberId: String
     let roomId: String
     let loop: EngineLoop
+    /// The room's key for this video (`publisherId`, or its screen-share key).
+    let publisherKey: String
 
-    init(publisherId: String, subscriberId: String, roomId: String, frames: AsyncStream<VideoFrame>, loop: EngineLoop) {
+    init(publisherId: String, source: VideoContent = .camera, subscriberId: String, roomId: String,
+         frames: AsyncStream<VideoFrame>, loop: EngineLoop) {
         self.publisherId = publisherId
+        self.source = source
+        publisherKey = source == .screen ? RoomNode.screenShareKey(of: publisherId) : publisherId
         self.subscriberId = subscriberId
         self.roomId = roomId
         self.frames = frames
@@ -94,15 +102,31 @@ public final class RemoteVideoTrack: Sendable {
     }
 
     /// `.high` the top layer, `.low` the lowest, `.medium` the largest no bigger than half the
-    /// top (one layer lower in an `.sd` room).
+    /// top (one layer lower in an `.sd` room). The webcam only (SPEC §7): on a screen-share track
+    /// it is `.notAllowed`; use `setScreenShareQuality`.
     public func setQuality(_ quality: VideoQuality) async throws(EngineError) {
         try await setPreference(.quality(quality))
     }
 
-    /// The smallest layer that covers `width`x`height` (the top one if none does).
+    /// The smallest layer that covers `width`x`height` (the top one if none does). The webcam
+    /// only, like `setQuality`.
     public func setViewPort(width: Int, height: Int) async throws(EngineError) {
         guard width > 0, height > 0 else { throw .invalidConfiguration("viewport \(width)x\(height)") }
         try await setPreference(.viewPort(VideoSize(width: width, height: height)))
+    }
+
+    /// SPEC §7: the layer of this publisher's screen share, from the same values as `setQuality`
+    /// (`.high` full resolution, `.medium` and `.low` the half-resolution layer of a two-layer
+    /// share), independent of the webcam's layer. Callable on either of the publisher's tracks.
+    /// - Returns: the layer now preferred, or `.singleLayer` when the share has one layer and
+    ///   nothing changed.
+    @discardableResult
+    public func setScreenShareQuality(_ quality: VideoQuality) async throws(EngineError) -> ScreenShareQualityChange {
+        let (roomId, subscriberId, publisherId) = (roomId, subscriberId, publisherId)
+        return try await loop.perform { runtime throws(EngineError) in
+            guard let room = runtime.rooms[roomId] else { throw .closed("room \(roomId)") }
+            return try room.setScreenShareQuality(quality, subscriber: subscriberId, publisher: publisherId)
+        }
     }
 
     /// SPEC §5: a pinned video is paused last when this participant's downlink is squeezed.
@@ -135,6 +159,9 @@ public final class RemoteVideoTrack: Sendable {
     }
 
     private func setPreference(_ preference: EffectivePreference) async throws(EngineError) {
+        guard source == .camera else {
+            throw .notAllowed("setQuality and setViewPort choose the webcam's layer (SPEC §7); use setScreenShareQuality")
+        }
         try await onRoom { room, subscriberId, publisherId throws(EngineError) in
             try room.setPreference(preference, subscriber: subscriberId, publisher: publisherId)
         }
@@ -143,10 +170,10 @@ public final class RemoteVideoTrack: Sendable {
     /// Runs `body` on the loop with this track's room, subscriber and publisher.
     private func onRoom<T: Sendable>(_ body: @escaping @Sendable (any RoomBackend, String, String) throws(EngineError) -> T)
         async throws(EngineError) -> T {
-        let (roomId, subscriberId, publisherId) = (roomId, subscriberId, publisherId)
+        let (roomId, subscriberId, publisherKey) = (roomId, subscriberId, publisherKey)
         return try await loop.perform { runtime throws(EngineError) in
             guard let room = runtime.rooms[roomId] else { throw .closed("room \(roomId)") }
-            return try body(room, subscriberId, publisherId)
+            return try body(room, subscriberId, publisherKey)
         }
     }
 }

@@ -3,8 +3,11 @@ import MediaCodecs
 import Simulcast
 
 /// What a room is to the engine's loop, whether the engine hosts it (`RoomRuntime`) or joins one
-/// elsewhere (`JanusRoomRuntime`): participants join and leave, cameras publish, subscriptions
-/// are made, timers run. Loop-confined.
+/// elsewhere (`JanusRoomRuntime`): participants join and leave, cameras and screen shares publish,
+/// subscriptions are made, timers run. Loop-confined.
+///
+/// Receiving calls name a video by its publisher key: the publisher's participant id for its
+/// camera, `RoomNode.screenShareKey(of:)` for its screen share.
 protocol RoomBackend: AnyObject {
     /// `keyProvider`: the participant's own E2EE keys (only a hosted room with E2EE takes them).
     func join(_ participantId: String, events: AsyncStream<ParticipantEvent>.Continuation, keyProvider: E2EEKeyProvider?,
@@ -12,15 +15,21 @@ protocol RoomBackend: AnyObject {
     func leave(_ participantId: String)
     func publishCamera(_ participantId: String, trackId: String, settings: CameraSettings, feed: TrackFeed<VideoFrame>,
                        runtime: EngineRuntime) throws(EngineError)
+    /// Issue 17: the participant's screen share, beside its camera.
+    func publishScreenShare(_ participantId: String, trackId: String, settings: CameraSettings, feed: TrackFeed<VideoFrame>,
+                            runtime: EngineRuntime) throws(EngineError)
     func publishMicrophone(_ participantId: String, trackId: String, feed: TrackFeed<AudioFrame>,
                            runtime: EngineRuntime) throws(EngineError)
     func setMicrophoneMuted(_ muted: Bool, participant participantId: String) throws(EngineError)
-    /// The publisher of `participantId`'s camera (for the webcam cap).
-    func cameraPublisher(of participantId: String) throws(EngineError) -> Publisher
-    /// How `participantId`'s camera reaches the room now (nil: not confirmed yet).
-    func cameraTransportProtocol(of participantId: String) throws(EngineError) -> TransportProtocol?
+    /// The publisher of the video under publisher key `key` (for the quality cap).
+    func videoPublisher(of key: String) throws(EngineError) -> Publisher
+    /// How the video under publisher key `key` reaches the room now (nil: not confirmed yet).
+    func videoTransportProtocol(of key: String) throws(EngineError) -> TransportProtocol?
     func subscribe(_ subscriberId: String, to publisherId: String, runtime: EngineRuntime) throws(EngineError) -> SubscriptionRuntime
     func setPreference(_ preference: EffectivePreference, subscriber subscriberId: String, publisher publisherId: String) throws(EngineError)
+    /// SPEC §7: the screen share of `publisherId` at `quality` for `subscriberId`.
+    func setScreenShareQuality(_ quality: VideoQuality, subscriber subscriberId: String,
+                               publisher publisherId: String) throws(EngineError) -> ScreenShareQualityChange
     func setPinned(_ pinned: Bool, subscriber subscriberId: String, publisher publisherId: String) throws(EngineError)
     func stats(subscriber subscriberId: String, publisher publisherId: String) throws(EngineError) -> RemoteVideoStats
     func startRecording(subscriber subscriberId: String, publisher publisherId: String, path: String) throws(EngineError)
@@ -31,12 +40,12 @@ protocol RoomBackend: AnyObject {
 
 extension RoomBackend {
     /// Default: rooms the engine joins elsewhere (Janus over ICE, plain RTP) send over UDP.
-    func cameraTransportProtocol(of participantId: String) throws(EngineError) -> TransportProtocol? { .udp }
+    func videoTransportProtocol(of key: String) throws(EngineError) -> TransportProtocol? { .udp }
 }
 
 extension RoomRuntime: RoomBackend {
-    func cameraPublisher(of participantId: String) throws(EngineError) -> Publisher { try camera(of: participantId).publisher }
-    func cameraTransportProtocol(of participantId: String) throws(EngineError) -> TransportProtocol? {
-        try camera(of: participantId).path.transportProtocol
+    func videoPublisher(of key: String) throws(EngineError) -> Publisher { try publishedVideo(key).publisher }
+    func videoTransportProtocol(of key: String) throws(EngineError) -> TransportProtocol? {
+        try publishedVideo(key).path.transportProtocol
     }
 }

@@ -62,4 +62,9 @@ public struct CameraEncoderConfig: Sendable, Hashable {
     public static let h540p = CameraEncoderConfig(width: 960, height: 540)
     /// 640x360 at 30 fps (two layers).
     public static let h360p = CameraEncoderConfig(width: 640, height: 360)
+    /// A screen share's default: 1920x1080 at 15 fps (full resolution and 960x540 with
+    /// `multiStream`; frames are sent only when the screen changes).
+    public static let screen1080p = CameraEncoderConfig(width: 1920, height: 1080, frameRate: 15)
+    /// A 2560x1440 screen at 15 fps (with 1280x720 beside it with `multiStream`).
+    public static let screen1440p = CameraEncoderConfig(width: 2560, height: 1440, frameRate: 15)
 }

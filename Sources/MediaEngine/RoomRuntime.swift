@@ -32,9 +32,12 @@ final class RoomRuntime {
         room = RoomNode(adaptive: adaptive)
         room.onAdaptiveEvent = { [unowned self] record in
             let event: ParticipantEvent
-            switch record.event.kind {
-            case let .paused(reason): event = .subscriptionPaused(publisherId: record.event.participantId, reason: reason)
-            case let .resumed(reason): event = .subscriptionResumed(publisherId: record.event.participantId, reason: reason)
+            let key = record.event.participantId
+            switch (record.event.kind, RoomNode.screenShareOwner(key)) {
+            case let (.paused(reason), nil): event = .subscriptionPaused(publisherId: key, reason: reason)
+            case let (.resumed(reason), nil): event = .subscriptionResumed(publisherId: key, reason: reason)
+            case let (.paused(reason), owner?): event = .screenShareSubscriptionPaused(publisherId: owner, reason: reason)
+            case let (.resumed(reason), owner?): event = .screenShareSubscriptionResumed(publisherId: owner, reason: reason)
             }
             participants[record.subscriberId]?.events.yield(event)
         }
@@ -50,6 +53,9 @@ final class RoomRuntime {
     func join(_ participantId: String, events: AsyncStream<ParticipantEvent>.Continuation, keyProvider: E2EEKeyProvider?,
               preferredProtocol: PreferredProtocol, runtime: EngineRuntime) throws(EngineError) {
         guard participants[participantId] == nil else { throw .duplicateParticipant(participantId) }
+        guard RoomNode.screenShareOwner(participantId) == nil else {
+            throw .invalidConfiguration("participant id \(participantId) ends with \(RoomNode.screenShareKeySuffix), which names screen shares")
+        }
         if keyProvider != nil, options.e2ee == nil { throw .notAllowed("a key provider for a room without E2EE (set RoomOptions.e2ee)") }
         let participant = ParticipantRuntime(id: participantId, events: events, preferredProtocol: preferredProtocol)
         participant.keyProvider = keyProvider
@@ -58,8 +64,10 @@ final class RoomRuntime {
         room.addSubscriber(participantId, autoConsume: options.autoConsume)
         events.yield(.connectionStateChanged(.connected))
         if options.autoConsume {
-            for publisherId in order where publisherId != participantId && participants[publisherId]?.camera != nil {
-                try subscribe(participantId, to: publisherId, runtime: runtime)
+            for publisherId in order where publisherId != participantId {
+                for (key, _) in participants[publisherId]?.publishedVideos ?? [] {
+                    try subscribe(participantId, to: key, runtime: runtime)
+                }
             }
         }
     }
@@ -84,18 +92,51 @@ final class RoomRuntime {
                        runtime: EngineRuntime) throws(EngineError) {
         let participant = try participant(participantId)
         guard participant.camera == nil else { throw .alreadyPublished("camera") }
+        participant.camera = try publishVideo(of: participant, key: participantId, trackId: trackId, settings: settings,
+                                              feed: feed, runtime: runtime)
+        try subscribeEveryone(to: participantId, runtime: runtime)
+    }
+
+    /// Publishes `participantId`'s screen share (issue 17): a node of its own under
+    /// `RoomNode.screenShareKey(of:)`, its own SSRCs, RIDs and MID "2", and a publisher on its own
+    /// socket, beside the camera (which need not be published).
+    func publishScreenShare(_ participantId: String, trackId: String, settings: CameraSettings, feed: TrackFeed<VideoFrame>,
+                            runtime: EngineRuntime) throws(EngineError) {
+        let participant = try participant(participantId)
+        guard participant.screenShare == nil else { throw .alreadyPublished("screen share") }
+        let key = RoomNode.screenShareKey(of: participantId)
+        participant.screenShare = try publishVideo(of: participant, key: key, trackId: trackId, settings: settings,
+                                                   feed: feed, runtime: runtime)
+        try subscribeEveryone(to: key, runtime: runtime)
+    }
+
+    /// With `autoConsume`, every other participant receives the video published under `key`.
+    private func subscribeEveryone(to key: String, runtime: EngineRuntime) throws(EngineError) {
+        guard options.autoConsume else { return }
+        let ownerId = RoomNode.screenShareOwner(key) ?? key
+        for subscriberId in order where subscriberId != ownerId {
+            try subscribe(subscriberId, to: key, runtime: runtime)
+        }
+    }
+
+    /// A node in the room under publisher `key` and a publisher sending `settings`' plan to it:
+    /// a camera (with an audio SSRC reserved for the mic, MID "0") or a screen share (MID "2",
+    /// two temporal layers in the node's layer selector, no audio).
+    private func publishVideo(of participant: ParticipantRuntime, key: String, trackId: String, settings: CameraSettings,
+                              feed: TrackFeed<VideoFrame>, runtime: EngineRuntime) throws(EngineError) -> CameraRuntime {
         do {
-            let plan = try LayerPlan(width: settings.config.width, height: settings.config.height,
-                                     multiStream: settings.multiStream, maxLayer: settings.maxLayer)
+            let plan = try settings.plan()
             let firstSSRC = runtime.randomSSRC()
+            let screen = plan.content == .screen
             let video = VideoTrackConfiguration(plan: plan, ssrcs: plan.layers.indices.map { firstSSRC + UInt32($0) },
-                                                frameRate: settings.config.frameRate)
-            let audioSSRC = firstSSRC + 0xF
+                                                mid: screen ? "2" : "0", frameRate: settings.config.frameRate)
+            let audioSSRC: UInt32? = screen ? nil : firstSSRC + 0xF
             let publisherKeys = try runtime.freshKeys(), feedbackKeys = try runtime.freshKeys()
             let nodeTransport = try UDPAndTCPTransport(bindingTo: .loopback(port: 0))
             try nodeTransport.udp.setReceiveBufferSize(4 << 20)
             let tuning = options.tuning
             var selector = LayerSelector.Configuration()
+            selector.temporalBitrateShares = SimulcastEncoder.temporalBitrateShares(of: plan.content)
             if let hold = tuning.upSwitchHoldMilliseconds { selector.upSwitchHoldMilliseconds = hold }
             var lossControl = LossBasedRateControl.Configuration(initialBitsPerSecond: .max)
             if let growth = tuning.estimateGrowthPerSecond { lossControl.increasePerSecond = growth }
@@ -109,13 +150,13 @@ final class RoomRuntime {
                     maximumBitsPerSecond: tuning.maximumReceiveEstimateBitsPerSecond ?? 20_000_000)
                 nodeConfiguration.downlinkProbeSSRC = runtime.randomSSRC()
             }
-            let node = try room.addPublisher(participantId, configuration: nodeConfiguration, transport: nodeTransport)
+            let node = try room.addPublisher(key, configuration: nodeConfiguration, transport: nodeTransport)
             let path = try runtime.mediaPath(.publishing, preference: participant.preferredProtocol, server: node.localEndpoint,
                                              serverTCP: nodeTransport.tcpEndpoint)
             let transport = try UDPTransport(socket: path.transport, destination: node.localEndpoint)
             let publisher = try Publisher(
                 configuration: PublisherConfiguration(video: video, security: .srtp(local: publisherKeys, remote: feedbackKeys),
-                                                      cname: participantId),
+                                                      cname: participant.id),
                 transport: transport)
             publisher.frameSealer = try frameSealer(of: participant)
             if options.dynaCast {
@@ -124,20 +165,16 @@ final class RoomRuntime {
                     guard let update = try? publisher.updateWantedLayers(wanted),
                           !update.paused.isEmpty || !update.resumed.isEmpty else { return }
                     participant.events.yield(.publishedLayersChanged(PublishedLayersChange(
-                        wanted: wanted.sorted(), sending: update.sending, paused: update.paused, resumed: update.resumed)))
+                        wanted: wanted.sorted(), sending: update.sending, paused: update.paused, resumed: update.resumed,
+                        source: settings.content)))
                 }
             }
-            participant.camera = CameraRuntime(trackId: trackId, publisher: publisher, node: node, feed: feed, transport: transport,
-                                               path: path, audioSSRC: audioSSRC, frameRate: settings.config.frameRate)
+            return CameraRuntime(trackId: trackId, publisher: publisher, node: node, feed: feed, transport: transport,
+                                 path: path, audioSSRC: audioSSRC, frameRate: settings.config.frameRate)
         } catch let error as EngineError {
             throw error
         } catch {
-            throw .systemFailure("publishing \(participantId)'s camera: \(error)")
-        }
-        if options.autoConsume {
-            for subscriberId in order where subscriberId != participantId {
-                try subscribe(subscriberId, to: participantId, runtime: runtime)
-            }
+            throw .systemFailure("publishing \(participant.id)'s \(settings.content == .screen ? "screen share" : "camera"): \(error)")
         }
     }
 
@@ -146,11 +183,12 @@ final class RoomRuntime {
                            runtime: EngineRuntime) throws(EngineError) {
         let camera = try camera(of: participantId)
         guard camera.microphone == nil else { throw .alreadyPublished("microphone") }
+        guard let audioSSRC = camera.audioSSRC else { throw .systemFailure("the camera's node has no audio SSRC") }
         guard let keys = camera.node.configuration.publisherKeys, let feedbackKeys = camera.node.configuration.feedbackKeys else {
             throw .systemFailure("the room's node has no SRTP keys")
         }
         do {
-            let audio = AudioTrackConfiguration(ssrc: camera.audioSSRC)
+            let audio = AudioTrackConfiguration(ssrc: audioSSRC)
             let publisher = try Publisher(
                 configuration: PublisherConfiguration(audio: audio, security: .srtp(local: keys, remote: feedbackKeys),
                                                       cname: participantId),
@@ -161,7 +199,7 @@ final class RoomRuntime {
         } catch {
             throw .systemFailure("publishing \(participantId)'s microphone: \(error)")
         }
-        speakers.map(ssrc: camera.audioSSRC, participantId: participantId, trackId: trackId)
+        speakers.map(ssrc: audioSSRC, participantId: participantId, trackId: trackId)
     }
 
     func setMicrophoneMuted(_ muted: Bool, participant participantId: String) throws(EngineError) {
@@ -177,17 +215,28 @@ final class RoomRuntime {
         return camera
     }
 
+    /// The video published under publisher `key`: a participant's camera, or its screen share
+    /// (`RoomNode.screenShareKey(of:)`).
+    func publishedVideo(_ key: String) throws(EngineError) -> CameraRuntime {
+        guard let owner = RoomNode.screenShareOwner(key) else { return try camera(of: key) }
+        guard let screenShare = try participant(owner).screenShare else {
+            throw .notPublished(participant: owner, track: "screen share")
+        }
+        return screenShare
+    }
+
     // MARK: - Subscribing
 
-    /// The subscription of `subscriberId` to `publisherId`'s camera (and mic), made if it does
-    /// not exist yet. Receivers' REMB estimates start at 5 Mbps, as the node's own estimate of their
+    /// The subscription of `subscriberId` to the video under publisher key `publisherId` (a
+    /// camera and its mic, or a screen share), made if it does not exist yet. Receivers' REMB estimates start at 5 Mbps, as the node's own estimate of their
     /// downlink does (which probes to climb back after a squeeze).
     @discardableResult
     func subscribe(_ subscriberId: String, to publisherId: String, runtime: EngineRuntime) throws(EngineError) -> SubscriptionRuntime {
         let subscriber = try participant(subscriberId)
         if let existing = subscriber.subscriptions[publisherId] { return existing }
-        guard publisherId != subscriberId else { throw .notAllowed("a participant cannot subscribe to itself") }
-        let camera = try camera(of: publisherId)
+        let ownerId = RoomNode.screenShareOwner(publisherId) ?? publisherId
+        guard ownerId != subscriberId else { throw .notAllowed("a participant cannot subscribe to itself") }
+        let camera = try publishedVideo(publisherId)
         do {
             let downKeys = try runtime.freshKeys(), upKeys = try runtime.freshKeys()
             guard let nodeTransport = camera.node.transport as? UDPAndTCPTransport else {
@@ -206,10 +255,10 @@ final class RoomRuntime {
                 security: .srtp(receiveKeys: downKeys, sendKeys: upKeys), senderRTCPEndpoint: camera.node.localEndpoint,
                 video: VideoReceiver.Configuration(localSSRC: localSSRC, bandwidth: estimate),
                 sendsTransportFeedback: options.downlinkEstimation == .transportWide), transport: path.transport)
-            let subscription = SubscriptionRuntime(publisherId: publisherId, subscriber: endpoint, path: path)
+            let subscription = SubscriptionRuntime(publisherId: ownerId, subscriber: endpoint, path: path)
             if let e2ee = options.e2ee {
                 subscription.frameOpener = try E2EEOptions(keyProvider: subscriber.keyProvider ?? e2ee.keyProvider, suite: e2ee.suite)
-                    .makeOpener(for: publisherId, nowMilliseconds: monotonicMicroseconds() / 1000)
+                    .makeOpener(for: ownerId, nowMilliseconds: monotonicMicroseconds() / 1000)
             }
             endpoint.onAudioLevel = { [unowned speakers] in speakers.observe($0) }
             try room.addFeed(publisher: publisherId, ForwardedSubscriberConfiguration(
@@ -218,7 +267,7 @@ final class RoomRuntime {
             room.consume(subscriber: subscriberId, participant: publisherId)
             subscriber.quality.attach(endpoint)
             subscriber.subscriptions[publisherId] = subscription
-            subscriber.events.yield(.trackSubscribed(publisherId: publisherId, trackId: camera.trackId))
+            subscriber.events.yield(.trackSubscribed(publisherId: ownerId, trackId: camera.trackId))
             return subscription
         } catch let error as EngineError {
             throw error
@@ -229,7 +278,8 @@ final class RoomRuntime {
 
     func subscription(_ subscriberId: String, to publisherId: String) throws(EngineError) -> SubscriptionRuntime {
         guard let subscription = try participant(subscriberId).subscriptions[publisherId] else {
-            throw .notPublished(participant: publisherId, track: "subscribed camera")
+            throw .notPublished(participant: RoomNode.screenShareOwner(publisherId) ?? publisherId,
+                                track: RoomNode.screenShareOwner(publisherId) == nil ? "subscribed camera" : "subscribed screen share")
         }
         return subscription
     }
@@ -242,11 +292,27 @@ final class RoomRuntime {
 
     func setPreference(_ preference: EffectivePreference, subscriber subscriberId: String, publisher publisherId: String) throws(EngineError) {
         _ = try subscription(subscriberId, to: publisherId)
+        // The room's `.sd` mapping is the webcam's (SPEC §7); a screen share takes the preference as is.
+        let mapped = RoomNode.screenShareOwner(publisherId) == nil ? self.preference(preference) : preference
         do {
-            try room.node(for: publisherId)?.setPreference(self.preference(preference), for: subscriberId)
+            try room.node(for: publisherId)?.setPreference(mapped, for: subscriberId)
         } catch {
             throw .unknownParticipant(subscriberId)
         }
+    }
+
+    /// SPEC §7 `setScreenShareQuality`: the screen share of `publisherId` at `quality` for this
+    /// subscriber; nothing changes on a single-layer screen share, and the result says so.
+    func setScreenShareQuality(_ quality: VideoQuality, subscriber subscriberId: String,
+                               publisher publisherId: String) throws(EngineError) -> ScreenShareQualityChange {
+        let key = RoomNode.screenShareKey(of: publisherId)
+        let layers = try publishedVideo(key).node.configuration.plan.layers
+        _ = try subscription(subscriberId, to: key)
+        guard layers.count > 1 else { return .singleLayer }
+        try setPreference(.quality(quality), subscriber: subscriberId, publisher: key)
+        let preferred = try? room.node(for: key)?.stats(for: subscriberId).preferredSpatialLayer
+        let index = (preferred ?? nil) ?? 0
+        return .preferred(VideoSize(width: layers[index].width, height: layers[index].height), layerIndex: index)
     }
 
     /// SPEC §5: a pinned video is paused last for this subscriber.
@@ -258,7 +324,7 @@ final class RoomRuntime {
     func stats(subscriber subscriberId: String, publisher publisherId: String) throws(EngineError) -> RemoteVideoStats {
         let subscription = try subscription(subscriberId, to: publisherId)
         guard let node = room.node(for: publisherId), let forwarded = try? node.stats(for: subscriberId) else {
-            throw .notPublished(participant: publisherId, track: "camera")
+            throw .notPublished(participant: RoomNode.screenShareOwner(publisherId) ?? publisherId, track: "video")
         }
         var stats = RemoteVideoStats(forwarded: forwarded, received: subscription.subscriber.statistics.video)
         stats.transportProtocol = subscription.path?.transportProtocol
@@ -268,7 +334,7 @@ final class RoomRuntime {
 
     func startRecording(subscriber subscriberId: String, publisher publisherId: String, path: String) throws(EngineError) {
         let subscription = try subscription(subscriberId, to: publisherId)
-        let top = try camera(of: publisherId).node.configuration.plan.top
+        let top = try publishedVideo(publisherId).node.configuration.plan.top
         try subscription.startRecording(path: path, width: top.width, height: top.height)
     }
 
@@ -289,14 +355,14 @@ final class RoomRuntime {
     }
 
     func forwardingCounters(subscriber subscriberId: String, publisher publisherId: String) throws(EngineError) -> ForwardedSubscriberCounters {
-        guard let counters = try camera(of: publisherId).node.counters(for: subscriberId) else {
+        guard let counters = try publishedVideo(publisherId).node.counters(for: subscriberId) else {
             throw .notPublished(participant: publisherId, track: "subscribed camera")
         }
         return counters
     }
 
     func nodeCounters(publisher publisherId: String) throws(EngineError) -> ForwardingNodeCounters {
-        try camera(of: publisherId).node.counters
+        try publishedVideo(publisherId).node.counters
     }
 
     func estimatedBandwidth(of participantId: String) -> Int? { room.estimatedBandwidth(for: participantId) }
@@ -310,8 +376,10 @@ final class RoomRuntime {
         let now = monotonicMicroseconds()
         if let e2ee = options.e2ee { applyE2EEKeys(e2ee.keyProvider, now: now) }
         for id in order {
-            guard let participant = participants[id], let camera = participant.camera else { continue }
-            if let failure = camera.sendDueMedia(now: now) { participant.events.yield(.failure(failure)) }
+            guard let participant = participants[id] else { continue }
+            for (_, video) in participant.publishedVideos {
+                if let failure = video.sendDueMedia(now: now) { participant.events.yield(.failure(failure)) }
+            }
         }
         _ = try? room.poll(timeoutMilliseconds: 0)
         room.service()
@@ -325,16 +393,17 @@ final class RoomRuntime {
         reportSpeakers(now: now)
         for id in order {
             guard let participant = participants[id] else { continue }
-            if let camera = participant.camera {
-                camera.drainFeedback()
-                for (subscriberId, event) in camera.node.forwarder.switchEvents.drain() {
+            for (_, video) in participant.publishedVideos {
+                video.drainFeedback()
+                let source = video.node.configuration.plan.content
+                for (subscriberId, event) in video.node.forwarder.switchEvents.drain() {
                     participants[subscriberId]?.events.yield(.layerSwitched(LayerSwitch(
                         publisherId: id, from: event.from, to: event.to, reason: event.reason,
-                        latencyMilliseconds: event.latencyMilliseconds)))
+                        latencyMilliseconds: event.latencyMilliseconds, source: source)))
                 }
-                if camera.publisher.keyFramesRequested > camera.keyFramesReported {
-                    camera.keyFramesReported = camera.publisher.keyFramesRequested
-                    participant.events.yield(.keyFrameRequested(trackId: camera.trackId))
+                if video.publisher.keyFramesRequested > video.keyFramesReported {
+                    video.keyFramesReported = video.publisher.keyFramesRequested
+                    participant.events.yield(.keyFrameRequested(trackId: video.trackId))
                 }
             }
             for subscription in participant.subscriptions.values {
@@ -386,10 +455,11 @@ final class RoomRuntime {
         for id in order {
             guard let participant = participants[id] else { continue }
             if let change = participant.camera?.path.takeSwitch() { participant.events.yield(.protocolSwitched(change)) }
-            for subscription in participant.subscriptions.values {
+            if let change = participant.screenShare?.path.takeSwitch() { participant.events.yield(.protocolSwitched(change)) }
+            for (key, subscription) in participant.subscriptions {
                 guard let path = subscription.path, let change = path.takeSwitch() else { continue }
                 do {
-                    let node = try camera(of: subscription.publisherId).node
+                    let node = try publishedVideo(key).node
                     try (node.transport as? UDPAndTCPTransport)?.acceptPending()
                     try node.moveSubscriber(id, to: path.transport.localEndpoint)
                 } catch {

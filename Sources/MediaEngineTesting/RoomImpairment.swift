@@ -32,3 +32,12 @@ extension RoomOptions {
         return options
     }
 }
+
+extension Room {
+    /// The room's adaptive-subscription view of `participantId`: its estimated downlink (bps, nil
+    /// before any estimate) and the videos paused for it, by publisher key (a participant id for
+    /// a camera, `<id>/screen` for a screen share).
+    public func adaptiveSubscriptions(of participantId: String) async throws(EngineError) -> (estimatedBitsPerSecond: Int?, paused: [String]) {
+        try await adaptiveState(of: participantId)
+    }
+}

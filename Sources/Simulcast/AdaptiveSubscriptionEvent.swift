@@ -60,14 +60,17 @@ public struct AdaptiveVideoStream: Sendable, Hashable {
     /// What the stream needs at its current layer, already the lowest acceptable one
     /// (`LayerSelector.requiredBitsPerSecond`), in bits per second.
     public var requiredBitsPerSecond: Int
+    /// Whether this is a screen share (issue 17): paused after every camera, pinned ones too.
+    public var isScreenShare: Bool
 
     public init(participantId: String, isMuted: Bool = false, isPinned: Bool = false, dominanceRank: Int?,
-                requiredBitsPerSecond: Int) {
+                requiredBitsPerSecond: Int, isScreenShare: Bool = false) {
         self.participantId = participantId
         self.isMuted = isMuted
         self.isPinned = isPinned
         self.dominanceRank = dominanceRank
         self.requiredBitsPerSecond = requiredBitsPerSecond
+        self.isScreenShare = isScreenShare
     }
 }
 

@@ -8,8 +8,10 @@
 /// Pause order (`pauseOrder`), first paused first:
 /// 1. unpinned muted participants, least dominant first;
 /// 2. the other unpinned participants, least dominant first (never heard < rank n < … < rank 0);
-/// 3. pinned participants last, in the same order among themselves.
-/// Ties by participant id. A stream needing nothing is never paused (it would free nothing).
+/// 3. pinned participants, in the same order among themselves;
+/// 4. screen shares last of all (issue 17: a viewer squeezed hard keeps the shared screen after
+///    every camera video is gone), in the same order among themselves.
+/// Ties by participant id (a screen share's stream id). A stream needing nothing is never paused (it would free nothing).
 ///
 /// Pausing is immediate: whenever the unpaused video needs more than the budget, streams are
 /// paused in that order until the rest fits. The reason is `muted` for a muted participant and
@@ -82,6 +84,7 @@ public struct AdaptiveSubscriptionPolicy: Sendable {
     /// The order in which video streams are paused (first element first), see the type's notes.
     public static func pauseOrder(_ streams: [AdaptiveVideoStream]) -> [AdaptiveVideoStream] {
         streams.sorted { lhs, rhs in
+            if lhs.isScreenShare != rhs.isScreenShare { return !lhs.isScreenShare }
             if lhs.isPinned != rhs.isPinned { return !lhs.isPinned }
             if lhs.isMuted != rhs.isMuted { return lhs.isMuted }
             // Least dominant first: never heard (nil) before any rank, then higher ranks first.

@@ -25,8 +25,9 @@ public struct LayerSpec: Sendable, Equatable, Codable {
     public var bitrates: LayerBitrates
 }
 
-/// The spatial layers a camera track publishes (SPEC §1): computed once from the encoder
-/// config, pure, and the single source of truth for the encoder, the packetizer and the caps.
+/// The spatial layers a video track publishes (SPEC §1 for cameras, `ScreenSharePlan.swift` for
+/// screens): computed once from the encoder config, pure, and the single source of truth for the
+/// encoder, the packetizer and the caps.
 public struct LayerPlan: Sendable, Equatable {
     /// The smallest and largest encoder sizes the engine accepts.
     public static let minimumEncoderSize = (width: 16, height: 16)
@@ -36,6 +37,8 @@ public struct LayerPlan: Sendable, Equatable {
     /// The "standard definition" preset.
     public static let sd540 = (width: 960, height: 540)
 
+    /// What the track shows: decides the plan's shape and how the encoder treats it.
+    public let content: VideoContent
     /// The configured encoder size (before any crop for divisibility).
     public let encoderWidth: Int
     public let encoderHeight: Int
@@ -50,9 +53,8 @@ public struct LayerPlan: Sendable, Equatable {
     ///   - maxLayer: `.two` drops the middle layer of a 3-layer plan; never adds layers.
     public init(width: Int = 1280, height: Int = 720, multiStream: Bool = true,
                 maxLayer: MaxLayer = .three) throws(LayerPlanError) {
-        guard width >= Self.minimumEncoderSize.width, height >= Self.minimumEncoderSize.height,
-              width <= Self.maximumEncoderSize.width, height <= Self.maximumEncoderSize.height
-        else { throw .unsupportedEncoderSize(width: width, height: height) }
+        try Self.validate(width: width, height: height)
+        content = .camera
         encoderWidth = width
         encoderHeight = height
         self.multiStream = multiStream
@@ -70,6 +72,24 @@ public struct LayerPlan: Sendable, Equatable {
             return LayerSpec(index: index, width: w, height: h, downscale: divisor,
                              bitrates: .defaults(width: w, height: h))
         }
+    }
+
+    /// A plan from its parts (the screen-share plan builds its own layers).
+    init(content: VideoContent, encoderWidth: Int, encoderHeight: Int, multiStream: Bool, maxLayer: MaxLayer,
+         layers: [LayerSpec]) {
+        self.content = content
+        self.encoderWidth = encoderWidth
+        self.encoderHeight = encoderHeight
+        self.multiStream = multiStream
+        self.maxLayer = maxLayer
+        self.layers = layers
+    }
+
+    /// Throws unless `width`x`height` is within `minimumEncoderSize...maximumEncoderSize`.
+    static func validate(width: Int, height: Int) throws(LayerPlanError) {
+        guard width >= minimumEncoderSize.width, height >= minimumEncoderSize.height,
+              width <= maximumEncoderSize.width, height <= maximumEncoderSize.height
+        else { throw .unsupportedEncoderSize(width: width, height: height) }
     }
 
     /// SPEC §1: layer count from the longer edge L (<480: 1, 480–959: 2, ≥960: 3).

@@ -13,7 +13,7 @@ enum DemoCommand {
                           [--no-dynacast] [--e2ee-key BASE64] [--protocol udp-over-tcp|udp|tcp] [--quiet]
            simulcast demo --participants [N] [--seconds N] [--size WxH] [--throttle FROM-TO]
                           [--throttle-kbps N] [--turn SECONDS] [--mute p2,..] [--pin p1,..]
-                          [--protocol udp-over-tcp|udp|tcp] [--json PATH] [--quiet]
+                          [--protocol udp-over-tcp|udp|tcp] [--screen-share p1] [--json PATH] [--quiet]
       --seconds N          call length in seconds, any positive number (default 15); memory does not
                            grow with it except the per-event lists the summary and --json report
       --input FILE.y4m     publish a Y4M file (looped) instead of the built-in scene
@@ -38,7 +38,9 @@ enum DemoCommand {
                            the live table shows quality levels and the active-speaker order, --json
                            adds quality changes, speaker snapshots and pause/resume events;
                            --mute: those publishers send silence (their video is paused first),
-                           --pin: the throttled viewer pins them (paused last)
+                           --pin: the throttled viewer pins them (paused last),
+                           --screen-share: that publisher also shares the generated screen (960x540,
+                           15 fps, two layers); adaptive subscriptions pause it after every camera
     """
 
     /// Whether the arguments ask for the room demo (`--participants`).

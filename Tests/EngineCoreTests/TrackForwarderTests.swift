@@ -3,6 +3,7 @@ import Testing
 import MediaCodecs
 import RTPWire
 import Simulcast
+import MediaEngineTesting
 @testable import EngineCore
 
 @Suite struct TrackForwarderTests {

@@ -29,6 +29,9 @@ final class RoomCall: Sendable {
         var muted: Set<String> = []
         /// Publishers the throttled viewer pins (paused last).
         var pinned: Set<String> = []
+        /// The publisher that also shares its screen (the generated screen, 960x540 at 15 fps,
+        /// two layers): both viewers receive it; adaptive subscriptions pause it after every camera.
+        var screenSharer: String?
         /// Keep every speaker snapshot for the JSON (`snapshots`): a few per second, so a long
         /// call without `--json` counts them (`snapshotCount`) instead of keeping them.
         var recordsSpeakerSnapshots = true
@@ -41,6 +44,8 @@ final class RoomCall: Sendable {
         let id: String
         let participant: LocalParticipant
         let camera: LocalVideoTrack
+        /// Its screen share (`Options.screenSharer`).
+        let screen: LocalVideoTrack?
         let mic: LocalAudioTrack
         let frequencyHz: Double
         let offsetFrames: Int
@@ -116,8 +121,13 @@ final class RoomCall: Sendable {
                 try await participant.publish(camera)
                 try await participant.publish(mic)
                 if options.muted.contains(id) { try await mic.setMuted(true) }
+                var screen: LocalVideoTrack?
+                if options.screenSharer == id {
+                    screen = try participant.createScreenShareVideoTrack(encoderConfig: RoomCall.screenConfig)
+                    try await participant.publish(screen!)
+                }
                 // Speaker `index` talks in the index-th turn of every round of `count` turns.
-                speakers.append(Speaker(id: id, participant: participant, camera: camera, mic: mic,
+                speakers.append(Speaker(id: id, participant: participant, camera: camera, screen: screen, mic: mic,
                                         frequencyHz: 220 + 110 * Double(index), offsetFrames: (count - index) % count * turnFrames))
             }
             var viewers: [Viewer] = []
@@ -128,6 +138,7 @@ final class RoomCall: Sendable {
                     let remote = try await participant.subscribe(to: speaker.id)
                     if throttled, options.pinned.contains(speaker.id) { try await remote.setPinned(true) }
                     remotes.append(remote)
+                    if speaker.screen != nil { remotes.append(try await participant.subscribe(toScreenShareOf: speaker.id)) }
                 }
                 viewers.append(Viewer(id: id, throttled: throttled, participant: participant, remotes: remotes))
             }
@@ -140,6 +151,19 @@ final class RoomCall: Sendable {
     }
 
     var elapsedMilliseconds: Int64 { timeline.elapsedMilliseconds }
+
+    /// The screen share's size and rate (`Options.screenSharer`).
+    static let screenConfig = CameraEncoderConfig(width: 960, height: 540, frameRate: 15)
+
+    /// How the log names a received video: the publisher's id, `<id>/screen` for its screen share.
+    static func videoName(_ publisherId: String, source: VideoContent) -> String {
+        source == .screen ? "\(publisherId)/screen" : publisherId
+    }
+
+    /// Every video name the viewers receive, cameras first.
+    var videoNames: [String] {
+        speakers.map(\.id) + speakers.filter { $0.screen != nil }.map { Self.videoName($0.id, source: .screen) }
+    }
 
     /// Who the schedule says speaks at `milliseconds` into the call.
     func scheduledSpeaker(atMilliseconds milliseconds: Int64) -> String {
@@ -158,6 +182,11 @@ final class RoomCall: Sendable {
         let timeline = timeline
         for speaker in speakers {
             players.append(Task { try await speaker.camera.play(from: TestSceneSource(width: top.width, height: top.height)) })
+            if let screen = speaker.screen {
+                let config = Self.screenConfig
+                players.append(Task { try await screen.play(from: ScreenTestSceneSource(width: config.width, height: config.height,
+                                                                                        frameRate: config.frameRate)) })
+            }
             players.append(Task {
                 try await speaker.mic.play(from: ToneSource(frequencyHz: speaker.frequencyHz, amplitude: 0.3, talkFrames: turnFrames,
                                                             pauseFrames: turnFrames * (count - 1), offsetFrames: speaker.offsetFrames))
@@ -186,6 +215,12 @@ final class RoomCall: Sendable {
                         log.withLock { $0.adaptiveEvents.append((at, viewer.id, publisherId, true, reason.rawValue)) }
                     case let .subscriptionResumed(publisherId, reason):
                         log.withLock { $0.adaptiveEvents.append((at, viewer.id, publisherId, false, reason?.rawValue)) }
+                    case let .screenShareSubscriptionPaused(publisherId, reason):
+                        let name = Self.videoName(publisherId, source: .screen)
+                        log.withLock { $0.adaptiveEvents.append((at, viewer.id, name, true, reason.rawValue)) }
+                    case let .screenShareSubscriptionResumed(publisherId, reason):
+                        let name = Self.videoName(publisherId, source: .screen)
+                        log.withLock { $0.adaptiveEvents.append((at, viewer.id, name, false, reason?.rawValue)) }
                     case let .activeSpeakersChanged(snapshot) where reportsSpeakers:
                         log.withLock {
                             $0.snapshotCount += 1
@@ -201,7 +236,7 @@ final class RoomCall: Sendable {
             }
             tasks.withLock { $0.append(events) }
             for remote in viewer.remotes {
-                let publisherId = remote.publisherId
+                let publisherId = Self.videoName(remote.publisherId, source: remote.source)
                 let frames = Task {
                     for await _ in remote.frames {
                         viewer.log.withLock {
@@ -232,7 +267,7 @@ final class RoomCall: Sendable {
             let (level, window) = viewer.log.withLock { ($0.qualityChanges.last.map { "\($0.current)" } ?? "unknown", $0.windowFrames) }
             let state = try? await room.adaptiveState(of: viewer.id)
             let estimate = state?.estimatedBitsPerSecond.map { "\($0 / 1000)" } ?? "-"
-            let fps = speakers.map { "\($0.id):\(window[$0.id] ?? 0)" }.joined(separator: " ")
+            let fps = videoNames.map { "\($0):\(window[$0] ?? 0)" }.joined(separator: " ")
             let throttling = viewer.throttled && Double(elapsedMilliseconds) / 1000 >= options.throttleFromSeconds
                 && Double(elapsedMilliseconds) / 1000 < options.throttleToSeconds
             rows.append(" " + [viewer.id.padding(toLength: 10, withPad: " ", startingAt: 0),
@@ -257,7 +292,7 @@ final class RoomCall: Sendable {
             return .object([
                 ("id", .string(viewer.id)),
                 ("throttled", .bool(viewer.throttled)),
-                ("framesDecoded", .object(speakers.map { ($0.id, .int(viewerLog.framesDecoded[$0.id] ?? 0)) })),
+                ("framesDecoded", .object(videoNames.map { ($0, .int(viewerLog.framesDecoded[$0] ?? 0)) })),
                 ("qualityChanges", .array(viewerLog.qualityChanges.map { change in
                     .object([("atMs", .int(Int(change.atMilliseconds))), ("previous", .string("\(change.previous)")),
                              ("current", .string("\(change.current)")), ("mos", .double(change.mos))])
@@ -276,6 +311,7 @@ final class RoomCall: Sendable {
             ("speakingSchedule", .array(schedule)),
             ("muted", .array(options.muted.sorted().map { .string($0) })),
             ("pinnedByThrottled", .array(options.pinned.sorted().map { .string($0) })),
+            ("screenSharer", options.screenSharer.map { .string($0) } ?? .null),
             ("speakerSnapshots", .array(roomLog.snapshots.map { at, speakers in
                 .object([("atMs", .int(Int(at))), ("speakers", .array(speakers.map {
                     .object([("participantId", .string($0.participantId)), ("trackId", .string($0.trackId)),

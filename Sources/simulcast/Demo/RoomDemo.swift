@@ -17,7 +17,7 @@ enum RoomDemo {
         }
         let parsed = try CommandLineArguments(
             normalized, valueOptions: ["participants", "seconds", "size", "json", "throttle", "throttle-kbps", "turn", "mute", "pin",
-                                     "protocol"],
+                                     "protocol", "screen-share"],
             flagOptions: ["quiet"])
         var options = RoomCall.Options()
         options.participants = try parsed.int("participants", default: 3, range: 2...6)
@@ -52,6 +52,12 @@ enum RoomDemo {
                 throw CommandError("--\(name) \(text): expected publisher ids among \(ids.sorted().joined(separator: ","))")
             }
             if name == "mute" { options.muted = chosen } else { options.pinned = chosen }
+        }
+        if let sharer = parsed.string("screen-share") {
+            guard ids.contains(sharer) else {
+                throw CommandError("--screen-share \(sharer): expected one publisher id among \(ids.sorted().joined(separator: ","))")
+            }
+            options.screenSharer = sharer
         }
         options.recordsSpeakerSnapshots = parsed.string("json") != nil
         return (options, parsed)
@@ -103,7 +109,7 @@ enum RoomDemo {
             let viewerLog = viewer.log.withLock { $0 }
             output("\(viewer.id): quality \(viewerLog.qualityChanges.last.map { "\($0.current)" } ?? "unknown"), "
                 + "quality changes \(viewerLog.qualityChanges.map { "\($0.previous)→\($0.current)" }.joined(separator: ", ")), "
-                + "frames decoded " + call.speakers.map { "\($0.id) \(viewerLog.framesDecoded[$0.id] ?? 0)" }.joined(separator: ", ")
+                + "frames decoded " + call.videoNames.map { "\($0) \(viewerLog.framesDecoded[$0] ?? 0)" }.joined(separator: ", ")
                 + (viewer.throttled ? ", link dropped \(droppedByThrottle) datagrams" : ""))
         }
         output("speaker snapshots: \(roomLog.snapshotCount)")

@@ -1,22 +1,25 @@
 import Foundation
 
-/// Debian's `ffmpeg` as an independent VP8 decoder for what our forwarder produced. A missing
-/// ffmpeg is a failure with a clear message (`make test` installs it through
-/// scripts/install-deps.sh), never a skip.
-enum FFmpeg {
-    struct Missing: Error, CustomStringConvertible {
-        var description: String { "ffmpeg not found on PATH: apt-get install ffmpeg (scripts/install-deps.sh does it)" }
+/// Debian's `ffmpeg` as an independent VP8 decoder for what the engine produced (a forwarded
+/// stream, a recorded screen share). A missing ffmpeg is a failure with a clear message
+/// (`make test` installs it through scripts/install-deps.sh), never a skip.
+public enum FFmpeg {
+    /// ffmpeg is not on PATH.
+    public struct Missing: Error, CustomStringConvertible {
+        public var description: String { "ffmpeg not found on PATH: apt-get install ffmpeg (scripts/install-deps.sh does it)" }
     }
 
-    struct Result {
-        var exitStatus: Int32
+    /// How one decode went.
+    public struct Result: Sendable {
+        public var exitStatus: Int32
         /// What `-v error` printed: empty when every frame decoded cleanly.
-        var errorOutput: String
+        public var errorOutput: String
         /// Frames decoded (one `-f framemd5` line each).
-        var frames: Int
+        public var frames: Int
     }
 
-    static func executable() throws -> URL {
+    /// The ffmpeg on PATH.
+    public static func executable() throws -> URL {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         for directory in path.split(separator: ":") {
             let candidate = URL(fileURLWithPath: String(directory)).appendingPathComponent("ffmpeg")
@@ -28,7 +31,7 @@ enum FFmpeg {
     /// `ffmpeg -v error -i FILE -fps_mode passthrough -f framemd5 -`: decodes every frame (no
     /// frame-rate conversion dropping or repeating any) and prints one MD5 line per
     /// frame; errors go to a file (so a chatty failure cannot fill a pipe and stall ffmpeg).
-    static func decode(_ path: String) throws -> Result {
+    public static func decode(_ path: String) throws -> Result {
         let errorPath = path + ".stderr"
         _ = FileManager.default.createFile(atPath: errorPath, contents: nil)
         defer { try? FileManager.default.removeItem(atPath: errorPath) }
