@@ -68,4 +68,26 @@ import Testing
         let frames = try #require(open["framesDecoded"] as? [String: Int])
         #expect(frames.count == 3 && frames.values.allSatisfy { $0 >= 200 })
     }
+
+    /// Issue 17 in the room demo: p1 also shares its screen; when the throttled viewer is
+    /// squeezed, adaptive subscriptions pause camera videos and never the screen share, which the
+    /// squeezed viewer keeps decoding.
+    @Test func aSqueezedViewerKeepsTheScreenShareAfterItsCameraVideosArePaused() async throws {
+        let jsonPath = FileManager.default.temporaryDirectory.appendingPathComponent("room-demo-screen-\(getpid()).json").path
+        defer { try? FileManager.default.removeItem(atPath: jsonPath) }
+        let lines = OutputLines()
+        _ = try await RoomDemo.run(["--participants", "--seconds", "12", "--throttle", "2-7", "--throttle-kbps", "200",
+                                    "--screen-share", "p1", "--json", jsonPath, "--quiet"], output: { lines.append($0) })
+        print(lines.text)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: jsonPath)))
+            as? [String: Any])
+        #expect(json["screenSharer"] as? String == "p1")
+        let events = (json["adaptiveEvents"] as? [[String: Any]] ?? []).filter { $0["subscriber"] as? String == "throttled" }
+        let paused = events.filter { $0["event"] as? String == "paused" }.compactMap { $0["participant"] as? String }
+        #expect(!paused.isEmpty && paused.allSatisfy { ["p1", "p2", "p3"].contains($0) })  // cameras only
+        let viewers = try #require(json["viewers"] as? [[String: Any]])
+        let throttled = try #require(viewers.first { $0["id"] as? String == "throttled" }?["framesDecoded"] as? [String: Int])
+        let open = try #require(viewers.first { $0["id"] as? String == "viewer" }?["framesDecoded"] as? [String: Int])
+        #expect((throttled["p1/screen"] ?? 0) > 0 && (open["p1/screen"] ?? 0) > 0)
+    }
 }
