@@ -16,6 +16,17 @@ enum SocketAddressCalls {
         try name(of: descriptor, getsockname)
     }
 
+    /// The address a socket being set up got (`getsockname`); when the kernel cannot tell, the
+    /// socket is closed before the error is thrown, so a failed initializer leaks no descriptor.
+    static func localEndpointClosingOnFailure(of descriptor: Int32) throws(NetworkError) -> NetworkEndpoint {
+        do {
+            return try localEndpoint(of: descriptor)
+        } catch {
+            close(descriptor)
+            throw error
+        }
+    }
+
     /// The connected peer's address (`getpeername`).
     static func peerEndpoint(of descriptor: Int32) throws(NetworkError) -> NetworkEndpoint {
         try name(of: descriptor, getpeername)

@@ -236,12 +236,7 @@ public final class TCPFramedListener {
             throw .socketFailed(operation: "bind/listen \(endpoint)", errno: code)
         }
         descriptor = fd
-        do {
-            localEndpoint = try SocketAddressCalls.localEndpoint(of: fd)
-        } catch {
-            close(fd)
-            throw error
-        }
+        localEndpoint = try SocketAddressCalls.localEndpointClosingOnFailure(of: fd)
         self.maximumPacketSize = maximumPacketSize
         self.sendQueueLimit = sendQueueLimit
         self.socketBufferBytes = socketBufferBytes

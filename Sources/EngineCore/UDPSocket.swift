@@ -22,12 +22,7 @@ public final class UDPSocket: DatagramTransport {
             throw .socketFailed(operation: "bind \(endpoint)", errno: code)
         }
         descriptor = fd
-        do {
-            localEndpoint = try SocketAddressCalls.localEndpoint(of: fd)
-        } catch {
-            close(fd)
-            throw error
-        }
+        localEndpoint = try SocketAddressCalls.localEndpointClosingOnFailure(of: fd)
     }
 
     deinit { close(descriptor) }
