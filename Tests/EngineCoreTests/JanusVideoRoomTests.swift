@@ -63,7 +63,9 @@ import Testing
         let source = try VideoSource(testSceneWidth: 640, height: 360), signal = TestSignal()
         try RealTimeMediaPump().run(publisher, seconds: 13, video: source.nextFrame, audio: signal.frame)
         let participants = try room.participants(room: 1234)
-        print("Janus participants: \(participants); key frames requested \(publisher.keyFramesRequested)")
+        print("Janus participants: \(participants); key frames requested \(publisher.keyFramesRequested); REMB: \(publisher.rembsReceived) "
+              + "received, last \(publisher.lastREMBBitrate.map(String.init) ?? "none") bps, layers paused \(publisher.layerPausesByREMB) / "
+              + "resumed \(publisher.layerResumesByREMB) by REMB; sending \(publisher.sendingLayers)")
         let us = participants.first { $0["id"] as? Int == publisherID }
         #expect(us?["publisher"] as? Bool == true)
         let viewed = String(decoding: viewerOutput.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
