@@ -7,9 +7,10 @@
 # (substreams 0, 1, 2 at 320x180, 640x360, 1280x720; temporal 0 then 2) and --max-layer 2
 # (substreams 0 and 1 at 320x180 and 1280x720). A third run (issue 16) publishes with
 # --e2ee-key: every frame SFrame-encrypted (RFC 9605) before it reaches Janus, and the viewer,
-# holding no key, must receive Janus's forwarded video packets and fail to decode them (--keyless).
+# holding no key, must receive Janus's forwarded frames and draw nothing like the picture from them,
+# while a referee holding the key opens them (--keyless --check-key: proof Janus relayed ciphertext).
 # Results: out/janus-videoroom-{three,two,e2ee}.json. Exit 0 when the first two runs decode every
-# asked resolution with zero decode errors and the third receives packets it cannot decode.
+# asked resolution with zero decode errors and the third passes those checks.
 #
 #   unshare -n scripts/netns-run.sh scripts/janus-videoroom-acceptance.sh [BINARY]
 set -euo pipefail
@@ -36,7 +37,7 @@ run() { # NAME MAX_LAYER SCHEDULE TEMPORAL RESOLUTIONS [E2EE_KEY]
     elif [ -n "$key" ]; then
         echo "janus-videoroom: $name: publisher $(head -n 1 "$tmp/publish.out")" >&2
         "$python" Tests/Interop/janus_viewer.py --url "$url" --videoroom 1234 --feed "$id" --seconds 6 --setup-timeout 15 \
-            --schedule "$schedule" --keyless --ice-address 10.99.0.1 >"out/janus-videoroom-$name.json" || status=1
+            --schedule "$schedule" --keyless --check-key "$key" --ice-address 10.99.0.1 >"out/janus-videoroom-$name.json" || status=1
         cat "out/janus-videoroom-$name.json"
     else
         echo "janus-videoroom: $name: publisher $(head -n 1 "$tmp/publish.out")" >&2

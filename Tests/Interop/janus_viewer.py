@@ -12,9 +12,14 @@ frame at the new resolution, frame rate per schedule period (so per temporal set
 errors, the largest gap between frames and the run's duration.
 
 With --keyless (a publisher that encrypts its frames end to end, RFC 9605, and a viewer holding no
-key) the checks turn round: set-up waits for video packets instead of a decoded frame, and the run
-passes when Janus forwarded video packets (at least 100) that the viewer could not decode (fewer
-than 10 % of the frames sent in the media phase come out of its decoder).
+key) the checks turn round: set-up waits for video packets instead of a decoded frame. libvpx, like
+any VP8 decoder, turns ciphertext behind a clear payload header into pictures of noise rather than
+errors, so "cannot decode" is judged on the pictures: every assembled frame handed to the viewer's
+decoder is also given to a referee holding the room key (--check-key, sframe_check.py). The run
+passes when at least 100 video packets arrived, nearly every frame opens under the key (what Janus
+relayed was ciphertext whose tag only the key verifies), the opened plaintext decodes, and no
+picture the keyless decoder drew resembles the plaintext's picture of the same frame (luma PSNR
+below 20 dB).
 
 Exit status: 0 when the checks pass, 1 when a check fails (no frames, decode errors, and the
 optional --require-switches / --max-switch-ms / --max-gap-ms / --min-frames-per-resolution),
@@ -27,6 +32,7 @@ Example:
 """
 import argparse
 import asyncio
+import base64
 import json
 import logging
 import random
@@ -38,6 +44,8 @@ import aiohttp
 import aioice.ice
 from aiortc import RTCPeerConnection, RTCSessionDescription
 from aiortc.mediastreams import MediaStreamError
+
+import sframe_check
 
 
 def parse_schedule(text, what):
@@ -84,7 +92,10 @@ def parse_args(argv):
                    help="gather ICE candidates on this local address only (the harness's ice_address); "
                         "default: every address aioice finds")
     p.add_argument("--keyless", action="store_true",
-                   help="the publisher encrypts end to end: expect packets that do not decode")
+                   help="the publisher encrypts end to end: expect frames whose pictures are not the picture")
+    p.add_argument("--check-key", default=None,
+                   help="with --keyless: the room's SFrame key (base64), used only by the referee that "
+                        "proves the forwarded frames are ciphertext, never by the viewer's decoder")
     p.add_argument("--verbose", action="store_true", help="log Janus events to stderr")
     return p.parse_args(argv)
 
@@ -197,7 +208,13 @@ async def run(args):
         aioice.ice.get_host_addresses = lambda use_ipv4=True, use_ipv6=False: [args.ice_address]
 
     decode_errors = DecodeErrors()
-    logging.getLogger("aiortc").addHandler(decode_errors)
+    # aiortc reports a frame libvpx refused as a warning of its decoder thread: let warnings
+    # through to the counter (the root logger stops at errors) but not on to stderr.
+    aiortc_log = logging.getLogger("aiortc")
+    aiortc_log.setLevel(logging.WARNING)
+    aiortc_log.propagate = False
+    aiortc_log.addHandler(decode_errors)
+    encoded_frames = tap_vp8_decoder() if args.keyless else None
 
     frames = []            # (monotonic time, "WxH")
     first_frame = asyncio.Event()
@@ -346,23 +363,85 @@ async def run(args):
                 pass
 
     if args.keyless:
-        return summarize_keyless(args, frames, packets, decode_errors, started, t0, end)
+        return summarize_keyless(args, frames, encoded_frames, packets, decode_errors, started, t0, end)
     return summarize(args, frames, requests, janus_events, expected, decode_errors, started, t0, end)
 
 
-def summarize_keyless(args, frames, packets, decode_errors, started, t0, end):
-    """--keyless: Janus forwarded video packets the viewer could not decode."""
+def tap_vp8_decoder():
+    """Every frame aiortc's VP8 decoder is given, as (bytes, luma samples of the pictures it drew).
+
+    aiortc decodes on its own thread and swallows what it raises, so the tap wraps the decoder's
+    `decode` and appends (a list append is atomic); the pictures are sampled there, not kept."""
+    from aiortc.codecs import vpx
+    taps = []
+    original = vpx.Vp8Decoder.decode
+
+    def decode(self, encoded_frame):
+        data, pictures = bytes(encoded_frame.data), []
+        try:
+            pictures = original(self, encoded_frame)
+            return pictures
+        finally:  # a frame libvpx refused is tapped too, with no pictures
+            taps.append((data, [sframe_check.luma_samples(p) for p in pictures]))
+
+    vpx.Vp8Decoder.decode = decode
+    return taps
+
+
+def referee_keyless(check_key, encoded_frames):
+    """Opens each tapped frame with the room key, decodes the plaintext, and compares pictures."""
+    import av
+    opener = sframe_check.FrameOpener(base64.b64decode(check_key))
+    decoder = av.CodecContext.create("libvpx", "r")
+    opened, unopened, plaintext_pictures, compared, psnrs, samples = 0, 0, 0, 0, [], []
+    for data, keyless_pictures in list(encoded_frames):
+        try:
+            plaintext = opener.open_vp8_frame(data)
+        except sframe_check.OpenError as e:
+            unopened += 1
+            if len(samples) < 3:
+                samples.append(str(e))
+            continue
+        opened += 1
+        try:
+            pictures = [sframe_check.luma_samples(p) for p in decoder.decode(av.Packet(plaintext))]
+        except av.error.FFmpegError:
+            pictures = []  # before the first key frame
+        plaintext_pictures += len(pictures)
+        for keyless, clear in zip(keyless_pictures, pictures):
+            psnr = sframe_check.luma_psnr(keyless, clear)
+            if psnr is not None:
+                compared += 1
+                psnrs.append(psnr)
+    return {"frames_tapped": len(encoded_frames), "frames_opened": opened, "frames_unopened": unopened,
+            "unopened_samples": samples, "plaintext_pictures": plaintext_pictures,
+            "pictures_compared": compared, "max_keyless_psnr_db": round(max(psnrs), 2) if psnrs else None}
+
+
+def summarize_keyless(args, frames, encoded_frames, packets, decode_errors, started, t0, end):
+    """--keyless: what Janus relayed was ciphertext, and the keyless pictures are not the picture."""
     decoded = sum(1 for f in frames if t0 <= f[0] <= end)
     sent = round(30 * (end - t0))
     failures = []
     if packets < 100:
         failures.append(f"only {packets} video packets arrived")
-    if decoded >= 0.1 * sent:
-        failures.append(f"{decoded} of about {sent} frames decoded without the key")
+    referee = referee_keyless(args.check_key, encoded_frames) if args.check_key else {}
+    if not args.check_key:
+        failures.append("no --check-key: nothing proves the frames were ciphertext")
+    else:
+        tapped, opened = referee["frames_tapped"], referee["frames_opened"]
+        if tapped < 0.5 * sent:
+            failures.append(f"only {tapped} of about {sent} frames reached the decoder")
+        if opened < 0.95 * tapped:
+            failures.append(f"only {opened} of {tapped} frames opened under the room key")
+        if referee["plaintext_pictures"] < 0.5 * opened:
+            failures.append(f"the opened plaintext decoded to only {referee['plaintext_pictures']} pictures")
+        if referee["max_keyless_psnr_db"] is not None and referee["max_keyless_psnr_db"] >= 20:
+            failures.append(f"a keyless picture resembles the plaintext one ({referee['max_keyless_psnr_db']} dB)")
     result = {"ok": not failures, "failures": failures, "video_packets_received": packets,
-              "frames_decoded": decoded, "frames_sent_estimate": sent, "decode_errors": decode_errors.count,
-              "decode_error_samples": decode_errors.samples, "setup_ms": round((t0 - started) * 1000.0, 1),
-              "duration_s": round(end - started, 3)}
+              "frames_decoded": decoded, "frames_sent_estimate": sent, **referee,
+              "decode_errors": decode_errors.count, "decode_error_samples": decode_errors.samples,
+              "setup_ms": round((t0 - started) * 1000.0, 1), "duration_s": round(end - started, 3)}
     return result, 0 if result["ok"] else 1
 
 
