@@ -65,7 +65,9 @@ import Testing
         let participants = try room.participants(room: 1234)
         print("Janus participants: \(participants); key frames requested \(publisher.keyFramesRequested); REMB: \(publisher.rembsReceived) "
               + "received, last \(publisher.lastREMBBitrate.map(String.init) ?? "none") bps, layers paused \(publisher.layerPausesByREMB) / "
-              + "resumed \(publisher.layerResumesByREMB) by REMB; sending \(publisher.sendingLayers)")
+              + "resumed \(publisher.layerResumesByREMB) by REMB; sending \(publisher.sendingLayers); streams "
+              + publisher.statistics.map { "\($0.name) \($0.packets) packets, \($0.retransmissions) resent, \($0.retransmissionsRefused) refused" }
+                  .joined(separator: ", "))
         let us = participants.first { $0["id"] as? Int == publisherID }
         #expect(us?["publisher"] as? Bool == true)
         let viewed = String(decoding: viewerOutput.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)

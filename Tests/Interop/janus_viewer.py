@@ -286,12 +286,19 @@ async def run(args):
             return sum(getattr(r, "packetsReceived", 0) for r in stats.values()
                        if r.type == "inbound-rtp" and getattr(r, "kind", "") == "video")
 
+        async def inbound_video():
+            """aiortc's inbound-rtp stats of the video streams: what arrived and what it counts lost."""
+            stats = await pc.getStats()
+            return [{"ssrc": r.ssrc, "packets_received": r.packetsReceived, "packets_lost": r.packetsLost}
+                    for r in stats.values() if r.type == "inbound-rtp" and getattr(r, "kind", "") == "video"]
+
         async def first_packets():
             while await video_packets_received() == 0:
                 await asyncio.sleep(0.05)
 
         drainer = None
         packets = 0
+        inbound = []
         try:
             setup_deadline = started + args.setup_timeout
             try:
@@ -348,6 +355,7 @@ async def run(args):
                 await asyncio.sleep(remaining)
             end = time.monotonic()
             packets = await video_packets_received()
+            inbound = await inbound_video()
         finally:
             if drainer is not None:
                 drainer.cancel()
@@ -364,7 +372,7 @@ async def run(args):
 
     if args.keyless:
         return summarize_keyless(args, frames, encoded_frames, packets, decode_errors, started, t0, end)
-    return summarize(args, frames, requests, janus_events, expected, decode_errors, started, t0, end)
+    return summarize(args, frames, requests, janus_events, expected, decode_errors, started, t0, end, inbound)
 
 
 def tap_vp8_decoder():
@@ -445,7 +453,7 @@ def summarize_keyless(args, frames, encoded_frames, packets, decode_errors, star
     return result, 0 if result["ok"] else 1
 
 
-def summarize(args, frames, requests, janus_events, expected, decode_errors, started, t0, end):
+def summarize(args, frames, requests, janus_events, expected, decode_errors, started, t0, end, inbound=()):
     ms = lambda t: round((t - t0) * 1000.0, 1)
     frames = [f for f in frames if f[0] <= end]
     by_res = {}
@@ -558,6 +566,9 @@ def summarize(args, frames, requests, janus_events, expected, decode_errors, sta
         "fps_by_temporal": fps_by_temporal,
         "fps_overall": round(len(frames) / (end - t0), 2) if end > t0 else 0.0,
         "max_frame_gap_ms": round(max_gap * 1000.0, 1),
+        "frame_gaps_over_500ms": [{"after_ms": ms(a[0]), "gap_ms": round((b - a[0]) * 1000.0, 1), "last": a[1]}
+                                  for a, b in zip(frames, [f[0] for f in frames[1:]] + [end]) if b - a[0] > 0.5],
+        "inbound_video": list(inbound),
         "decode_errors": decode_errors.count,
         "decode_error_samples": decode_errors.samples,
         "janus_events": [dict(data, t_ms=ms(at)) for at, data in janus_events],
