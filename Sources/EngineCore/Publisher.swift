@@ -86,6 +86,9 @@ public final class Publisher {
     private var opusBuffer = [UInt8](repeating: 0, count: OpusEncoder.maxPacketSize)
     private var audioWasSilent = true
     private var throttle: KeyFrameRequestThrottle
+    /// Throttled key-frame requests still owed, by throttle key (the layer they named): the first
+    /// frame after the interval serves them, so a requester that asks once is never starved.
+    private var deferredKeyFrameRequests: [UInt32: Int] = [:]
     private var lastReport: [UInt32: Int64] = [:]
     private var receiveBuffer = [UInt8](repeating: 0, count: 2048)
     private var nackScratch: [UInt16] = []
@@ -278,6 +281,7 @@ public final class Publisher {
             rembAllocator = allocator
             _ = try applyREMBLayerCount(active, encoder: encoder)
         }
+        if !deferredKeyFrameRequests.isEmpty { serveDeferredKeyFrameRequests() }
         var failure: PublisherError?
         let skippedBefore = encoder.framesSkippedUnchanged
         do {
@@ -516,14 +520,31 @@ public final class Publisher {
         // Every layer: one throttle for the whole track (keyed by its lowest layer's SSRC).
         let throttleKey = configuration.keyFrameRequestScope == .everyLayer ? videoSenders[0].ssrc : ssrc
         if throttle.shouldPass(ssrc: throttleKey, nowMilliseconds: nowMilliseconds) {
-            switch configuration.keyFrameRequestScope {
-            case .everyLayer: encoder?.requestKeyFrame()
-            case .namedLayer: encoder?.requestKeyFrame(forLayer: layer)
-            }
-            keyFramesRequested += 1
+            requestKeyFrame(layer: layer)
+            deferredKeyFrameRequests[throttleKey] = nil
             outcome.keyFramesRequested += 1
         } else {
             keyFrameRequestsThrottled += 1
+            deferredKeyFrameRequests[throttleKey] = layer
+        }
+    }
+
+    /// A key frame on every layer or on `layer`, as `keyFrameRequestScope` says.
+    private func requestKeyFrame(layer: Int) {
+        switch configuration.keyFrameRequestScope {
+        case .everyLayer: encoder?.requestKeyFrame()
+        case .namedLayer: encoder?.requestKeyFrame(forLayer: layer)
+        }
+        keyFramesRequested += 1
+    }
+
+    /// Requests that were throttled and whose interval has passed become key frames now.
+    private func serveDeferredKeyFrameRequests() {
+        let nowMilliseconds = path.clock.monotonicMilliseconds()
+        for (throttleKey, layer) in deferredKeyFrameRequests
+        where throttle.shouldPass(ssrc: throttleKey, nowMilliseconds: nowMilliseconds) {
+            requestKeyFrame(layer: layer)
+            deferredKeyFrameRequests[throttleKey] = nil
         }
     }
 

@@ -96,8 +96,9 @@ public struct PublisherConfiguration: Sendable {
     /// Interval between sender reports per SSRC, in microseconds (0 disables reports).
     public var reportIntervalMicroseconds: Int64
     /// Key-frame requests (PLI/FIR) for one SSRC pass at most once per this many milliseconds
-    /// (default 500: a flood of requests costs at most two key frames per second per layer;
-    /// the rest are counted in `Publisher.keyFrameRequestsThrottled`).
+    /// (default 500: a flood of requests costs at most two key frames per second per layer).
+    /// The rest are counted in `Publisher.keyFrameRequestsThrottled` and served together by the
+    /// first frame after the interval, so a request that lands inside it is late, never lost.
     public var keyFrameRequestIntervalMilliseconds: Int64
     /// Which layers a key-frame request refreshes (and what the throttle counts per).
     public var keyFrameRequestScope: KeyFrameRequestScope

@@ -63,7 +63,7 @@ import Testing
         let source = try VideoSource(testSceneWidth: 640, height: 360), signal = TestSignal()
         try RealTimeMediaPump().run(publisher, seconds: 13, video: source.nextFrame, audio: signal.frame)
         let participants = try room.participants(room: 1234)
-        print("Janus participants: \(participants); key frames requested \(publisher.keyFramesRequested); REMB: \(publisher.rembsReceived) "
+        print("Janus participants: \(participants); key frames requested \(publisher.keyFramesRequested), throttled \(publisher.keyFrameRequestsThrottled); REMB: \(publisher.rembsReceived) "
               + "received, last \(publisher.lastREMBBitrate.map(String.init) ?? "none") bps, layers paused \(publisher.layerPausesByREMB) / "
               + "resumed \(publisher.layerResumesByREMB) by REMB; sending \(publisher.sendingLayers); streams "
               + publisher.statistics.map { "\($0.name) \($0.packets) packets, \($0.retransmissions) resent, \($0.retransmissionsRefused) refused" }

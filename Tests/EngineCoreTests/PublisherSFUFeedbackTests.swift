@@ -50,6 +50,33 @@ private func keyFrameStarts(_ rig: PublisherRig, receiver: TestReceiver, from st
         #expect(try keyFrameStarts(rig, receiver: receiver, from: start) == [1000: true, 1001: true])
     }
 
+    /// Janus asks once when a subscriber joins; if that lands inside the interval of an earlier
+    /// request, the key frame must still come (libwebrtc would make the SFU ask again).
+    @Test func aThrottledRequestIsServedOnceTheIntervalHasPassed() throws {
+        let rig = try PublisherRig()
+        let receiver = try TestReceiver()
+        try rig.sendFrames(3)
+        let pli = try receiver.protectFeedback([.pictureLossIndication(.init(senderSSRC: 9, mediaSSRC: 1000))])
+        #expect(try rig.publisher.handleIncoming(pli).keyFramesRequested == 1)
+        try rig.sendFrames(1)  // the key frame for the first request; the clock moves 33 ms
+        for _ in 0..<2 {  // asked twice inside the interval: one key frame owed
+            let late = try receiver.protectFeedback([.pictureLossIndication(.init(senderSSRC: 9, mediaSSRC: 1001))])
+            #expect(try rig.publisher.handleIncoming(late).keyFramesRequested == 0)
+        }
+        var start = rig.transport.sent.count
+        try rig.sendFrames(13)  // 33 + 13 x 33 = 462 ms < 500: still owed
+        #expect(try sentRTP(rig.transport, receiver: receiver, from: start).allSatisfy { !(try startsKeyFrame($0.packet.payload)) })
+        rig.clock.advance(milliseconds: 40)
+        start = rig.transport.sent.count
+        try rig.sendFrames(1)
+        #expect(try keyFrameStarts(rig, receiver: receiver, from: start) == [1000: true, 1001: true])
+        #expect(rig.publisher.keyFramesRequested == 2 && rig.publisher.keyFrameRequestsThrottled == 2)
+        rig.clock.advance(milliseconds: 400)
+        start = rig.transport.sent.count
+        try rig.sendFrames(1)  // served once, not again
+        #expect(try keyFrameStarts(rig, receiver: receiver, from: start) == [1000: false, 1001: false])
+    }
+
     @Test func namedLayerOptionRefreshesOnlyThatLayer() throws {
         let rig = try PublisherRig(keyFrameScope: .namedLayer)
         let receiver = try TestReceiver()
