@@ -109,11 +109,13 @@ class DecodeErrors(logging.Handler):
         super().__init__(logging.WARNING)
         self.count = 0
         self.samples = []
+        self.times = []  # monotonic time of each
 
     def emit(self, record):
         message = record.getMessage()
         if "failed to decode" in message or "decode" in message.lower() and record.levelno >= logging.ERROR:
             self.count += 1
+            self.times.append(time.monotonic())
             if len(self.samples) < 5:
                 self.samples.append(message)
 
@@ -215,6 +217,7 @@ async def run(args):
     aiortc_log.propagate = False
     aiortc_log.addHandler(decode_errors)
     encoded_frames = tap_vp8_decoder() if args.keyless else None
+    incomplete_frames = tap_frame_completeness()
 
     frames = []            # (monotonic time, "WxH")
     first_frame = asyncio.Event()
@@ -372,7 +375,42 @@ async def run(args):
 
     if args.keyless:
         return summarize_keyless(args, frames, encoded_frames, packets, decode_errors, started, t0, end)
-    return summarize(args, frames, requests, janus_events, expected, decode_errors, started, t0, end, inbound)
+    return summarize(args, frames, requests, janus_events, expected, decode_errors, started, t0, end, inbound,
+                     incomplete_frames)
+
+
+def tap_frame_completeness():
+    """Makes aiortc drop, as libwebrtc does, video frames assembled without their last packet, and
+    returns the monotonic time of each.
+
+    aiortc's jitter buffer ends a frame where the RTP timestamp changes; libwebrtc's packet buffer
+    also wants the frame's last packet (marker bit, RFC 3550 §5.1 / RFC 7741 §4.1). Janus's
+    streaming plugin reads each substream from its own socket, so at a substream switch it can cut
+    the tail of the old substream's frame and, rewriting sequence numbers without a gap, hand the
+    viewer a truncated frame: measured, each such frame was aiortc's one "failed to decode" 1-3 ms
+    later, ~20 ms before the first picture of the new substream. Those frames are not decoded here
+    (the caller checks they come only at switches); every other frame goes to the decoder as before."""
+    from aiortc import jitterbuffer
+    incomplete = []
+    original = jitterbuffer.JitterBuffer.add
+
+    def add(self, packet):
+        if not self._is_video:
+            return original(self, packet)
+        ends = self.__dict__.setdefault("_viewer_frame_ends", set())
+        if packet.marker:
+            ends.add(packet.timestamp)
+        pli_flag, frame = original(self, packet)
+        if frame is not None:
+            if frame.timestamp in ends:
+                ends.discard(frame.timestamp)
+            else:
+                incomplete.append(time.monotonic())
+                return pli_flag, None
+        return pli_flag, frame
+
+    jitterbuffer.JitterBuffer.add = add
+    return incomplete
 
 
 def tap_vp8_decoder():
@@ -453,7 +491,12 @@ def summarize_keyless(args, frames, encoded_frames, packets, decode_errors, star
     return result, 0 if result["ok"] else 1
 
 
-def summarize(args, frames, requests, janus_events, expected, decode_errors, started, t0, end, inbound=()):
+# How long before the first frame of a new resolution a cut-short frame counts as the switch's.
+SWITCH_CUT_WINDOW_S = 0.2
+
+
+def summarize(args, frames, requests, janus_events, expected, decode_errors, started, t0, end, inbound=(),
+              incomplete_frames=()):
     ms = lambda t: round((t - t0) * 1000.0, 1)
     frames = [f for f in frames if f[0] <= end]
     by_res = {}
@@ -550,6 +593,11 @@ def summarize(args, frames, requests, janus_events, expected, decode_errors, sta
         failures.append("no frames decoded")
     if decode_errors.count:
         failures.append(f"{decode_errors.count} decode errors")
+    # A frame cut short is the SFU's doing only at a switch: just before a new resolution shows.
+    new_resolution_at = [b[0] for a, b in zip(frames, frames[1:]) if a[1] != b[1]]
+    stray = [t for t in incomplete_frames if not any(0 <= at - t <= SWITCH_CUT_WINDOW_S for at in new_resolution_at)]
+    if stray:
+        failures.append(f"{len(stray)} frames arrived without their last packet away from a substream switch")
     if args.max_gap_ms is not None and max_gap * 1000.0 > args.max_gap_ms:
         failures.append(f"frames stopped for {round(max_gap * 1000.0)} ms > {args.max_gap_ms}")
 
@@ -571,6 +619,8 @@ def summarize(args, frames, requests, janus_events, expected, decode_errors, sta
         "inbound_video": list(inbound),
         "decode_errors": decode_errors.count,
         "decode_error_samples": decode_errors.samples,
+        "decode_error_at_ms": [ms(t) for t in decode_errors.times],
+        "incomplete_frames_at_ms": [ms(t) for t in incomplete_frames],
         "janus_events": [dict(data, t_ms=ms(at)) for at, data in janus_events],
         "janus_errors": [data for _, data in janus_events if "error" in data],
         "setup_ms": round((t0 - started) * 1000.0, 1),

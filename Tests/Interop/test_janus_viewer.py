@@ -13,6 +13,7 @@ import janus_viewer as jv  # noqa: E402
 class NoErrors:
     count = 0
     samples = []
+    times = []
 
 
 def timeline(segments, fps=30.0, start=100.0):
@@ -27,15 +28,27 @@ def timeline(segments, fps=30.0, start=100.0):
     return frames
 
 
-def run(frames, requests, argv=(), end=None):
+def run(frames, requests, argv=(), end=None, incomplete=()):
     args = jv.parse_args(["--url", "http://x/janus", *argv])
     t0 = frames[0][0]
     end = end if end is not None else frames[-1][0] + 1 / 30.0
     expected = args.resolutions.split(",")
-    return jv.summarize(args, frames, requests, [], expected, NoErrors(), t0 - 0.5, t0, end)
+    return jv.summarize(args, frames, requests, [], expected, NoErrors(), t0 - 0.5, t0, end, (), incomplete)
 
 
 class SummarizeTests(unittest.TestCase):
+    def test_a_frame_cut_short_passes_only_just_before_a_switch(self):
+        frames = timeline([(4, "320x180", 1), (2, "640x360", 1)])
+        t0 = frames[0][0]
+        switch_at = t0 + 4.0  # the first 640x360 frame
+        requests = [(t0 + 3.9, "substream", 1)]
+        result, status = run(frames, requests, incomplete=[switch_at - 0.02])
+        self.assertEqual(status, 0, result["failures"])
+        self.assertEqual(len(result["incomplete_frames_at_ms"]), 1)
+        result, status = run(frames, requests, incomplete=[switch_at - 0.02, t0 + 2.0])
+        self.assertEqual(status, 1)
+        self.assertIn("1 frames arrived without their last packet away from a substream switch", result["failures"])
+
     def test_switch_latency_and_frame_counts(self):
         frames = timeline([(4, "320x180", 1), (4.1, "640x360", 1)])
         t0 = frames[0][0]
