@@ -9,7 +9,9 @@ schedule (`--schedule` for `substream`, `--temporal-schedule` for `temporal`, bo
 seconds counted from the first decoded frame) and, after `--seconds`, prints one JSON object:
 frames per resolution, every resolution change, for each substream request the time until the first
 frame at the new resolution, frame rate per schedule period (so per temporal setting), decode
-errors, the largest gap between frames and the run's duration.
+errors, the largest gap between frames and the run's duration. A frame assembled without its last
+packet is not decoded (libwebrtc's rule; see tap_frame_completeness) and fails the run unless it
+comes just before a new resolution, where Janus's streaming plugin cuts one at a switch.
 
 With --keyless (a publisher that encrypts its frames end to end, RFC 9605, and a viewer holding no
 key) the checks turn round: set-up waits for video packets instead of a decoded frame. libvpx, like
