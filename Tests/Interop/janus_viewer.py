@@ -286,16 +286,14 @@ async def run(args):
                 at, event = await janus.events.get()
                 collect(at, event)
 
-        async def video_packets_received():
-            stats = await pc.getStats()
-            return sum(getattr(r, "packetsReceived", 0) for r in stats.values()
-                       if r.type == "inbound-rtp" and getattr(r, "kind", "") == "video")
-
         async def inbound_video():
             """aiortc's inbound-rtp stats of the video streams: what arrived and what it counts lost."""
             stats = await pc.getStats()
             return [{"ssrc": r.ssrc, "packets_received": r.packetsReceived, "packets_lost": r.packetsLost}
                     for r in stats.values() if r.type == "inbound-rtp" and getattr(r, "kind", "") == "video"]
+
+        async def video_packets_received():
+            return sum(stream["packets_received"] for stream in await inbound_video())
 
         async def first_packets():
             while await video_packets_received() == 0:
@@ -359,8 +357,8 @@ async def run(args):
             if remaining > 0:
                 await asyncio.sleep(remaining)
             end = time.monotonic()
-            packets = await video_packets_received()
             inbound = await inbound_video()
+            packets = sum(stream["packets_received"] for stream in inbound)
         finally:
             if drainer is not None:
                 drainer.cancel()
