@@ -32,7 +32,7 @@ public struct EncoderAdvisor: Sendable {
     public let framesPerMeasurement: Int
 
     /// - Parameters:
-    ///   - candidates: what to measure (default `EncoderCandidate.standardSet`, about 30 s here).
+    ///   - candidates: what to measure (default `EncoderCandidate.standardSet`, about 7 s here in a debug build).
     ///   - framesPerMeasurement: frames encoded per candidate; more is steadier and slower.
     public init(candidates: [EncoderCandidate] = EncoderCandidate.standardSet,
                 framesPerMeasurement: Int = 30) throws(EncoderAdvisorError) {
@@ -99,21 +99,49 @@ public struct EncoderAdvisor: Sendable {
         return frames
     }
 
+    /// Candidates that differ only in their layers (MAX_LAYER_3, MAX_LAYER_2, single at one size,
+    /// frame rate and cpu_used) are encoded frame by frame in turn: frame i of each, then frame
+    /// i + 1, each round starting one candidate later. Whatever else the machine runs meanwhile (a
+    /// burst on the other core, a neighbour thrashing the cache) then falls on each of them alike
+    /// instead of on whichever was being timed, so the order of their costs, the closest ones
+    /// the choice depends on (about 20 % apart), holds on a busy machine. One group at a time: at
+    /// most three encoders are alive, not every candidate's.
     private func measure(frames: [VideoFrame], cpuClock: () -> Int64) throws(EncoderAdvisorError) -> [EncoderMeasurement] {
         var scaledBySize: [VideoSize: [VideoFrame]] = [:]
-        var measurements: [EncoderMeasurement] = []
-        // The first candidate runs twice and its first result is dropped: a cold start (page
-        // faults, caches, clock ramp-up) would otherwise make whatever comes first look dearer.
-        for (index, candidate) in ([candidates[0]] + candidates).enumerated() {
-            let plan = try Self.plan(for: candidate)
-            let top = VideoSize(width: plan.top.width, height: plan.top.height)
-            if scaledBySize[top] == nil {
-                scaledBySize[top] = try Self.scale(frames, to: top)
+        var measured: [EncoderCandidate: EncoderMeasurement] = [:]
+        for group in layerVariantGroups() {
+            var runs: [EncoderCandidateRun] = []
+            for candidate in group {
+                let plan = try Self.plan(for: candidate)
+                let top = VideoSize(width: plan.top.width, height: plan.top.height)
+                if scaledBySize[top] == nil {
+                    scaledBySize[top] = try Self.scale(frames, to: top)
+                }
+                runs.append(try EncoderCandidateRun(candidate: candidate, plan: plan, frames: scaledBySize[top] ?? []))
             }
-            let measurement = try measure(candidate, plan: plan, frames: scaledBySize[top] ?? [], cpuClock: cpuClock)
-            if index > 0 { measurements.append(measurement) }
+            for index in 0..<framesPerMeasurement {
+                for offset in runs.indices {
+                    try runs[(index + offset) % runs.count].encodeFrame(index, cpuClock: cpuClock)
+                }
+            }
+            for run in runs {
+                measured[run.candidate] = run.measurement(framesPerMeasurement: framesPerMeasurement)
+            }
         }
-        return measurements
+        return candidates.compactMap { measured[$0] }
+    }
+
+    /// `candidates` grouped by everything but their layers, in order of first appearance.
+    private func layerVariantGroups() -> [[EncoderCandidate]] {
+        var groups: [[EncoderCandidate]] = []
+        for candidate in candidates {
+            if let index = groups.firstIndex(where: { candidate.differsOnlyInLayers(from: $0[0]) }) {
+                if !groups[index].contains(candidate) { groups[index].append(candidate) }
+            } else {
+                groups.append([candidate])
+            }
+        }
+        return groups
     }
 
     private static func plan(for candidate: EncoderCandidate) throws(EncoderAdvisorError) -> LayerPlan {
@@ -136,44 +164,5 @@ public struct EncoderAdvisor: Sendable {
         } catch {
             throw .input("scaling to \(size.width)x\(size.height): \(error)")
         }
-    }
-
-    private func measure(_ candidate: EncoderCandidate, plan: LayerPlan, frames: [VideoFrame],
-                         cpuClock: () -> Int64) throws(EncoderAdvisorError) -> EncoderMeasurement {
-        let encoder: SimulcastEncoder
-        let meter: LayerQualityMeter
-        do {
-            encoder = try SimulcastEncoder(plan: plan, frameRate: candidate.frameRate,
-                                           cpuUsed: candidate.cpuUsed == EncoderCandidate.defaultCPUUsed ? nil : candidate.cpuUsed)
-            meter = try LayerQualityMeter(plan: plan)
-        } catch {
-            throw .invalidCandidate(candidate, reason: "\(error)")
-        }
-        let step = max(1, Self.sourceFrameRate / candidate.frameRate)
-        var costs: [Int64] = []
-        var bytesAfterKeyFrame: [Int] = []
-        do {
-            for index in 0..<framesPerMeasurement {
-                let frame = frames[(index * step) % frames.count]
-                let start = cpuClock()
-                let encoded = try encoder.encode(frame)
-                let cost = cpuClock() - start
-                if index > 0 { costs.append(cost) }
-                try meter.record(encoded, source: frame)
-                if index == 0 { bytesAfterKeyFrame = meter.layers.map(\.bytes) }
-            }
-        } catch {
-            throw .encoderFailed(candidate, reason: "\(error)")
-        }
-        costs.sort()
-        let median = costs.count % 2 == 1 ? Double(costs[costs.count / 2])
-            : Double(costs[costs.count / 2 - 1] + costs[costs.count / 2]) / 2
-        let seconds = Double(framesPerMeasurement - 1) / Double(candidate.frameRate)
-        let layers = zip(meter.layers, bytesAfterKeyFrame).map { layer, keyBytes in
-            EncoderMeasurement.Layer(width: layer.width, height: layer.height,
-                                     kbps: Double(layer.bytes - keyBytes) * 8 / seconds / 1000, psnr: layer.meanPSNR)
-        }
-        return EncoderMeasurement(candidate: candidate,
-                                  cpuPercentOfOneCore: median * Double(candidate.frameRate) / 1e9 * 100, layers: layers)
     }
 }

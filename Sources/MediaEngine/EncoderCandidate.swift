@@ -52,6 +52,11 @@ public struct EncoderCandidate: Sendable, Hashable, CustomStringConvertible {
         return set
     }()
 
+    /// Same size, frame rate and cpu_used: what `EncoderAdvisor` measures side by side.
+    func differsOnlyInLayers(from other: EncoderCandidate) -> Bool {
+        size == other.size && frameRate == other.frameRate && cpuUsed == other.cpuUsed
+    }
+
     /// E.g. `MAX_LAYER_2 1280x720 @ 30 fps, cpu_used -6`.
     public var description: String {
         "\(layers.rawValue) \(size.width)x\(size.height) @ \(frameRate) fps, cpu_used \(cpuUsed)"
