@@ -112,7 +112,7 @@ struct ForwardBenchmark {
         result.received = scene.received - receivedBefore
         result.receivedUnprotectFailures = scene.receivedUnprotectFailures
         let layers = scene.ids.map { id in (try? scene.node.forwarder.stats(for: id))?.current?.spatial }
-        result.floor = try ForwardFloor.measure(recording: recording, round: round, publisherKeys: publisherKeys,
+        result.floor = try ForwardFloor.measure(recording: recording, publisherKeys: publisherKeys,
                                                 layers: layers, keys: try ForwardScene.keys(seed: 1))
         return result
     }

@@ -19,7 +19,7 @@ struct ForwardFloor {
     var packets: Int
 
     /// Measures `passes` passes over the mix for subscribers on `layers` (nil: not on a layer).
-    static func measure(recording: ForwardRecording, round: ForwardRound, publisherKeys: SRTPKeyingMaterial,
+    static func measure(recording: ForwardRecording, publisherKeys: SRTPKeyingMaterial,
                         layers: [Int?], keys: SRTPKeyingMaterial, passes: Int = 3) throws -> ForwardFloor {
         var mix: [(subscriber: Int, bytes: [UInt8])] = []
         for (subscriber, layer) in layers.enumerated() {
@@ -62,6 +62,12 @@ struct ForwardFloor {
                 while try receiver.receive(into: &drainBuffer, timeoutMilliseconds: 0) != nil {}
             }
         }
+        // The first round, protected afresh: a new receiving session starts at rollover counter 0
+        // (RFC 3711 §3.3.1), so it must see each stream from its start; the node's last round may
+        // have wrapped a sequence number past 65535 (random initial numbers, about 1 run in 10),
+        // and a fresh session would then reject it as a forgery.
+        var round = try ForwardRound(recording: recording, keys: publisherKeys)
+        try round.prepare(0, of: recording)
         var unprotectNanoseconds: Int64 = 0
         for _ in 0..<passes {
             let inbound = try SRTPSession(direction: .inbound, keyingMaterial: publisherKeys)
