@@ -3,22 +3,14 @@
 public protocol RTPHeaderExtensionValue: Sendable, Equatable {
     /// Which extension this value is.
     static var kind: RTPHeaderExtensionKind { get }
-    /// Parses an element's data, read in place (a view of the packet: nothing is retained or
-    /// copied). Throws `WireError` for a wrong length or invalid content.
-    init(extensionBytes: UnsafeRawBufferPointer) throws(WireError)
+    /// Parses an element's data, read in place (a view of the packet: nothing is copied).
+    /// Throws `WireError` for a wrong length or invalid content.
+    init(extensionData: ArraySlice<UInt8>) throws(WireError)
     /// Appends the element's data (not the element header).
     func appendExtensionData(to buffer: inout [UInt8])
 }
 
 extension RTPHeaderExtensionValue {
-    /// Parses an element's data (`init(extensionBytes:)` over the slice's bytes).
-    /// Throws `WireError` for a wrong length or invalid content.
-    @inlinable
-    public init(extensionData data: ArraySlice<UInt8>) throws(WireError) {
-        let parsed = data.withUnsafeBytes { bytes in Result { () throws(WireError) in try Self(extensionBytes: bytes) } }
-        self = try parsed.get()
-    }
-
     /// The element data as a fresh array.
     public var extensionData: [UInt8] {
         var bytes: [UInt8] = []
@@ -74,11 +66,9 @@ public struct AudioLevel: RTPHeaderExtensionValue {
 
     /// Parses the 1-byte element data (RFC 6464 §3).
     @inlinable
-    public init(extensionBytes data: UnsafeRawBufferPointer) throws(WireError) {
-        guard data.count == 1 else {
-            throw .invalidValue(field: "audio level length", value: data.count)
-        }
-        let byte = data[0]
+    public init(extensionData data: ArraySlice<UInt8>) throws(WireError) {
+        guard data.count == 1 else { throw .wrongLength(field: "audio level length", data.count) }
+        let byte = data[data.startIndex]
         self.voiceActivity = byte & 0x80 != 0
         self.level = byte & 0x7F
     }
@@ -115,9 +105,10 @@ public struct AbsSendTime: RTPHeaderExtensionValue {
 
     /// Parses the 3-byte element data.
     @inlinable
-    public init(extensionBytes data: UnsafeRawBufferPointer) throws(WireError) {
-        guard data.count == 3 else { throw .invalidValue(field: "abs-send-time length", value: data.count) }
-        self.rawValue = UInt32(data[0]) << 16 | UInt32(data[1]) << 8 | UInt32(data[2])
+    public init(extensionData data: ArraySlice<UInt8>) throws(WireError) {
+        guard data.count == 3 else { throw .wrongLength(field: "abs-send-time length", data.count) }
+        let first = data.startIndex
+        self.rawValue = UInt32(data[first]) << 16 | UInt32(data[first &+ 1]) << 8 | UInt32(data[first &+ 2])
     }
 
     /// Appends the 3-byte element data.
@@ -138,11 +129,9 @@ public struct TransportSequenceNumber: RTPHeaderExtensionValue {
 
     /// Parses the 2-byte element data.
     @inlinable
-    public init(extensionBytes data: UnsafeRawBufferPointer) throws(WireError) {
-        guard data.count == 2 else {
-            throw .invalidValue(field: "transport sequence number length", value: data.count)
-        }
-        self.value = UInt16(data[0]) << 8 | UInt16(data[1])
+    public init(extensionData data: ArraySlice<UInt8>) throws(WireError) {
+        guard data.count == 2 else { throw .wrongLength(field: "transport sequence number length", data.count) }
+        self.value = UInt16(data[data.startIndex]) << 8 | UInt16(data[data.startIndex &+ 1])
     }
 
     /// Appends the 2-byte element data.
@@ -207,8 +196,11 @@ extension SDESTextExtensionValue {
     }
 
     /// Parses the element data (RFC 7941 §4.1).
-    public init(extensionBytes data: UnsafeRawBufferPointer) throws(WireError) {
-        self.init(validated: try SDESText.decode(data, field: Self.fieldName, allowed: Self.isAllowed))
+    public init(extensionData data: ArraySlice<UInt8>) throws(WireError) {
+        let decoded = data.withUnsafeBytes { bytes in
+            Result { () throws(WireError) in try SDESText.decode(bytes, field: Self.fieldName, allowed: Self.isAllowed) }
+        }
+        self.init(validated: try decoded.get())
     }
 
     /// Appends the ASCII bytes.
@@ -245,4 +237,11 @@ public struct RepairedRTPStreamID: SDESTextExtensionValue {
     public static func isAllowed(_ byte: UInt8) -> Bool { SDESText.isRIDChar(byte) }
     public let value: String
     public init(validated value: String) { self.value = value }
+}
+
+extension WireError {
+    /// `.invalidValue(field:value:)` for an element of the wrong length, built out of line so
+    /// the fixed-size decoders on the packet path stay small enough to inline.
+    @usableFromInline @inline(never)
+    static func wrongLength(field: String, _ count: Int) -> WireError { .invalidValue(field: field, value: count) }
 }
