@@ -118,5 +118,10 @@ import Testing
         #expect(refusal { $0.replacingOccurrences(of: "a=ice-pwd:", with: "a=x-ice-pwd:") } == .missing("a=ice-ufrag and a=ice-pwd"))
         #expect(refusal { $0.replacingOccurrences(of: "a=setup:actpass", with: "a=setup:sideways") } == .unsupported("a=setup:sideways"))
         #expect(refusal { $0.replacingOccurrences(of: "a=candidate:1 1 udp", with: "a=candidate:1 x udp") } != nil)
+        // An extmap without an id before its "/direction" (a fuzzer's find: it trapped).
+        for id in ["/", "/sendonly", "", "0", "256"] {
+            #expect(refusal { $0.replacingOccurrences(of: "a=extmap:4 urn", with: "a=extmap:\(id) urn") }
+                == .malformedLine(line: 0, reason: "extmap:\(id) urn:ietf:params:rtp-hdrext:sdes:mid"))
+        }
     }
 }

@@ -21,7 +21,9 @@ extension MediaDescription {
         var map = RTPHeaderExtensionMap()
         for extmap in attributes.values(of: "extmap") {
             let parts = extmap.split(separator: " ")
-            guard parts.count >= 2, let id = UInt8(parts[0].split(separator: "/")[0]), (1...255).contains(id) else {
+            // "id[/direction]" (RFC 8285 §8); "/" alone or "/sendonly" has no id.
+            let idText = parts.first?.split(separator: "/", omittingEmptySubsequences: false).first ?? ""
+            guard parts.count >= 2, let id = UInt8(idText), (1...255).contains(id) else {
                 throw .malformedLine(line: 0, reason: "extmap:\(extmap)")
             }
             guard let kind = RTPHeaderExtensionKind(rawValue: String(parts[1])), accepted(kind) else { continue }
