@@ -240,8 +240,8 @@ public struct RepairedRTPStreamID: SDESTextExtensionValue {
 }
 
 extension WireError {
-    /// `.invalidValue(field:value:)` for an element of the wrong length, built out of line so
-    /// the fixed-size decoders on the packet path stay small enough to inline.
+    /// `.invalidValue(field:value:)` for an element of the wrong length, built out of line: the
+    /// fixed-size decoders on the packet path keep only a call on their error path.
     @usableFromInline @inline(never)
     static func wrongLength(field: String, _ count: Int) -> WireError { .invalidValue(field: field, value: count) }
 }

@@ -171,7 +171,7 @@ public struct RTPPacketView: Sendable {
     @inlinable @inline(__always)
     public func extensionValue<Value: RTPHeaderExtensionValue>(_ type: Value.Type, id: UInt8) throws(WireError) -> Value? {
         guard let range = try extensionRange(id: id) else { return nil }
-        // Decoded in place from a slice of the packet: nothing copied, no closure, no call.
+        // Decoded in place from a slice of the packet: nothing copied, no closure.
         return try Value(extensionData: bytes[range])
     }
 
