@@ -125,7 +125,7 @@ public struct EncoderAdvisor: Sendable {
                 }
             }
             for run in runs {
-                measured[run.candidate] = run.measurement(framesPerMeasurement: framesPerMeasurement)
+                measured[run.candidate] = run.measurement()
             }
         }
         return candidates.compactMap { measured[$0] }

@@ -42,11 +42,11 @@ struct EncoderCandidateRun {
     }
 
     /// The median cost per frame times the frame rate; bitrate and PSNR per layer.
-    func measurement(framesPerMeasurement: Int) -> EncoderMeasurement {
+    func measurement() -> EncoderMeasurement {
         let sorted = costs.sorted()
         let median = sorted.count % 2 == 1 ? Double(sorted[sorted.count / 2])
             : Double(sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
-        let seconds = Double(framesPerMeasurement - 1) / Double(candidate.frameRate)
+        let seconds = Double(costs.count) / Double(candidate.frameRate)  // the frames after the key frame
         let layers = zip(meter.layers, bytesAfterKeyFrame).map { layer, keyBytes in
             EncoderMeasurement.Layer(width: layer.width, height: layer.height,
                                      kbps: Double(layer.bytes - keyBytes) * 8 / seconds / 1000, psnr: layer.meanPSNR)
