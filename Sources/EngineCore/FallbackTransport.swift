@@ -12,12 +12,6 @@ public enum TransportPreference: Sendable, Hashable {
     case tcpOnly
 }
 
-/// The way a `FallbackTransport` carries datagrams now.
-public enum TransportPath: String, Sendable, Hashable {
-    case udp
-    case tcp
-}
-
 /// A client's transport to one server that takes peers over UDP and TCP (issue 18, SPEC §7
 /// `preferredProtocol`). The server is always addressed by its UDP endpoint, so the endpoint on
 /// top (a subscriber, a publisher's `UDPTransport`) is the same whichever way the bytes go.
@@ -30,6 +24,12 @@ public enum TransportPath: String, Sendable, Hashable {
 /// says after how long). `.tcpOnly` connects at once and never opens a UDP socket; `.udpOnly`
 /// never checks. UDP, once confirmed, is not checked again, and a TCP connection that breaks is
 /// not made again (sends then throw).
+///
+/// On TCP the first datagram is a STUN Binding request under `credentials` (the ones the server
+/// expects from this participant's connection: `STUNBindingCheck`), which proves the connection
+/// before the server sends anything down it or takes anything from it; it is sent again every
+/// `keepAliveIntervalMicroseconds` so a quiet connection stays proven. Answers to it are taken
+/// here, never returned.
 ///
 /// The checks and the switch happen inside `send` and `receive` (no thread of its own): the
 /// caller's loop drives them, and the switch's `connect` waits at most 500 ms for the server
@@ -45,6 +45,10 @@ public final class FallbackTransport: DatagramTransport {
     /// How long UDP has to prove itself, and how often it is checked meanwhile.
     public let fallbackAfterMicroseconds: Int64
     public let checkIntervalMicroseconds: Int64
+    /// How often the credentialed check is sent again on TCP.
+    public let keepAliveIntervalMicroseconds: Int64
+    /// What proves the TCP connection to the server.
+    public let credentials: ICECredentials
     /// The path in use; nil while UDP is not confirmed yet (`.udpThenTCP` only).
     public private(set) var path: TransportPath?
     /// From the start to the TCP connection, when UDP failed (nil otherwise).
@@ -62,24 +66,29 @@ public final class FallbackTransport: DatagramTransport {
     private let startMicroseconds: Int64
     private var nextCheckMicroseconds: Int64
     private var nextConnectMicroseconds: Int64 = .min
+    private var nextKeepAliveMicroseconds: Int64 = .max
     private let checkTransaction: STUNTransactionID
     private let checkRequest: [UInt8]
 
     /// - Parameters:
     ///   - server: the server's UDP endpoint; `serverTCP` its TCP one.
+    ///   - credentials: what proves a TCP connection to the server (it expects them).
     ///   - local: where the UDP socket is bound (port 0: any free port).
     ///   - random: picks the check's STUN transaction ID.
     /// - Throws: `NetworkError` for the UDP socket, or (`.tcpOnly`) the TCP connection.
     public init(preference: TransportPreference, server: NetworkEndpoint, serverTCP: NetworkEndpoint,
-                local: NetworkEndpoint = .loopback(port: 0), fallbackAfterMilliseconds: Int64 = 2_000,
-                checkIntervalMilliseconds: Int64 = 100,
+                credentials: ICECredentials, local: NetworkEndpoint = .loopback(port: 0),
+                fallbackAfterMilliseconds: Int64 = 2_000, checkIntervalMilliseconds: Int64 = 100,
+                keepAliveIntervalMilliseconds: Int64 = 5_000,
                 receiveBufferBytes: Int = 1 << 20, clock: MediaClock = .system,
                 using random: inout some RandomNumberGenerator) throws(NetworkError) {
         self.preference = preference
-        self.server = server
-        self.serverTCP = serverTCP
+        self.server = server.on(.udp)
+        self.serverTCP = serverTCP.on(.tcp)
+        self.credentials = credentials
         fallbackAfterMicroseconds = max(0, fallbackAfterMilliseconds) * 1000
         checkIntervalMicroseconds = max(1, checkIntervalMilliseconds) * 1000
+        keepAliveIntervalMicroseconds = max(1, keepAliveIntervalMilliseconds) * 1000
         self.clock = clock
         startMicroseconds = clock.monotonicMicroseconds()
         nextCheckMicroseconds = startMicroseconds
@@ -87,8 +96,10 @@ public final class FallbackTransport: DatagramTransport {
         checkRequest = STUNBindingCheck.request(transactionID: checkTransaction)
         switch preference {
         case .tcpOnly:
-            connection = try TCPFramedConnection.connect(to: serverTCP)
+            let connection = try TCPFramedConnection.connect(to: self.serverTCP)
+            self.connection = connection
             path = .tcp
+            try prove(connection, now: startMicroseconds)
         case .udpOnly, .udpThenTCP:
             let socket = try UDPSocket(bindingTo: local)
             try socket.setReceiveBufferSize(receiveBufferBytes)
@@ -122,8 +133,13 @@ public final class FallbackTransport: DatagramTransport {
         throws(NetworkError) -> (count: Int, from: NetworkEndpoint)? {
         advance()
         if let connection {
-            guard let received = try connection.receive(into: buffer, timeoutMilliseconds: timeoutMilliseconds) else { return nil }
-            return (received.count, server)
+            var timeout = timeoutMilliseconds
+            while let received = try connection.receive(into: buffer, timeoutMilliseconds: timeout) {
+                // RFC 7983 §7: the answer to the credentialed check (first byte 0-3), not for the endpoint on top.
+                guard received.count > 0, buffer[0] <= 3 else { return (received.count, server) }
+                timeout = 0
+            }
+            return nil
         }
         guard let udp else { return nil }
         var timeout = timeoutMilliseconds
@@ -147,8 +163,14 @@ public final class FallbackTransport: DatagramTransport {
         return nil
     }
 
-    /// Checks UDP while it is unconfirmed, and switches to TCP when the deadline has passed.
+    /// Checks UDP while it is unconfirmed, switches to TCP when the deadline has passed, and
+    /// keeps a TCP connection proven.
     private func advance() {
+        if let connection {
+            let now = clock.monotonicMicroseconds()
+            if now >= nextKeepAliveMicroseconds { try? prove(connection, now: now) }  // a broken connection throws at the next send
+            return
+        }
         guard path == nil, let udp else { return }
         let now = clock.monotonicMicroseconds()
         if now - startMicroseconds >= fallbackAfterMicroseconds {
@@ -159,6 +181,7 @@ public final class FallbackTransport: DatagramTransport {
                 self.udp = nil  // closes the UDP socket: nothing more goes that way
                 path = .tcp
                 switchedToTCPAfterMicroseconds = now - startMicroseconds
+                try prove(connection, now: now)
             } catch {
                 lastConnectFailure = error
                 nextConnectMicroseconds = now + checkIntervalMicroseconds
@@ -169,6 +192,13 @@ public final class FallbackTransport: DatagramTransport {
         nextCheckMicroseconds = now + checkIntervalMicroseconds
         _ = try? udp.send(checkRequest, to: server)  // a lost check is sent again
         udpDatagramsSent += 1
+        connectivityChecksSent += 1
+    }
+
+    /// Sends the credentialed check down the connection (before anything else on a new one).
+    private func prove(_ connection: TCPFramedConnection, now: Int64) throws(NetworkError) {
+        nextKeepAliveMicroseconds = now + keepAliveIntervalMicroseconds
+        try connection.send(STUNBindingCheck.request(transactionID: checkTransaction, credentials: credentials)[...], to: connection.peer)
         connectivityChecksSent += 1
     }
 }

@@ -30,14 +30,28 @@ public enum NetworkError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 }
 
-/// An IPv4 UDP endpoint (address in host byte order).
+/// An IPv4 endpoint (address in host byte order) on UDP or TCP. Equal only when the transport is
+/// equal too: the transport is part of who a peer is (`TransportPath`).
 public struct NetworkEndpoint: Sendable, Hashable, CustomStringConvertible {
     public var address: UInt32
     public var port: UInt16
+    /// UDP (the default) or a TCP connection.
+    public var transport: TransportPath
 
-    public init(address: UInt32, port: UInt16) {
+    public init(address: UInt32, port: UInt16, transport: TransportPath = .udp) {
         self.address = address
         self.port = port
+        self.transport = transport
+    }
+
+    /// The same address and port on `transport`.
+    public func on(_ transport: TransportPath) -> NetworkEndpoint {
+        NetworkEndpoint(address: address, port: port, transport: transport)
+    }
+
+    /// Whether `other` has the same address and port, whatever its transport.
+    public func hasSameAddress(as other: NetworkEndpoint) -> Bool {
+        address == other.address && port == other.port
     }
 
     /// 127.0.0.1 at `port`.
@@ -86,7 +100,8 @@ public struct NetworkEndpoint: Sendable, Hashable, CustomStringConvertible {
         "\(address >> 24).\(address >> 16 & 0xFF).\(address >> 8 & 0xFF).\(address & 0xFF)"
     }
 
-    public var description: String { "\(Self.dotted(address)):\(port)" }
+    /// `10.0.0.7:5004` on UDP, `10.0.0.7:5004/tcp` for a TCP connection.
+    public var description: String { "\(Self.dotted(address)):\(port)\(transport == .tcp ? "/tcp" : "")" }
 
     var socketAddress: sockaddr_in {
         var addr = sockaddr_in()

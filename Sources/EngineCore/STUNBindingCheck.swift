@@ -9,6 +9,11 @@ import RTPWire
 /// The request carries a SOFTWARE attribute (§14.14) so it is longer than the answer: the server
 /// answers only requests at least as long as what it sends back, so a forged source address
 /// never receives more bytes than the forger spent.
+///
+/// Over TCP the check also proves who the client is, as an ICE check does (RFC 8445 §7.2.2,
+/// RFC 8489 §9.1 short-term credential): USERNAME is the credentials' username fragment and
+/// MESSAGE-INTEGRITY is keyed by their password, which the client got when it joined. The node
+/// sends nothing down a connection before such a check from it verifies (`UDPAndTCPTransport`).
 public enum STUNBindingCheck {
     /// SOFTWARE of every request (its length pads the request above the answer's).
     static let software = "SimulcastEngine UDP connectivity check"
@@ -22,6 +27,39 @@ public enum STUNBindingCheck {
                                   attributes: [.software(software)])
         // A fixed, short SOFTWARE value always serializes.
         return (try? message.serialized()) ?? []
+    }
+
+    /// The Binding request that proves a connection belongs to the holder of `credentials`:
+    /// USERNAME, MESSAGE-INTEGRITY under the password and FINGERPRINT (RFC 8489 §14.3, §14.5, §14.7).
+    public static func request(transactionID: STUNTransactionID, credentials: ICECredentials) -> [UInt8] {
+        let message = STUNMessage(type: STUNMessageType(method: .binding, messageClass: .request), transactionID: transactionID,
+                                  attributes: [.username(credentials.usernameFragment), .software(software)])
+        // ICE credentials are at most 256 characters: the message always serializes.
+        return (try? message.serialized(integrityKey: Array(credentials.password.utf8), fingerprint: true)) ?? []
+    }
+
+    /// The username fragment a credentialed Binding request proves, with its transaction ID:
+    /// nil unless `datagram` is a Binding request whose USERNAME has a password (`password(for:)`)
+    /// and whose MESSAGE-INTEGRITY verifies under it and FINGERPRINT, if present, too.
+    public static func verifiedUsername(of datagram: ArraySlice<UInt8>, password: (String) -> String?)
+        -> (usernameFragment: String, transactionID: STUNTransactionID)? {
+        guard STUNMessage.isSTUN(datagram), let message = try? STUNMessage(parsing: datagram),
+              message.type == STUNMessageType(method: .binding, messageClass: .request) else { return nil }
+        guard let username = message.attributes.lazy.compactMap({ attribute -> String? in
+            if case let .username(name) = attribute { return name } else { return nil }
+        }).first, let key = password(username) else { return nil }
+        guard STUNMessage.checkIntegrity(datagram, key: Array(key.utf8)) == .valid,
+              STUNMessage.checkFingerprint(datagram) != .invalid else { return nil }
+        return (username, message.transactionID)
+    }
+
+    /// The success response to a verified credentialed request: XOR-MAPPED-ADDRESS, and
+    /// MESSAGE-INTEGRITY under the same password (RFC 8489 §9.1.3), so the client can trust it.
+    public static func response(answering transactionID: STUNTransactionID, from source: NetworkEndpoint,
+                                credentials: ICECredentials) -> [UInt8] {
+        let answer = STUNMessage(type: STUNMessageType(method: .binding, messageClass: .successResponse), transactionID: transactionID,
+                                 attributes: [.xorMappedAddress(.ipv4(source.address, port: source.port))])
+        return (try? answer.serialized(integrityKey: Array(credentials.password.utf8), fingerprint: true)) ?? []
     }
 
     /// Whether `datagram` is the success response to the request with `transactionID`.

@@ -7,10 +7,11 @@ import RTPWire
 /// from) the connection's peer.
 ///
 /// Nothing blocks and nothing grows without bound: the socket is non-blocking; what the kernel
-/// will not take yet waits in a send queue of at most `sendQueueLimit` bytes, written out by
+/// will not take yet waits in a send queue of at most `sendQueueLimit` bytes (grown as it fills,
+/// so an idle connection holds no queue), written out by
 /// later sends and `flush()`; a datagram that would overflow it is dropped and counted
 /// (`droppedForBackPressure`), as a congestion controller would drop it, rather than queued
-/// behind a reader that stopped. Received bytes are reassembled by a fixed `StreamDeframer`. A
+/// behind a reader that stopped. Received bytes are reassembled by a `StreamDeframer` (grown only as bytes arrive). A
 /// stream that loses its framing (a length above the largest packet) or is closed by the peer
 /// ends the connection (`isClosed`); sends and receives then throw. The kernel's own send and
 /// receive buffers are kept small too (`socketBufferBytes`, `SO_SNDBUF`/`SO_RCVBUF`): media
@@ -55,13 +56,12 @@ public final class TCPFramedConnection: DatagramTransport {
             throw .socketFailed(operation: "fcntl/setsockopt on a TCP connection", errno: code)
         }
         do {
-            localEndpoint = try SocketAddressCalls.localEndpoint(of: descriptor)
-            peer = try SocketAddressCalls.peerEndpoint(of: descriptor)
+            localEndpoint = try SocketAddressCalls.localEndpoint(of: descriptor).on(.tcp)
+            peer = try SocketAddressCalls.peerEndpoint(of: descriptor).on(.tcp)
         } catch {
             close(descriptor)
             throw error
         }
-        sendQueue.reserveCapacity(self.sendQueueLimit)
     }
 
     deinit { close(descriptor) }
@@ -109,11 +109,12 @@ public final class TCPFramedConnection: DatagramTransport {
     /// Bytes waiting in the send queue.
     public var queuedBytes: Int { sendQueue.count - sendStart }
 
-    /// Frames and sends one datagram to the peer (`destination` must be the peer): written now
-    /// as far as the kernel takes it, the rest queued; dropped and counted if the queue is full.
+    /// Frames and sends one datagram to the peer (`destination` must have the peer's address and
+    /// port; an ICE agent names it without the transport): written now as far as the kernel takes
+    /// it, the rest queued; dropped and counted if the queue is full.
     public func send(_ bytes: UnsafeRawBufferPointer, to destination: NetworkEndpoint) throws(NetworkError) {
         guard !isClosed else { throw .unreachable(destination: peer.description, errno: ENOTCONN) }
-        guard destination == peer else { throw .unreachable(destination: destination.description, errno: EDESTADDRREQ) }
+        guard destination.hasSameAddress(as: peer) else { throw .unreachable(destination: destination.description, errno: EDESTADDRREQ) }
         try flush()
         guard queuedBytes + bytes.count + 2 <= sendQueueLimit else {
             droppedForBackPressure += 1
@@ -236,7 +237,7 @@ public final class TCPFramedListener {
             throw .socketFailed(operation: "bind/listen \(endpoint)", errno: code)
         }
         descriptor = fd
-        localEndpoint = try SocketAddressCalls.localEndpointClosingOnFailure(of: fd)
+        localEndpoint = try SocketAddressCalls.localEndpointClosingOnFailure(of: fd).on(.tcp)
         self.maximumPacketSize = maximumPacketSize
         self.sendQueueLimit = sendQueueLimit
         self.socketBufferBytes = socketBufferBytes

@@ -1,6 +1,7 @@
 internal import EngineCore
 import Foundation
 import MediaCodecs
+internal import RTPWire
 internal import SessionCore
 import Simulcast
 import SRTP
@@ -71,13 +72,21 @@ final class EngineRuntime {
     /// A random SSRC base (RFC 3550 §8.1: SSRCs are chosen at random).
     func randomSSRC() -> UInt32 { UInt32.random(in: 0x1000_0000...0xEFFF_0000, using: &random) & ~0xF }
 
-    /// A media connection to a hosted room's node that takes `preference`'s way (SPEC §7), its
-    /// UDP check's STUN transaction ID (RFC 8489 §5) from the system random source.
-    func mediaPath(_ connection: MediaConnection, preference: PreferredProtocol, server: NetworkEndpoint,
-                   serverTCP: NetworkEndpoint) throws(NetworkError) -> MediaPathRuntime {
-        let transport = try FallbackTransport(preference: preference.transportPreference, server: server, serverTCP: serverTCP,
-                                              using: &random)
-        return MediaPathRuntime(connection: connection, transport: transport)
+    /// A media connection to a hosted room's node that takes `preference`'s way (SPEC §7): fresh
+    /// credentials the node expects from this connection over TCP (`UDPAndTCPTransport`), and the
+    /// UDP check's STUN transaction ID (RFC 8489 §5), from the system random source.
+    func mediaPath(_ connection: MediaConnection, preference: PreferredProtocol,
+                   node: UDPAndTCPTransport) throws(NetworkError) -> MediaPathRuntime {
+        let credentials = ICECredentials.random(using: &random)
+        node.expectConnection(from: credentials)
+        do {
+            let transport = try FallbackTransport(preference: preference.transportPreference, server: node.localEndpoint,
+                                                  serverTCP: node.tcpEndpoint, credentials: credentials, using: &random)
+            return MediaPathRuntime(connection: connection, transport: transport, node: node)
+        } catch {
+            node.forgetConnection(usernameFragment: credentials.usernameFragment)
+            throw error
+        }
     }
 
     /// One pass: every room's endpoints.

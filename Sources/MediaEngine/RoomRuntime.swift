@@ -151,8 +151,7 @@ final class RoomRuntime {
                 nodeConfiguration.downlinkProbeSSRC = runtime.randomSSRC()
             }
             let node = try room.addPublisher(key, configuration: nodeConfiguration, transport: nodeTransport)
-            let path = try runtime.mediaPath(.publishing, preference: participant.preferredProtocol, server: node.localEndpoint,
-                                             serverTCP: nodeTransport.tcpEndpoint)
+            let path = try runtime.mediaPath(.publishing, preference: participant.preferredProtocol, node: nodeTransport)
             let transport = try UDPTransport(socket: path.transport, destination: node.localEndpoint)
             let publisher = try Publisher(
                 configuration: PublisherConfiguration(video: video, security: .srtp(local: publisherKeys, remote: feedbackKeys),
@@ -243,8 +242,7 @@ final class RoomRuntime {
                 throw EngineError.systemFailure("\(publisherId)'s node does not listen on TCP")
             }
             let path = try runtime.mediaPath(.receiving(publisherId: publisherId), preference: subscriber.preferredProtocol,
-                                             server: camera.node.localEndpoint, serverTCP: nodeTransport.tcpEndpoint)
-            try nodeTransport.acceptPending()  // a .tcpOnly connection: known before anything is sent to it
+                                             node: nodeTransport)
             let localSSRC = runtime.randomSSRC()
             let tuning = options.tuning
             let estimate = BandwidthEstimator.Configuration(
@@ -448,24 +446,24 @@ final class RoomRuntime {
         }
     }
 
-    /// A connection that moved to TCP: its node sends to (and takes RTCP from) the connection
-    /// from now on, and its participant hears of it. (A publisher's node follows its media to the
-    /// new address by itself: `PeerAddressLatch`.)
+    /// A connection that moved to TCP: its participant hears of it, and once the node has
+    /// verified the connection's credentials the node sends to (and takes RTCP from) that
+    /// connection. (A publisher's node follows its media to the proven connection by itself:
+    /// `PeerAddressLatch`.)
     private func reportProtocolSwitches() {
         for id in order {
             guard let participant = participants[id] else { continue }
             if let change = participant.camera?.path.takeSwitch() { participant.events.yield(.protocolSwitched(change)) }
             if let change = participant.screenShare?.path.takeSwitch() { participant.events.yield(.protocolSwitched(change)) }
             for (key, subscription) in participant.subscriptions {
-                guard let path = subscription.path, let change = path.takeSwitch() else { continue }
+                guard let path = subscription.path else { continue }
+                if let change = path.takeSwitch() { participant.events.yield(.protocolSwitched(change)) }
+                guard let peer = path.takeVerifiedTCPPeer() else { continue }
                 do {
-                    let node = try publishedVideo(key).node
-                    try (node.transport as? UDPAndTCPTransport)?.acceptPending()
-                    try node.moveSubscriber(id, to: path.transport.localEndpoint)
+                    try publishedVideo(key).node.moveSubscriber(id, to: peer)
                 } catch {
                     participant.events.yield(.failure(.systemFailure("moving \(id) to TCP at \(subscription.publisherId)'s node: \(error)")))
                 }
-                participant.events.yield(.protocolSwitched(change))
             }
         }
     }

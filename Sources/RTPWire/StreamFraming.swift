@@ -24,22 +24,29 @@ public enum StreamFramer {
     }
 }
 
-/// Reassembles RFC 4571 packets from a byte stream in a fixed buffer (`capacity` bytes, which
-/// bounds what one connection can hold before its reader takes packets). A length above
-/// `maximumPacketSize` means the stream is not (or no longer) framed: `nextPacket` throws and the
-/// connection must be dropped, since no later byte can be trusted to start a packet. Empty
-/// packets (length 0) are skipped. No allocation after `init`.
+/// Reassembles RFC 4571 packets from a byte stream in a buffer of at most `capacity` bytes, which
+/// bounds what one connection can hold before its reader takes packets. The buffer starts empty
+/// and grows (doubling, from room for one whole packet) only while the bytes held need more room,
+/// so a connection that never sends holds none. A length above `maximumPacketSize` means the
+/// stream is not (or no longer) framed: `nextPacket` throws and the connection must be dropped,
+/// since no later byte can be trusted to start a packet. Empty packets (length 0) are skipped. No
+/// allocation once the buffer has grown to what the stream needs.
 public struct StreamDeframer {
     public let maximumPacketSize: Int
-    private var storage: [UInt8]
+    /// The most bytes the buffer grows to.
+    public let capacity: Int
+    private var storage: [UInt8] = []
     /// Bytes of `storage[start..<end]` not yet handed out.
     private var start = 0
     private var end = 0
 
     public init(maximumPacketSize: Int = 1500, capacity: Int = 64 * 1024) {
         self.maximumPacketSize = min(max(1, maximumPacketSize), StreamFramer.maximumPacketSize)
-        storage = [UInt8](repeating: 0, count: max(capacity, self.maximumPacketSize + 2))
+        self.capacity = max(capacity, self.maximumPacketSize + 2)
     }
+
+    /// Bytes the buffer holds room for now (0 until the first bytes arrive).
+    public var allocatedBytes: Int { storage.count }
 
     /// Bytes held that are not yet a whole packet (or not yet taken).
     public var bufferedBytes: Int { end - start }
@@ -53,6 +60,10 @@ public struct StreamDeframer {
                 bytes.baseAddress!.copyMemory(from: bytes.baseAddress! + start, byteCount: end - start)
             }
             (start, end) = (0, end - start)
+        }
+        if storage.count - end < maximumPacketSize + 2, storage.count < capacity {
+            let grown = storage.isEmpty ? maximumPacketSize + 2 : storage.count * 2
+            storage.append(contentsOf: repeatElement(0, count: min(capacity, grown) - storage.count))
         }
         let written = storage.withUnsafeMutableBytes { bytes in
             read(UnsafeMutableRawBufferPointer(rebasing: bytes[end...]))

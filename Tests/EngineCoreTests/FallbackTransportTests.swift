@@ -17,8 +17,10 @@ import Testing
     }
 
     mutating func client(_ preference: TransportPreference) throws -> FallbackTransport {
-        try FallbackTransport(preference: preference, server: node.localEndpoint, serverTCP: node.tcpEndpoint,
-                              clock: clock.mediaClock, using: &random)
+        let credentials = ICECredentials.random(using: &random)
+        node.expectConnection(from: credentials)
+        return try FallbackTransport(preference: preference, server: node.localEndpoint, serverTCP: node.tcpEndpoint,
+                                     credentials: credentials, clock: clock.mediaClock, using: &random)
     }
 
     @Test mutating func theNodesAnswerToTheCheckConfirmsUDP() throws {
@@ -76,14 +78,14 @@ import Testing
             _ = try client.receive(into: &buffer, timeoutMilliseconds: 0)
             clock.advance(milliseconds: 100)
         }
-        #expect(client.udpDatagramsSent == 0 && client.connectivityChecksSent == 0)
+        #expect(client.udpDatagramsSent == 0 && client.connectivityChecksSent == 1)  // the credentialed check on TCP
         #expect(client.localEndpoint == client.connection?.localEndpoint && client.switchedToTCPAfterMicroseconds == nil)
         var received = 0
         while let datagram = try node.receive(into: &buffer, timeoutMilliseconds: 100) {
             #expect(datagram.from == client.localEndpoint)
             received += 1
         }
-        #expect(received == 30 && node.connectivityChecksAnswered == 0)
+        #expect(received == 30 && node.connectivityChecksAnswered == 0 && node.tcpCounters.verified == 1)
     }
 
     @Test mutating func udpOnlyNeverChecksNorSwitches() throws {

@@ -22,13 +22,12 @@ import Testing
             transport = try UDPAndTCPTransport()
             rig = try DownlinkEstimatingNode(firstSSRC: 0x7400, estimation: .init(initialBitsPerSecond: 1_000_000), seed: seed,
                                              transport: transport)
-            reader = SlowTCPReader(connection: try TCPFramedConnection.connect(to: transport.tcpEndpoint),
+            reader = SlowTCPReader(connection: try transport.connectProven(seed: seed),
                                    bitsPerSecond: 3_000_000, clock: rig.clock.mediaClock)
             viewer = try Subscriber(configuration: SubscriberConfiguration(
                 localSSRC: 0x89, security: .insecurePlaintext, senderRTCPEndpoint: transport.tcpEndpoint,
                 video: VideoReceiver.Configuration(localSSRC: 0x89, bandwidth: .init(initialBitsPerSecond: 5_000_000)),
                 sendsTransportFeedback: true), transport: reader, clock: rig.clock.mediaClock)
-            try transport.acceptPending()
             try rig.node.addSubscriber(ForwardedSubscriberConfiguration(
                 id: "viewer", outputSSRC: 0xD4, destination: reader.localEndpoint, sendKeys: nil, receiveKeys: nil))
             connection = try #require(transport.connection(for: reader.localEndpoint))

@@ -27,8 +27,8 @@ import Testing
             video: VideoReceiver.Configuration(localSSRC: 0x91)), transport: udpSocket, clock: clock.mediaClock)
         try node.addSubscriber(ForwardedSubscriberConfiguration(id: "udp", outputSSRC: 0xE1, destination: udpSocket.localEndpoint,
                                                                 sendKeys: nil, receiveKeys: nil))
-        // Over TCP: the node knows it by the address its connection comes from.
-        let connection = try TCPFramedConnection.connect(to: transport.tcpEndpoint)
+        // Over TCP: the node knows it by the connection that proved itself.
+        let connection = try transport.connectProven()
         let overTCP = try Subscriber(configuration: SubscriberConfiguration(
             localSSRC: 0x92, security: .insecurePlaintext, senderRTCPEndpoint: transport.tcpEndpoint,
             video: VideoReceiver.Configuration(localSSRC: 0x92)), transport: connection, clock: clock.mediaClock)
@@ -61,7 +61,7 @@ import Testing
         let (udpStats, tcpStats) = (overUDP.statistics.video, overTCP.statistics.video)
         print("mixed transports: \(sent) frames sent; decoded over UDP \(decoded.udp), over TCP \(decoded.tcp); "
               + "TCP peers \(transport.tcpPeers.count), node RTCP from the TCP subscriber: \(node.counters(for: "tcp")!.lastReportBlock != nil)")
-        #expect(transport.tcpPeers == [connection.localEndpoint] && transport.connectionsAccepted == 1)
+        #expect(transport.tcpPeers == [connection.localEndpoint] && transport.tcpCounters.accepted == 1 && transport.tcpCounters.verified == 1)
         // The same frames over either transport (the forwarder's first seconds, layer start and
         // up-switch included, are the same for both).
         #expect(decoded.udp > 30 && decoded.tcp == decoded.udp)

@@ -25,7 +25,7 @@ import Testing
         let node = try ForwardingNode(configuration: ForwardingNodeConfiguration(plan: plan, layerSSRCs: video.ssrcs,
                                                                                  publisherKeys: nil, feedbackKeys: nil),
                                       transport: transport, clock: clock)
-        let connection = try TCPFramedConnection.connect(to: transport.tcpEndpoint, socketBufferBytes: 32 * 1024)
+        let connection = try transport.connectProven(socketBufferBytes: 32 * 1024)
         let subscriber = try Subscriber(configuration: SubscriberConfiguration(
             localSSRC: 0x93, security: .insecurePlaintext, senderRTCPEndpoint: transport.tcpEndpoint,
             video: VideoReceiver.Configuration(localSSRC: 0x93)), transport: connection, clock: clock)

@@ -8,8 +8,7 @@ import Testing
 @Suite struct UDPAndTCPTransportTests {
     @Test func queuedDatagramsGoOutWhenTheReaderCatchesUpWithoutNewSends() throws {
         let node = try UDPAndTCPTransport()
-        let reader = try TCPFramedConnection.connect(to: node.tcpEndpoint)
-        try node.acceptPending()
+        let reader = try node.connectProven()
         let connection = try #require(node.connection(for: reader.localEndpoint))
         // The reader does not read: the kernel's buffers fill, then the node's queue.
         let datagram = [UInt8](repeating: 0x90, count: 1_200)
