@@ -109,6 +109,10 @@ public final class TCPFramedConnection: DatagramTransport {
     /// Bytes waiting in the send queue.
     public var queuedBytes: Int { sendQueue.count - sendStart }
 
+    /// Bytes of memory the connection's receive buffer and send queue hold now (both start empty
+    /// and grow with the traffic: an idle connection holds none).
+    public var bufferBytes: Int { deframer.allocatedBytes + sendQueue.capacity }
+
     /// Frames and sends one datagram to the peer (`destination` must have the peer's address and
     /// port; an ICE agent names it without the transport): written now as far as the kernel takes
     /// it, the rest queued; dropped and counted if the queue is full.

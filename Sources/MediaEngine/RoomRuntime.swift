@@ -363,6 +363,19 @@ final class RoomRuntime {
         try publishedVideo(publisherId).node.counters
     }
 
+    /// What the TCP side of `publisherId`'s node did with the connections it was offered.
+    func tcpConnections(publisher publisherId: String) throws(EngineError) -> TCPConnectionSummary {
+        guard let transport = try publishedVideo(publisherId).node.transport as? UDPAndTCPTransport else {
+            throw .systemFailure("\(publisherId)'s node does not listen on TCP")
+        }
+        let counters = transport.tcpCounters
+        return TCPConnectionSummary(
+            accepted: counters.accepted, proven: counters.verified,
+            closedUnproven: counters.verificationTimeouts + counters.failedChecks + counters.evictedUnverified + counters.refusedOverCap,
+            droppedUnproven: counters.unverifiedDatagramsDropped, acceptFailuresForResources: counters.acceptFailuresForResources,
+            sendsRefused: counters.sendsRefused)
+    }
+
     func estimatedBandwidth(of participantId: String) -> Int? { room.estimatedBandwidth(for: participantId) }
     func pausedVideos(of participantId: String) -> [String] { room.pausedVideos(for: participantId) }
     func lowestVideoBitsPerSecond(of publisherId: String) -> Int? { room.lowestVideoBitsPerSecond(of: publisherId) }

@@ -27,6 +27,11 @@ extension Room {
         try await onHostedRoom { room throws(EngineError) in try room.nodeCounters(publisher: publisherId).keyFrameRequestsSent }
     }
 
+    /// What the TCP side of `publisherId`'s node did with the connections it was offered.
+    package func tcpConnections(publisher publisherId: String) async throws(EngineError) -> TCPConnectionSummary {
+        try await onHostedRoom { room throws(EngineError) in try room.tcpConnections(publisher: publisherId) }
+    }
+
     /// The room's adaptive-subscription view of `participantId`: its estimated downlink and
     /// whose videos are paused for it.
     package func adaptiveState(of participantId: String) async throws(EngineError) -> (estimatedBitsPerSecond: Int?, paused: [String]) {

@@ -61,9 +61,19 @@ public struct StreamDeframer {
             }
             (start, end) = (0, end - start)
         }
+        if storage.isEmpty {
+            // The first bytes are read on the stack: a stream that sends none costs no buffer.
+            return withUnsafeTemporaryAllocation(byteCount: maximumPacketSize + 2, alignment: 1) { scratch in
+                let written = min(read(scratch), scratch.count)
+                guard written > 0 else { return max(0, written) }
+                storage = [UInt8](repeating: 0, count: maximumPacketSize + 2)
+                storage.withUnsafeMutableBytes { $0.baseAddress!.copyMemory(from: scratch.baseAddress!, byteCount: written) }
+                end = written
+                return written
+            }
+        }
         if storage.count - end < maximumPacketSize + 2, storage.count < capacity {
-            let grown = storage.isEmpty ? maximumPacketSize + 2 : storage.count * 2
-            storage.append(contentsOf: repeatElement(0, count: min(capacity, grown) - storage.count))
+            storage.append(contentsOf: repeatElement(0, count: min(capacity, storage.count * 2) - storage.count))
         }
         let written = storage.withUnsafeMutableBytes { bytes in
             read(UnsafeMutableRawBufferPointer(rebasing: bytes[end...]))

@@ -127,6 +127,12 @@ enum DemoCommand {
             "\(viewer.id) over \(viewer.finalStats?.transportProtocol?.rawValue ?? "unconfirmed UDP")"
                 + (viewer.finalStats?.protocolSwitchMilliseconds.map { " (switched from UDP after \($0) ms)" } ?? "")
         }.joined(separator: ", "))
+        let tcp = report.nodeTCP
+        if tcp.accepted > 0 {
+            output("node TCP: \(tcp.accepted) connection(s) accepted, \(tcp.proven) proven; \(tcp.closedUnproven) closed unproven, "
+                + "\(tcp.droppedUnproven) datagram(s) from unproven ones dropped, \(tcp.sendsRefused) send(s) to them refused, "
+                + "\(tcp.acceptFailuresForResources) accept failure(s) for want of descriptors")
+        }
         if let path = parsed.string("json") {
             try OutputFiles.write(report.json.serialized() + "\n", to: path)
             output("JSON: \(path)")

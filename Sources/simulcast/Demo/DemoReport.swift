@@ -52,6 +52,7 @@ struct DemoReport {
     var publisherSending: [Int]
     var publisherEvents: [DemoPublisherEvent]
     var nodeKeyFrameRequests: Int
+    var nodeTCP: TCPConnectionSummary
 
     /// Reads the call's outcome from the API (stats of every received video, the logs its
     /// events filled) before the engine closes.
@@ -91,6 +92,7 @@ struct DemoReport {
         publisherSending = camera.sendingLayers
         publisherEvents = call.publisherEvents.withLock { $0 }
         nodeKeyFrameRequests = try await call.room.keyFrameRequestsToPublisher("publisher")
+        nodeTCP = try await call.room.tcpConnections(publisher: "publisher")
     }
 
     /// Milliseconds on each forwarded layer ("S2T2"; "none" before the first one), from the
@@ -205,7 +207,15 @@ struct DemoReport {
                 ])
             })),
         ])))
-        document.append(("node", .object([("keyFrameRequestsToPublisher", .int(nodeKeyFrameRequests))])))
+        document.append(("node", .object([
+            ("keyFrameRequestsToPublisher", .int(nodeKeyFrameRequests)),
+            ("tcp", .object([
+                ("accepted", .int(nodeTCP.accepted)), ("proven", .int(nodeTCP.proven)),
+                ("closedUnproven", .int(nodeTCP.closedUnproven)), ("droppedUnproven", .int(nodeTCP.droppedUnproven)),
+                ("acceptFailuresForResources", .int(nodeTCP.acceptFailuresForResources)),
+                ("sendsRefused", .int(nodeTCP.sendsRefused)),
+            ])),
+        ])))
         return .object(document)
     }
 }
