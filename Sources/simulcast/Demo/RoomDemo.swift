@@ -21,7 +21,10 @@ enum RoomDemo {
             flagOptions: ["quiet"])
         var options = RoomCall.Options()
         options.participants = try parsed.int("participants", default: 3, range: 2...6)
-        if let seconds = try parsed.positiveSeconds("seconds") {
+        let size = try parsed.size("size", default: (640, 360))
+        options.size = (size.width, size.height)
+        let frameRate = CameraEncoderConfig(width: size.width, height: size.height).frameRate
+        if let seconds = try parsed.duration("seconds", atLeastOneFrameAt: frameRate) {
             options.seconds = seconds
             if parsed.string("throttle") == nil {
                 // Keep the default window's shape (4-9 s of 16).
@@ -29,8 +32,6 @@ enum RoomDemo {
                 options.throttleToSeconds = seconds * 9 / 16
             }
         }
-        let size = try parsed.size("size", default: (640, 360))
-        options.size = (size.width, size.height)
         if let window = try parsed.secondsWindow("throttle") {
             options.throttleFromSeconds = window.from
             options.throttleToSeconds = window.to
