@@ -92,7 +92,8 @@ enum DemoCommand {
     @discardableResult
     static func run(_ arguments: ArraySlice<String>, output: @escaping @Sendable (String) -> Void = { print($0) }) async throws -> DemoReport {
         let (options, parsed) = try parse(arguments)
-        if let path = parsed.string("json") { try OutputFiles.createParentDirectory(of: path) }
+        // Outputs are opened before the call starts: a path that cannot be written is refused now.
+        let json = try parsed.string("json").map { path throws(CommandError) in (path, try OutputFiles.openForWriting(path)) }
         if let note = sizeNotice(requestedWidth: options.size.width, height: options.size.height,
                                  plan: try LayerPlan(width: options.size.width, height: options.size.height)) {
             writeToStandardError(note + "\n")
@@ -128,8 +129,9 @@ enum DemoCommand {
             "\(viewer.id) over \(viewer.finalStats?.transportProtocol?.rawValue ?? "unconfirmed UDP")"
                 + (viewer.finalStats?.protocolSwitchMilliseconds.map { " (switched from UDP after \($0) ms)" } ?? "")
         }.joined(separator: ", "))
-        if let path = parsed.string("json") {
-            try OutputFiles.write(report.json.serialized() + "\n", to: path)
+        if let (path, file) = json {
+            try file.write(report.json.serialized() + "\n")
+            try file.close()
             output("JSON: \(path)")
         }
         let ivf = report.viewers.compactMap(\.ivfPath)

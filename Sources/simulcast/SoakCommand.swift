@@ -38,7 +38,8 @@ enum SoakCommand {
         let seconds = try options.duration("seconds", atLeastOneFrameAt: config.frameRate) ?? 600
         let viewers = try options.int("subscribers", default: 4, range: 1...16)
         let sampleEvery = try options.duration("sample-every", atLeastOneFrameAt: config.frameRate) ?? 5
-        if let path = options.string("json") { try OutputFiles.createParentDirectory(of: path) }
+        // Opened before the call starts: a path that cannot be written is refused now.
+        let json = try options.string("json").map { path throws(CommandError) in try OutputFiles.openForWriting(path) }
 
         let engine = MediaEngine()
         let room = try await engine.hostRoom()
@@ -77,10 +78,11 @@ enum SoakCommand {
         for drain in drains { await drain.value }
         let report = Report(seconds: seconds, size: "\(size.width)x\(size.height)", subscribers: viewers, samples: samples,
                             framesEncoded: pushed, framesDecoded: decoded.all)
-        if let path = options.string("json") {
+        if let json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            try OutputFiles.write(String(decoding: try encoder.encode(report), as: UTF8.self), to: path)
+            try json.write(String(decoding: try encoder.encode(report), as: UTF8.self))
+            try json.close()
         }
     }
 

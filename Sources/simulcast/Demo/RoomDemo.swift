@@ -67,7 +67,8 @@ enum RoomDemo {
     @discardableResult
     static func run(_ arguments: ArraySlice<String>, output: @escaping @Sendable (String) -> Void = { print($0) }) async throws -> RoomCall {
         let (options, parsed) = try parse(arguments)
-        if let path = parsed.string("json") { try OutputFiles.createParentDirectory(of: path) }
+        // Outputs are opened before the call starts: a path that cannot be written is refused now.
+        let json = try parsed.string("json").map { path throws(CommandError) in (path, try OutputFiles.openForWriting(path)) }
         if let note = sizeNotice(requestedWidth: options.size.width, height: options.size.height,
                                  plan: try LayerPlan(width: options.size.width, height: options.size.height)) {
             writeToStandardError(note + "\n")
@@ -114,8 +115,9 @@ enum RoomDemo {
                 + (viewer.throttled ? ", link dropped \(droppedByThrottle) datagrams" : ""))
         }
         output("speaker snapshots: \(roomLog.snapshotCount)")
-        if let path = parsed.string("json") {
-            try OutputFiles.write(call.json(pausedAtEnd: pausedAtEnd).serialized() + "\n", to: path)
+        if let (path, file) = json {
+            try file.write(call.json(pausedAtEnd: pausedAtEnd).serialized() + "\n")
+            try file.close()
             output("JSON: \(path)")
         }
         return call
