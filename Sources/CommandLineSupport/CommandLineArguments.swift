@@ -74,13 +74,20 @@ public struct CommandLineArguments: Sendable {
 }
 
 extension CommandLineArguments {
-    /// Parses a length of time in seconds (e.g. `15`, `2.5`, `3600`): any positive, finite number.
-    /// Zero, negative numbers, `nan` and `inf` are `.invalidValue` errors.
-    public func positiveSeconds(_ name: String) throws(ParseError) -> Double? {
+    /// Parses a length of time in seconds (e.g. `15`, `2.5`, `3600`) that lasts at least one
+    /// frame interval at `framesPerSecond`: a call (or a sampling period) shorter than that
+    /// would hold no frame. Zero, negative numbers, `nan`, `inf` and lengths under one frame
+    /// interval are `.invalidValue` errors.
+    public func duration(_ name: String, atLeastOneFrameAt framesPerSecond: Int) throws(ParseError) -> Double? {
         guard let text = values[name] else { return nil }
         guard let seconds = Double(text), seconds.isFinite, seconds > 0 else {
             throw .invalidValue(option: "--\(name)", value: text,
                                 expected: "a positive, finite number of seconds, e.g. 15 or 2.5")
+        }
+        let framesPerSecond = max(1, framesPerSecond)
+        guard seconds * Double(framesPerSecond) >= 1 else {
+            throw .invalidValue(option: "--\(name)", value: text,
+                                expected: "at least one frame interval (1/\(framesPerSecond) s at \(framesPerSecond) fps), e.g. 15 or 2.5")
         }
         return seconds
     }

@@ -310,10 +310,10 @@ public final class VideoReceiver {
         snapshot.packetsGivenUp = jitterBuffer.packetsGivenUp
         snapshot.nackRequests = nack.requestsSent
         snapshot.packetsRecovered = nack.packetsRecovered
-        snapshot.freezeCount = freeze.freezeCount
-        snapshot.totalFrozenMilliseconds = freeze.totalFrozenMilliseconds
-        snapshot.longestFreezeMilliseconds = max(freeze.longestFreezeMilliseconds,
-                                                 freeze.ongoingFreezeMilliseconds(nowMilliseconds: nowMicroseconds / 1000))
+        let freezes = freeze.summary(nowMilliseconds: nowMicroseconds / 1000)
+        snapshot.freezeCount = freezes.count
+        snapshot.totalFrozenMilliseconds = freezes.totalMilliseconds
+        snapshot.longestFreezeMilliseconds = freezes.longestMilliseconds
         snapshot.bandwidthEstimateBitsPerSecond = estimator.estimateBitsPerSecond
         snapshot.incomingBitsPerSecond = estimator.incomingBitsPerSecond(nowMilliseconds: nowMicroseconds / 1000)
         return snapshot

@@ -47,11 +47,12 @@ public struct VideoReceiverStatistics: Sendable, Equatable {
     /// Size of the last decoded picture.
     public var frameWidth = 0
     public var frameHeight = 0
-    /// Freezes (gaps > threshold between decoded frames) that have ended.
+    /// Freezes (gaps > threshold between decoded frames), the one going on at the snapshot
+    /// included (`FreezeDetector.summary(nowMilliseconds:)`).
     public var freezeCount = 0
     /// Their total duration.
     public var totalFrozenMilliseconds: Int64 = 0
-    /// The longest of them.
+    /// The longest of them (0 exactly when `freezeCount` is 0).
     public var longestFreezeMilliseconds: Int64 = 0
     /// The current REMB estimate, bits per second.
     public var bandwidthEstimateBitsPerSecond: UInt64 = 0

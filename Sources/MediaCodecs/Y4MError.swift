@@ -20,6 +20,8 @@ public enum Y4MError: Error, Equatable, Sendable, CustomStringConvertible {
     case badFrameHeader(frameIndex: Int)
     /// The stream ended inside a frame.
     case truncatedFrame(frameIndex: Int, needed: Int, available: Int)
+    /// The stream is a header alone: nothing to play (`Y4MReader.frameCount(path:)`).
+    case noFrames
     /// Reading the file failed after it was opened (errno).
     case io(path: String, errno: Int32)
 
@@ -42,6 +44,8 @@ public enum Y4MError: Error, Equatable, Sendable, CustomStringConvertible {
             return "frame \(index) of the Y4M stream does not start with a 'FRAME' line"
         case let .truncatedFrame(index, needed, available):
             return "frame \(index) of the Y4M file is cut short: \(available) of \(needed) bytes"
+        case .noFrames:
+            return "the Y4M file holds a header but no frames: expected a 'FRAME' line and the pixels of at least one frame after it"
         case let .io(path, code):
             return "reading \(path) failed: \(String(cString: strerror(code)))"
         }

@@ -24,7 +24,8 @@ public final class Y4MReader {
 
     private enum Source {
         case memory([UInt8], offset: Int)
-        case file(UnsafeMutablePointer<FILE>)
+        /// An open file and its size when opened (`fstat`), which `skipFrame` seeks within.
+        case file(UnsafeMutablePointer<FILE>, size: Int)
     }
 
     /// Parses the header of an in-memory stream.
@@ -36,10 +37,10 @@ public final class Y4MReader {
     /// - Throws: `.file` if the path is missing, unreadable, a directory, a device or empty
     ///   (`InputFile`), else the header's errors.
     public convenience init(path: String) throws(Y4MError) {
-        let file: UnsafeMutablePointer<FILE>
-        do { file = try InputFile.openRegularFile(path).file } catch { throw .file(error) }
+        let (file, size): (UnsafeMutablePointer<FILE>, Int)
+        do { (file, size) = try InputFile.openRegularFile(path) } catch { throw .file(error) }
         do {
-            try self.init(source: .file(file), path: path)
+            try self.init(source: .file(file, size: size), path: path)
         } catch {
             fclose(file)
             throw error
@@ -59,25 +60,17 @@ public final class Y4MReader {
     }
 
     deinit {
-        if case .file(let file) = source { fclose(file) }
+        if case .file(let file, _) = source { fclose(file) }
     }
 
     /// The next frame, or nil at a clean end of stream.
     /// - Throws: `.badFrameHeader` if the frame does not start with `FRAME`, `.truncatedFrame`
     ///   if the stream ends inside the pixels.
     public func nextFrame() throws(Y4MError) -> VideoFrame? {
-        var consumed = 0
-        guard let line = Self.readLine(&source, consumed: &consumed) else {
-            if consumed == 0 && Self.atEnd(&source) { return nil }
-            throw .badFrameHeader(frameIndex: frameIndex)
-        }
-        guard line.starts(with: Array("FRAME".utf8)) else { throw .badFrameHeader(frameIndex: frameIndex) }
+        guard try startFrame() else { return nil }
         let size = header.frameSize
         let bytes = Self.read(&source, count: size)
-        guard bytes.count == size else {
-            if case .file(let file) = source, ferror(file) != 0 { throw .io(path: path ?? "", errno: errno) }
-            throw .truncatedFrame(frameIndex: frameIndex, needed: size, available: bytes.count)
-        }
+        guard bytes.count == size else { throw shortFrame(available: bytes.count) }
         frameIndex += 1
         // Sizes were validated by the header parser and the byte count just checked.
         do {
@@ -85,6 +78,35 @@ public final class Y4MReader {
         } catch {
             throw .badHeader("frame size: \(error)")
         }
+    }
+
+    /// Moves past the next frame without reading its pixels (a file seeks over them); false at
+    /// a clean end of stream.
+    /// - Throws: what `nextFrame` would throw for that frame.
+    public func skipFrame() throws(Y4MError) -> Bool {
+        guard try startFrame() else { return false }
+        let skipped = Self.skip(&source, count: header.frameSize)
+        guard skipped == header.frameSize else { throw shortFrame(available: skipped) }
+        frameIndex += 1
+        return true
+    }
+
+    /// Reads the next frame's `FRAME` line; false at a clean end of stream.
+    private func startFrame() throws(Y4MError) -> Bool {
+        var consumed = 0
+        guard let line = Self.readLine(&source, consumed: &consumed) else {
+            if consumed == 0 && Self.atEnd(&source) { return false }
+            throw .badFrameHeader(frameIndex: frameIndex)
+        }
+        guard line.starts(with: Array("FRAME".utf8)) else { throw .badFrameHeader(frameIndex: frameIndex) }
+        return true
+    }
+
+    /// Why the current frame's pixels ended after `available` bytes: a failed read, or a stream
+    /// cut short.
+    private func shortFrame(available: Int) -> Y4MError {
+        if case .file(let file, _) = source, ferror(file) != 0 { return .io(path: path ?? "", errno: errno) }
+        return .truncatedFrame(frameIndex: frameIndex, needed: header.frameSize, available: available)
     }
 
     // MARK: - Byte source
@@ -106,7 +128,23 @@ public final class Y4MReader {
     private static func atEnd(_ source: inout Source) -> Bool {
         switch source {
         case .memory(let bytes, let offset): return offset >= bytes.count
-        case .file(let file): return feof(file) != 0
+        case .file(let file, _): return feof(file) != 0
+        }
+    }
+
+    /// Moves up to `count` bytes ahead without reading them; how far it moved (less at the end).
+    private static func skip(_ source: inout Source, count: Int) -> Int {
+        switch source {
+        case .memory(let bytes, let offset):
+            let end = offset + min(count, bytes.count - offset)
+            source = .memory(bytes, offset: end)
+            return end - offset
+        case .file(let file, let size):
+            let position = Int(ftello(file))
+            guard position >= 0 else { return 0 }
+            let moved = min(count, max(0, size - position))
+            guard fseeko(file, off_t(moved), SEEK_CUR) == 0 else { return 0 }
+            return moved
         }
     }
 
@@ -116,7 +154,7 @@ public final class Y4MReader {
             let end = min(bytes.count, offset + count)
             source = .memory(bytes, offset: end)
             return Array(bytes[offset..<end])
-        case .file(let file):
+        case .file(let file, _):
             // Grow with what the file delivers (at most a chunk ahead of it): a short file whose
             // header declares a huge frame must not cost the declared size up front.
             var out: [UInt8] = []
@@ -131,5 +169,21 @@ public final class Y4MReader {
             }
             return out
         }
+    }
+}
+
+extension Y4MReader {
+    /// How many frames the Y4M file at `path` holds, found by reading every `FRAME` line and
+    /// seeking over the pixels. The one check every tool runs on a Y4M input before it starts
+    /// (`simulcast encode`, `demo`, and through `Y4MFileSource` `send`, `publish` and `advise`):
+    /// a file that would play part-way and then fail, or play nothing, is refused up front.
+    /// - Throws: the errors of `init(path:)`; those `nextFrame` would throw for any frame
+    ///   (`.truncatedFrame`, `.badFrameHeader`, `.io`); `.noFrames` for a header alone.
+    public static func frameCount(path: String) throws(Y4MError) -> Int {
+        let reader = try Y4MReader(path: path)
+        var frames = 0
+        while try reader.skipFrame() { frames += 1 }
+        guard frames > 0 else { throw .noFrames }
+        return frames
     }
 }

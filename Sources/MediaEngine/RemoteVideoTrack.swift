@@ -18,8 +18,9 @@ public struct RemoteVideoStats: Sendable, Hashable {
     public var framesDecoded: Int
     /// Frames the decoder rejected (W3C webrtc-stats has no such counter; 0 on a clean call).
     public var decoderErrors: Int
-    /// Freezes (W3C webrtc-stats `freezeCount`: a frame gap over max(3 × the mean, mean + 150 ms)),
-    /// the longest one, ms.
+    /// Freezes (as W3C webrtc-stats `freezeCount`, with a fixed threshold: no decoded frame for
+    /// more than 500 ms), a freeze still going on when the stats are read included; the longest
+    /// one, ms (0 exactly when the count is 0).
     public var freezeCount: Int
     public var longestFreezeMilliseconds: Int
     /// NACKs sent, and packets that arrived after one (webrtc-stats `nackCount`, retransmissions).

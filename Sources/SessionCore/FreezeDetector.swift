@@ -44,4 +44,27 @@ public struct FreezeDetector: Sendable {
     public func isFrozen(nowMilliseconds: Int64) -> Bool {
         ongoingFreezeMilliseconds(nowMilliseconds: nowMilliseconds) > 0
     }
+
+    /// The freezes as of `nowMilliseconds`: the ended ones plus the one going on, if any. A
+    /// stream that stops (or a call that ends) frozen reports that freeze in its count, total
+    /// and longest alike, so a summary never shows a longest freeze next to a count of 0.
+    public func summary(nowMilliseconds: Int64) -> Summary {
+        let ongoing = ongoingFreezeMilliseconds(nowMilliseconds: nowMilliseconds)
+        guard ongoing > 0 else {
+            return Summary(count: freezeCount, totalMilliseconds: totalFrozenMilliseconds,
+                           longestMilliseconds: longestFreezeMilliseconds)
+        }
+        return Summary(count: freezeCount + 1, totalMilliseconds: totalFrozenMilliseconds + ongoing,
+                       longestMilliseconds: max(longestFreezeMilliseconds, ongoing))
+    }
+
+    /// Freezes counted at one moment (`summary(nowMilliseconds:)`).
+    public struct Summary: Sendable, Equatable {
+        /// Freezes, the one going on included.
+        public var count: Int
+        /// Their total duration (the one going on up to the moment asked about).
+        public var totalMilliseconds: Int64
+        /// The longest of them; 0 exactly when `count` is 0.
+        public var longestMilliseconds: Int64
+    }
 }

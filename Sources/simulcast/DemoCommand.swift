@@ -14,7 +14,7 @@ enum DemoCommand {
            simulcast demo --participants [N] [--seconds N] [--size WxH] [--throttle FROM-TO]
                           [--throttle-kbps N] [--turn SECONDS] [--mute p2,..] [--pin p1,..]
                           [--protocol udp-over-tcp|udp|tcp] [--screen-share p1] [--json PATH] [--quiet]
-      --seconds N          call length in seconds, any positive number (default 15); memory does not
+      --seconds N          call length in seconds, at least one frame (1/30 s; default 15); memory does not
                            grow with it except the per-event lists the summary and --json report
       --input FILE.y4m     publish a Y4M file (looped) instead of the built-in scene
       --size WxH           publisher's encoder size (default 1280x720; layers follow SPEC §1, the top one
@@ -56,10 +56,11 @@ enum DemoCommand {
                            "protocol"],
             flagOptions: ["no-dynacast", "quiet"])
         var options = DemoCall.Options()
-        if let seconds = try parsed.positiveSeconds("seconds") { options.seconds = seconds }
-        options.input = parsed.string("input")
         let size = try parsed.size("size", default: (1280, 720))
         options.size = (size.width, size.height)
+        let frameRate = CameraEncoderConfig(width: size.width, height: size.height).frameRate
+        if let seconds = try parsed.duration("seconds", atLeastOneFrameAt: frameRate) { options.seconds = seconds }
+        options.input = parsed.string("input")
         if let window = try parsed.secondsWindow("throttle") {
             options.throttleFromSeconds = window.from
             options.throttleToSeconds = window.to
@@ -91,7 +92,8 @@ enum DemoCommand {
     @discardableResult
     static func run(_ arguments: ArraySlice<String>, output: @escaping @Sendable (String) -> Void = { print($0) }) async throws -> DemoReport {
         let (options, parsed) = try parse(arguments)
-        if let path = parsed.string("json") { try OutputFiles.createParentDirectory(of: path) }
+        // Outputs are opened before the call starts: a path that cannot be written is refused now.
+        let json = try parsed.string("json").map { path throws(CommandError) in (path, try OutputFiles.openForWriting(path)) }
         if let note = sizeNotice(requestedWidth: options.size.width, height: options.size.height,
                                  plan: try LayerPlan(width: options.size.width, height: options.size.height)) {
             writeToStandardError(note + "\n")
@@ -133,8 +135,9 @@ enum DemoCommand {
                 + "\(tcp.droppedUnproven) datagram(s) from unproven ones dropped, \(tcp.sendsRefused) send(s) to them refused, "
                 + "\(tcp.acceptFailuresForResources) accept failure(s) for want of descriptors")
         }
-        if let path = parsed.string("json") {
-            try OutputFiles.write(report.json.serialized() + "\n", to: path)
+        if let (path, file) = json {
+            try file.write(report.json.serialized() + "\n")
+            try file.close()
             output("JSON: \(path)")
         }
         let ivf = report.viewers.compactMap(\.ivfPath)

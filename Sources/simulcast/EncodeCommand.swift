@@ -32,8 +32,11 @@ enum EncodeCommand {
                                  maxLayer: maxLayerValue == 2 ? .two : .three)
         let top = plan.top
         if let note = sizeNotice(requestedWidth: size.width, height: size.height, plan: plan) { notice(note) }
-        let source = try options.string("input").map { try VideoSource(y4mPath: $0, width: top.width, height: top.height) }
-            ?? VideoSource(testSceneWidth: top.width, height: top.height)
+        // A Y4M file that is cut short or holds no frame is refused before anything is written.
+        let source = try options.string("input").map { path throws in
+            _ = try Y4MReader.frameCount(path: path)
+            return try VideoSource(y4mPath: path, width: top.width, height: top.height)
+        } ?? VideoSource(testSceneWidth: top.width, height: top.height)
 
         let encoder = try SimulcastEncoder(plan: plan)
         let meter = try LayerQualityMeter(plan: plan)

@@ -171,6 +171,8 @@ enum SendCommand {
             }
         }
 
+        // The engine writes the pcap; a path it could not write is refused here, before it starts.
+        if let path = plain.pcapPath { try OutputFiles.openForWriting(path).close() }
         let engine = MediaEngine()
         do {
             let summary = try await send(plain, camera: camera, scene: scene, sound: sound, engine: engine, output: output)

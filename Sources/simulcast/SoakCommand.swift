@@ -10,10 +10,10 @@ import MediaEngineTesting
 enum SoakCommand {
     static let usage = """
     usage: simulcast soak [--seconds N] [--subscribers N] [--size WxH] [--sample-every S] [--json PATH]
-      --seconds N        call length (default 600)
+      --seconds N        call length in seconds, at least one frame (1/30 s; default 600)
       --subscribers N    viewers, 1...16 (default 4; viewports cycle 320x180, 640x360, 1280x720)
       --size WxH         the camera's encoder size (default 1280x720)
-      --sample-every S   seconds between RSS samples (default 5)
+      --sample-every S   seconds between RSS samples, at least one frame (1/30 s; default 5)
       --json PATH        the samples as JSON: [{"atSeconds", "rssKiB"}], frames per viewer
     """
 
@@ -33,16 +33,18 @@ enum SoakCommand {
 
     static func run(_ arguments: ArraySlice<String>) async throws {
         let options = try CommandLineArguments(arguments, valueOptions: ["seconds", "subscribers", "size", "sample-every", "json"])
-        let seconds = try options.positiveSeconds("seconds") ?? 600
-        let viewers = try options.int("subscribers", default: 4, range: 1...16)
         let size = try options.size("size", default: (1280, 720))
-        let sampleEvery = try options.positiveSeconds("sample-every") ?? 5
-        if let path = options.string("json") { try OutputFiles.createParentDirectory(of: path) }
+        let config = CameraEncoderConfig(width: size.width, height: size.height)
+        let seconds = try options.duration("seconds", atLeastOneFrameAt: config.frameRate) ?? 600
+        let viewers = try options.int("subscribers", default: 4, range: 1...16)
+        let sampleEvery = try options.duration("sample-every", atLeastOneFrameAt: config.frameRate) ?? 5
+        // Opened before the call starts: a path that cannot be written is refused now.
+        let json = try options.string("json").map { path throws(CommandError) in try OutputFiles.openForWriting(path) }
 
         let engine = MediaEngine()
         let room = try await engine.hostRoom()
         let publisher = try await room.join(participantId: "publisher")
-        let camera = try publisher.createCameraVideoTrack(encoderConfig: CameraEncoderConfig(width: size.width, height: size.height))
+        let camera = try publisher.createCameraVideoTrack(encoderConfig: config)
         try await publisher.publish(camera)
         let viewports = [(320, 180), (640, 360), (1280, 720)]
         let decoded = FrameCounts()
@@ -76,10 +78,11 @@ enum SoakCommand {
         for drain in drains { await drain.value }
         let report = Report(seconds: seconds, size: "\(size.width)x\(size.height)", subscribers: viewers, samples: samples,
                             framesEncoded: pushed, framesDecoded: decoded.all)
-        if let path = options.string("json") {
+        if let json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            try OutputFiles.write(String(decoding: try encoder.encode(report), as: UTF8.self), to: path)
+            try json.write(String(decoding: try encoder.encode(report), as: UTF8.self))
+            try json.close()
         }
     }
 

@@ -95,4 +95,51 @@ import MediaCodecs
             _ = try fromFile.nextFrame()
         }
     }
+
+    /// Writes `bytes` to a scratch file for the length of `body`.
+    private func withFile<T>(_ bytes: [UInt8], _ body: (String) throws -> T) throws -> T {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("y4m-\(UUID().uuidString).y4m").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return try body(path)
+    }
+
+    // The check every tool runs on a Y4M input before it starts (issue 25, item 4).
+
+    @Test func frameCountCountsCompleteFramesOfAFile() throws {
+        #expect(try withFile(stream(header: "YUV4MPEG2 W4 H2", frames: 3)) { try Y4MReader.frameCount(path: $0) } == 3)
+        // Frames larger than one read chunk are sought over, not read.
+        let large = stream(header: "YUV4MPEG2 W1024 H768", frames: 2, width: 1024, height: 768)
+        #expect(try withFile(large) { try Y4MReader.frameCount(path: $0) } == 2)
+    }
+
+    @Test func frameCountRefusesAFileCutShortAsPlayingItWould() throws {
+        let bytes = stream(header: "YUV4MPEG2 W4 H2", frames: 2, lastFrameBytes: 5)
+        #expect(throws: Y4MError.truncatedFrame(frameIndex: 1, needed: 12, available: 5)) {
+            try withFile(bytes) { try Y4MReader.frameCount(path: $0) }
+        }
+        #expect(throws: Y4MError.badFrameHeader(frameIndex: 1)) {
+            try withFile(stream(header: "YUV4MPEG2 W4 H2", frames: 1) + Array("FRA".utf8)) { try Y4MReader.frameCount(path: $0) }
+        }
+    }
+
+    @Test func frameCountRefusesAHeaderAlone() throws {
+        #expect(throws: Y4MError.noFrames) { try withFile(Array("YUV4MPEG2 W4 H2\n".utf8)) { try Y4MReader.frameCount(path: $0) } }
+        #expect(Y4MError.noFrames.description
+                == "the Y4M file holds a header but no frames: expected a 'FRAME' line and the pixels of at least one frame after it")
+    }
+
+    @Test func skippingAFrameLeavesTheNextOneToRead() throws {
+        let bytes = stream(header: "YUV4MPEG2 W4 H2", frames: 3)
+        try withFile(bytes) { path in
+            let fromFile = try Y4MReader(path: path), fromMemory = try Y4MReader(bytes: bytes), reference = try Y4MReader(bytes: bytes)
+            _ = try reference.nextFrame()
+            #expect(try fromFile.skipFrame() && fromMemory.skipFrame())
+            let next = try reference.nextFrame()
+            #expect(try fromFile.nextFrame() == next)
+            #expect(try fromMemory.nextFrame() == next)
+            #expect(try fromFile.skipFrame() && fromMemory.skipFrame())
+            #expect(try !fromFile.skipFrame() && !fromMemory.skipFrame())
+        }
+    }
 }

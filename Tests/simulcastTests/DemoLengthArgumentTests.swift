@@ -33,6 +33,25 @@ import CommandLineSupport
         }
     }
 
+    /// A call shorter than one frame interval (1/30 s) would send no frame (issue 25, item 4).
+    @Test(arguments: ["1e-9", "0.01", "0.0333"])
+    func lengthsShorterThanOneFrameAreReadableErrors(seconds: String) {
+        for parse in [{ _ = try DemoCommand.parse(["--seconds", seconds]) },
+                      { _ = try RoomDemo.parse(["--participants", "3", "--seconds", seconds]) }] {
+            do {
+                try parse()
+                Issue.record("--seconds \(seconds) was accepted")
+            } catch {
+                #expect("\(error)" == "--seconds \(seconds): expected at least one frame interval (1/30 s at 30 fps), e.g. 15 or 2.5")
+            }
+        }
+    }
+
+    @Test func oneFrameIntervalIsLongEnough() throws {
+        #expect(try DemoCommand.parse(["--seconds", "0.034"]).options.seconds == 0.034)
+        #expect(try RoomDemo.parse(["--participants", "--seconds", "0.034"]).options.seconds == 0.034)
+    }
+
     @Test func anInfiniteThrottleWindowIsRejected() {
         #expect(throws: CommandLineArguments.ParseError.self) { _ = try DemoCommand.parse(["--throttle", "1-inf"]) }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import MediaCodecs
 import MediaEngine
 import MediaEngineTesting
 import Synchronization
@@ -85,9 +86,12 @@ final class DemoCall: Sendable {
         self.viewers = viewers
     }
 
-    /// Hosts the room, publishes the camera and subscribes every viewer; nothing plays yet.
+    /// Hosts the room, publishes the camera and subscribes every viewer; nothing plays yet. A
+    /// `--save` directory that cannot be written or an input file that cannot be played to its
+    /// end is refused first, before the engine starts.
     static func start(options: Options) async throws -> DemoCall {
         if let directory = options.saveDirectory { try OutputFiles.createDirectory(directory) }
+        if let input = options.input { _ = try Y4MReader.frameCount(path: input) }
         let engine = MediaEngine()
         do {
             let room = try await engine.hostRoom(options: RoomOptions(autoConsume: false, dynaCast: options.dynaCast, e2ee: options.e2ee).tuned(
@@ -133,7 +137,6 @@ final class DemoCall: Sendable {
             if let input { return try Y4MFileSource(path: input, width: top.width, height: top.height, loops: true) }
             return try TestSceneSource(width: top.width, height: top.height)
         }
-        _ = try source()  // a file that cannot be read fails here, before the call starts
         listen()
         let camera = camera
         let playing = Task { try await camera.play(from: source()) }

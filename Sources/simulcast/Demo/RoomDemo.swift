@@ -21,7 +21,10 @@ enum RoomDemo {
             flagOptions: ["quiet"])
         var options = RoomCall.Options()
         options.participants = try parsed.int("participants", default: 3, range: 2...6)
-        if let seconds = try parsed.positiveSeconds("seconds") {
+        let size = try parsed.size("size", default: (640, 360))
+        options.size = (size.width, size.height)
+        let frameRate = CameraEncoderConfig(width: size.width, height: size.height).frameRate
+        if let seconds = try parsed.duration("seconds", atLeastOneFrameAt: frameRate) {
             options.seconds = seconds
             if parsed.string("throttle") == nil {
                 // Keep the default window's shape (4-9 s of 16).
@@ -29,8 +32,6 @@ enum RoomDemo {
                 options.throttleToSeconds = seconds * 9 / 16
             }
         }
-        let size = try parsed.size("size", default: (640, 360))
-        options.size = (size.width, size.height)
         if let window = try parsed.secondsWindow("throttle") {
             options.throttleFromSeconds = window.from
             options.throttleToSeconds = window.to
@@ -66,7 +67,8 @@ enum RoomDemo {
     @discardableResult
     static func run(_ arguments: ArraySlice<String>, output: @escaping @Sendable (String) -> Void = { print($0) }) async throws -> RoomCall {
         let (options, parsed) = try parse(arguments)
-        if let path = parsed.string("json") { try OutputFiles.createParentDirectory(of: path) }
+        // Outputs are opened before the call starts: a path that cannot be written is refused now.
+        let json = try parsed.string("json").map { path throws(CommandError) in (path, try OutputFiles.openForWriting(path)) }
         if let note = sizeNotice(requestedWidth: options.size.width, height: options.size.height,
                                  plan: try LayerPlan(width: options.size.width, height: options.size.height)) {
             writeToStandardError(note + "\n")
@@ -113,8 +115,9 @@ enum RoomDemo {
                 + (viewer.throttled ? ", link dropped \(droppedByThrottle) datagrams" : ""))
         }
         output("speaker snapshots: \(roomLog.snapshotCount)")
-        if let path = parsed.string("json") {
-            try OutputFiles.write(call.json(pausedAtEnd: pausedAtEnd).serialized() + "\n", to: path)
+        if let (path, file) = json {
+            try file.write(call.json(pausedAtEnd: pausedAtEnd).serialized() + "\n")
+            try file.close()
             output("JSON: \(path)")
         }
         return call
