@@ -91,9 +91,7 @@ class Stranger:
         except BlockingIOError:
             pass
         except OSError:
-            self.sock.close()
-            self.sock = None
-            self.closed_by_node += 1
+            self.lost()
             return
         if now < self.next_write:
             return
@@ -113,9 +111,13 @@ class Stranger:
         except BlockingIOError:
             pass
         except OSError:
-            self.sock.close()
-            self.sock = None
-            self.closed_by_node += 1
+            self.lost()
+
+    def lost(self):
+        """The node closed (or broke) the connection: reopened at the next step."""
+        self.sock.close()
+        self.sock = None
+        self.closed_by_node += 1
 
 
 def main():

@@ -22,27 +22,24 @@ import CommandLineSupport
 
     @Test(arguments: ["0", "-5", "nan", "inf", "-inf", "1e999", "ten", ""])
     func nonsenseLengthsAreReadableErrors(seconds: String) {
-        for parse in [{ _ = try DemoCommand.parse(["--seconds", seconds]) },
-                      { _ = try RoomDemo.parse(["--participants", "3", "--seconds", seconds]) }] {
-            do {
-                try parse()
-                Issue.record("--seconds \(seconds) was accepted")
-            } catch {
-                #expect("\(error)" == "--seconds \(seconds): expected a positive, finite number of seconds, e.g. 15 or 2.5")
-            }
-        }
+        expectBothDemosRefuse(seconds, saying: "expected a positive, finite number of seconds, e.g. 15 or 2.5")
     }
 
     /// A call shorter than one frame interval (1/30 s) would send no frame (issue 25, item 4).
     @Test(arguments: ["1e-9", "0.01", "0.0333"])
     func lengthsShorterThanOneFrameAreReadableErrors(seconds: String) {
+        expectBothDemosRefuse(seconds, saying: "expected at least one frame interval (1/30 s at 30 fps), e.g. 15 or 2.5")
+    }
+
+    /// `demo` and `demo --participants` both refuse `--seconds seconds` with `reason`.
+    private func expectBothDemosRefuse(_ seconds: String, saying reason: String) {
         for parse in [{ _ = try DemoCommand.parse(["--seconds", seconds]) },
                       { _ = try RoomDemo.parse(["--participants", "3", "--seconds", seconds]) }] {
             do {
                 try parse()
                 Issue.record("--seconds \(seconds) was accepted")
             } catch {
-                #expect("\(error)" == "--seconds \(seconds): expected at least one frame interval (1/30 s at 30 fps), e.g. 15 or 2.5")
+                #expect("\(error)" == "--seconds \(seconds): \(reason)")
             }
         }
     }
