@@ -5,7 +5,8 @@ import Glibc
 /// The engine's one thread (the house rule "the engine owns its loop"): every endpoint object
 /// (publishers, nodes, subscribers: none of them `Sendable`) lives on it and is touched only by
 /// jobs run there. Public objects post jobs (`post`, `perform`); between jobs the loop runs
-/// `tick` at least every `tickMilliseconds` (sockets drained, timers and pacing served).
+/// `tick` at least every `tickMilliseconds` (sockets drained, timers and pacing served) while
+/// the runtime has a room or output, and sleeps until the next job while it has none.
 final class EngineLoop: @unchecked Sendable {
     /// A job: runs on the loop thread with the loop-confined runtime.
     typealias Job = (EngineRuntime) -> Void
@@ -16,6 +17,8 @@ final class EngineLoop: @unchecked Sendable {
     private var isRunning = true
     // Guarded by `lock`: the running thread, nil once it ended.
     private var thread: Thread?
+    // Guarded by `lock`: the loop thread's kernel id (`gettid`), once it runs.
+    private var kernelThreadID: pid_t?
     private let wake = DispatchSemaphore(value: 0)
     private let stopped = DispatchSemaphore(value: 0)
     /// Only touched on the loop thread.
@@ -83,6 +86,9 @@ final class EngineLoop: @unchecked Sendable {
         }
     }
 
+    /// The loop thread's kernel id (`/proc/self/task/<id>`), once it has started.
+    var threadID: pid_t? { lock.withLock { kernelThreadID } }
+
     /// The loop thread's name as the system shows it (`/proc/<pid>/task/<tid>/comm`, at most 15 bytes).
     static let threadName = "MediaEngine"
 
@@ -92,6 +98,10 @@ final class EngineLoop: @unchecked Sendable {
             fputs(Self.threadName, comm)
             fclose(comm)
         }
+        // /proc/thread-self links to "<pid>/task/<tid>" (gettid's number without a syscall binding).
+        let link = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self")) ?? ""
+        let id = link.split(separator: "/").last.flatMap { pid_t($0) }
+        lock.withLock { kernelThreadID = id }
         while true {
             let (batch, running) = lock.withLock { () -> ([Job], Bool) in
                 defer { jobs.removeAll(keepingCapacity: true) }
@@ -100,7 +110,11 @@ final class EngineLoop: @unchecked Sendable {
             for job in batch { job(runtime) }
             runtime.tick()
             guard running else { break }
-            _ = wake.wait(timeout: .now() + .milliseconds(tickMilliseconds))
+            if runtime.rooms.isEmpty {
+                wake.wait()  // nothing to serve: sleep until a job comes (no idle wake-ups)
+            } else {
+                _ = wake.wait(timeout: .now() + .milliseconds(tickMilliseconds))
+            }
         }
         runtime.shutdown()
         // The thread's block holds the loop: let go of the thread so both can be freed.

@@ -1,0 +1,29 @@
+import Foundation
+import Glibc
+import Testing
+@testable import MediaEngine
+
+/// An engine with nothing to serve costs no wake-ups (issue 27's first step): its loop thread
+/// sleeps until a job comes, instead of ticking every 2 ms. Counted, not timed: the loop
+/// thread's voluntary context switches (`/proc/self/task/<tid>/status`) over one second.
+@Suite struct IdleEngineLoopTests {
+    static func voluntarySwitches(of thread: pid_t) throws -> Int {
+        let status = try String(contentsOfFile: "/proc/self/task/\(thread)/status", encoding: .utf8)
+        let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("voluntary_ctxt_switches:") })
+        return try #require(Int(line.split(separator: "\t").last?.trimmingCharacters(in: .whitespaces) ?? ""))
+    }
+
+    @Test func anEngineWithNothingToServeSleepsUntilAJobComes() async throws {
+        let loop = EngineLoop()
+        _ = try await loop.perform { _ in 0 }  // running, and past its first tick
+        let thread = try #require(loop.threadID)
+        let before = try Self.voluntarySwitches(of: thread)
+        try await Task.sleep(for: .seconds(1))
+        let idle = try Self.voluntarySwitches(of: thread) - before
+        print("idle engine loop: \(idle) wake-up(s) in 1 s (a 2 ms tick makes about 500)")
+        #expect(idle <= 2)
+        // A job still wakes it at once, and a stop ends it.
+        #expect(try await loop.perform { runtime in runtime.rooms.count } == 0)
+        await loop.stop()
+    }
+}
