@@ -121,7 +121,7 @@ import Testing
         // An extmap without an id before its "/direction" (a fuzzer's find: it trapped).
         for id in ["/", "/sendonly", "", "0", "256"] {
             #expect(refusal { $0.replacingOccurrences(of: "a=extmap:4 urn", with: "a=extmap:\(id) urn") }
-                == .malformedLine(line: 0, reason: "extmap:\(id) urn:ietf:params:rtp-hdrext:sdes:mid"))
+                == .malformedAttribute(attribute: "extmap:\(id) urn:ietf:params:rtp-hdrext:sdes:mid", reason: "needs an id in 1...255 and a URI"))
         }
     }
 }

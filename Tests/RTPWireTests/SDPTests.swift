@@ -146,6 +146,22 @@ import Testing
         let lf = "v=0\no=- 1 1 IN IP4 0.0.0.0\ns=-\nt=0 0\na=group:BUNDLE 0\nm=audio 9 RTP/AVP 0\na=mid:0\n"
         #expect((try? SessionDescription(parsing: lf))?.section(mid: "0")?.formats == ["0"])
     }
+
+    @Test func aMalformedCandidateNamesItsLineAndText() throws {
+        let line = "a=candidate:1 1 udp 2015363327 10.99.0.2 20000 typ host"
+        let text = Self.janusLikeAnswer.replacingFirst(line, with: "a=candidate:1 1 udp 2015363327 10.99.0.2 99999 typ host")
+        let number = try #require(Self.janusLikeAnswer.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).firstIndex { $0.hasPrefix(line) }) + 1
+        #expect(throws: SDPError.malformedLine(line: number, reason: "a=candidate:1 1 udp 2015363327 10.99.0.2 99999 typ host: port 99999")) {
+            try SessionDescription(parsing: text)
+        }
+        // A candidate read alone (trickled) has no line: its error names its text, not "line 0".
+        let trickled = SDPError.malformedAttribute(attribute: "candidate:1 1 udp 0 10.0.0.1 9 typ host", reason: "priority 0")
+        #expect(throws: trickled) { try ICECandidate(parsing: "candidate:1 1 udp 0 10.0.0.1 9 typ host") }
+        #expect(trickled.description == "SDP a=candidate:1 1 udp 0 10.0.0.1 9 typ host: priority 0")
+        // Shown to a person, a peer's line loses its control characters and is cut short.
+        let hostile = SDPError.malformedLine(line: 7, reason: "a=candidate:\u{1B}]0;owned\u{07}" + String(repeating: "x", count: 10_000))
+        #expect(hostile.description == "SDP line 7: a=candidate:]0;owned" + String(repeating: "x", count: 180) + "…")
+    }
 }
 
 extension SDPTests {

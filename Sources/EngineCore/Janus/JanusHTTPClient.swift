@@ -1,61 +1,95 @@
 import Foundation
-import FoundationNetworking
 
-/// Janus's HTTP API (https://janus.conf.meetecho.com/docs/rest.html), synchronously: requests
-/// are POSTed as JSON, events arrive through a long poll of the session. For the engine's own
-/// signalling thread; not `Sendable`.
+/// Janus's HTTP API (https://janus.conf.meetecho.com/docs/rest.html), synchronously, over plain
+/// `http://`: requests are POSTed as JSON, events arrive through a long poll of the session.
+/// Everything read from Janus is bounded (`Limits`, `BoundedHTTPExchange`): a reply's size, a
+/// request's time, and the time to wait for an expected event however many keepalives come
+/// meanwhile. For the engine's own signalling thread; not `Sendable`.
 public final class JanusHTTPClient {
-    /// Why a request failed: no answer, no JSON, or Janus's own error.
-    public struct Failure: Error, Sendable, CustomStringConvertible {
-        public var description: String
+    /// How much the client reads from Janus and how long it waits for it.
+    public struct Limits: Sendable {
+        /// The largest reply read (1 MiB): a larger one fails with `Failure.replyTooLarge`
+        /// without being read further.
+        public var replyBytes: Int
+        /// How long one request may take, its reply complete (a byte-at-a-time drip included).
+        public var requestSeconds: Double
+        /// How long `waitForEvent` waits for the event it expects, across every long poll and
+        /// keepalive meanwhile.
+        public var eventSeconds: Double
+
+        public init(replyBytes: Int = 1 << 20, requestSeconds: Double = 10, eventSeconds: Double = 30) {
+            self.replyBytes = replyBytes
+            self.requestSeconds = requestSeconds
+            self.eventSeconds = eventSeconds
+        }
     }
 
+    /// Janus answers a long poll within 30 s, with a keepalive if nothing happened.
+    static let longPollSeconds = 40.0
+
     public let base: URL
+    public let limits: Limits
     public private(set) var session: Int?
     public private(set) var handle: Int?
 
     /// - Parameter base: e.g. http://127.0.0.1:8088/janus
-    public init(base: URL) {
+    public init(base: URL, limits: Limits = Limits()) {
         self.base = base
+        self.limits = limits
     }
 
     /// Creates a session and attaches `plugin` (e.g. janus.plugin.videoroom).
     public func attach(plugin: String) throws(Failure) {
         let created = try post("", ["janus": "create"])
-        guard let session = (created["data"] as? [String: Any])?["id"] as? Int else { throw Failure(description: "create: \(created)") }
+        guard let session = Self.integer(created["data"], "id") else { throw .unexpectedReply(request: "create", expected: "numeric data.id") }
         self.session = session
         let attached = try post("/\(session)", ["janus": "attach", "plugin": plugin])
-        guard let handle = (attached["data"] as? [String: Any])?["id"] as? Int else { throw Failure(description: "attach: \(attached)") }
+        guard let handle = Self.integer(attached["data"], "id") else { throw .unexpectedReply(request: "attach", expected: "numeric data.id") }
         self.handle = handle
     }
 
-    /// Sends a plugin message (with a JSEP, if any); returns Janus's immediate reply (ack or result).
+    /// Sends a plugin message (with a JSEP, if any); returns Janus's immediate reply (ack or
+    /// result). A result carrying the plugin's error (`plugindata.data.error`) throws `.refused`.
     @discardableResult
     public func message(_ body: [String: Any], jsep: [String: Any]? = nil) throws(Failure) -> [String: Any] {
-        guard let session, let handle else { throw Failure(description: "not attached") }
+        let name = body["request"] as? String ?? "message"
+        guard let session, let handle else { throw .notAttached(request: name) }
         var request: [String: Any] = ["janus": "message", "body": body]
         if let jsep { request["jsep"] = jsep }
-        return try post("/\(session)/\(handle)", request)
+        let reply = try post("/\(session)/\(handle)", request)
+        try Self.throwPluginError(in: reply, answering: name)
+        return reply
     }
 
-    /// The next event of the session (long poll, Janus answers within 30 s with a keepalive).
-    public func nextEvent() throws(Failure) -> [String: Any] {
-        guard let session else { throw Failure(description: "no session") }
-        var request = URLRequest(url: base.appendingPathComponent("\(session)"))
-        request.timeoutInterval = 40
-        return try Self.fetch(request)
+    /// The next event of the session: a long poll that Janus answers within 30 s (with a
+    /// keepalive if nothing happened), given at most `seconds` (default 40).
+    public func nextEvent(seconds: Double? = nil) throws(Failure) -> [String: Any] {
+        guard let session else { throw .notAttached(request: "the event poll") }
+        return try exchange("GET", base.appendingPathComponent("\(session)"), body: nil, named: "the event poll",
+                            seconds: seconds ?? Self.longPollSeconds)
     }
 
-    /// Waits (at most `events` events) for one `accept` takes; returns it.
-    public func waitForEvent(within events: Int = 10, _ accept: ([String: Any]) -> Bool) throws(Failure) -> [String: Any] {
-        for _ in 0..<events {
-            let event = try nextEvent()
-            if let data = (event["plugindata"] as? [String: Any])?["data"] as? [String: Any], let error = data["error"] {
-                throw Failure(description: "plugin error: \(error)")
+    /// Waits for the event `accept` takes (`awaited` names it for the error, e.g. "joined"),
+    /// at most `limits.eventSeconds` in all however many other events and keepalives arrive; an
+    /// event carrying the plugin's error throws `.refused` naming `request`, what it answers.
+    public func waitForEvent(_ awaited: String, after request: String,
+                             _ accept: ([String: Any]) -> Bool) throws(Failure) -> [String: Any] {
+        let deadline = BoundedHTTPExchange.deadline(after: limits.eventSeconds)
+        var seen = 0
+        while true {
+            let now = DispatchTime.now().uptimeNanoseconds
+            guard now < deadline else { throw .noExpectedEvent(awaited: awaited, seconds: limits.eventSeconds, eventsSeen: seen) }
+            let event: [String: Any]
+            do {
+                event = try nextEvent(seconds: min(Double(deadline - now) / 1e9, Self.longPollSeconds))
+            } catch {
+                guard case .timedOut = error else { throw error }
+                throw .noExpectedEvent(awaited: awaited, seconds: limits.eventSeconds, eventsSeen: seen)
             }
+            try Self.throwPluginError(in: event, answering: request)
             if accept(event) { return event }
+            seen += 1
         }
-        throw Failure(description: "no expected event among \(events)")
     }
 
     /// Keeps the session alive (Janus drops sessions silent for 60 s).
@@ -73,45 +107,56 @@ public final class JanusHTTPClient {
         self.handle = nil
     }
 
+    /// POSTs `body` (a `janus` verb, a transaction added) to `base + path`; a Janus error reply throws `.refused`.
     @discardableResult
     private func post(_ path: String, _ body: [String: Any]) throws(Failure) -> [String: Any] {
-        var request = URLRequest(url: path.isEmpty ? base : URL(string: base.absoluteString + path)!)
-        request.httpMethod = "POST"
-        request.timeoutInterval = 10
+        let name = (body["body"] as? [String: Any])?["request"] as? String ?? body["janus"] as? String ?? "request"
+        let url = path.isEmpty ? base : base.appendingPathComponent(String(path.dropFirst()))
         var body = body
         body["transaction"] = UUID().uuidString
-        do {
-            request.httpBody = try JSONSerialization.data(withJSONObject: body)
-        } catch {
-            throw Failure(description: "request not JSON: \(error)")
-        }
-        let reply = try Self.fetch(request)
-        if reply["janus"] as? String == "error" { throw Failure(description: "Janus error: \(reply["error"] ?? reply)") }
-        return reply
+        // Only our own dictionaries of strings, numbers, arrays and dictionaries come here.
+        let json = (try? JSONSerialization.data(withJSONObject: body)).map { [UInt8]($0) } ?? []
+        return try exchange("POST", url, body: json, named: name, seconds: limits.requestSeconds)
     }
 
-    private final class Reply: @unchecked Sendable {
-        private let lock = NSLock()
-        private var data: Data?
-        private var error: Error?
-        func set(_ data: Data?, _ error: Error?) { lock.withLock { (self.data, self.error) = (data, error) } }
-        var value: (Data?, Error?) { lock.withLock { (data, error) } }
-    }
-
-    private static func fetch(_ request: URLRequest) throws(Failure) -> [String: Any] {
-        let done = DispatchSemaphore(value: 0)
-        let reply = Reply()
-        URLSession.shared.dataTask(with: request) { data, _, error in
-            reply.set(data, error)
-            done.signal()
-        }.resume()
-        guard done.wait(timeout: .now() + request.timeoutInterval + 5) == .success else {
-            throw Failure(description: "no answer from \(request.url?.absoluteString ?? "")")
+    /// One bounded exchange (`BoundedHTTPExchange`); its reply as a JSON object, Janus's error
+    /// (`"janus": "error"`) thrown as `.refused`.
+    private func exchange(_ method: String, _ url: URL, body: [UInt8]?, named name: String, seconds: Double) throws(Failure) -> [String: Any] {
+        let reply: (status: Int, body: [UInt8])
+        switch BoundedHTTPExchange.perform(method, url, body: body, byteLimit: limits.replyBytes, seconds: seconds) {
+        case let .reply(status, body): reply = (status, body)
+        case .tooLarge: throw .replyTooLarge(request: name, limit: limits.replyBytes)
+        case .timedOut: throw .timedOut(request: name, seconds: seconds)
+        case let .cannotConnect(reason): throw .unreachable(endpoint: Self.endpoint(of: url), reason: reason)
+        case let .broken(reason): throw .brokenReply(request: name, reason: reason)
         }
-        let (data, error) = reply.value
-        guard let data, let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
-            throw Failure(description: "\(request.url?.absoluteString ?? ""): \(error.map { "\($0)" } ?? "no JSON")")
+        let object = (try? JSONSerialization.jsonObject(with: Data(reply.body))) as? [String: Any]
+        if let object, object["janus"] as? String == "error" {
+            let error = object["error"] as? [String: Any]
+            throw .refused(request: name, code: Self.integer(error, "code"), reason: error?["reason"] as? String ?? "no reason given")
         }
+        guard reply.status == 200 else { throw .httpStatus(request: name, status: reply.status) }
+        guard let object else { throw .notJSON(request: name) }
         return object
+    }
+
+    /// Throws the plugin's error (`plugindata.data.error`, `error_code`) of a reply or event as `.refused`.
+    private static func throwPluginError(in reply: [String: Any], answering request: String) throws(Failure) {
+        guard let data = pluginData(reply), let error = data["error"] else { return }
+        throw .refused(request: request, code: integer(data, "error_code"), reason: error as? String ?? "an error that is not text")
+    }
+
+    /// `object[key]` if `object` is a JSON object and that value an integer.
+    static func integer(_ object: Any?, _ key: String) -> Int? {
+        // JSONSerialization gives every number as an NSNumber: a fraction or a Bool is not an id.
+        guard let number = (object as? [String: Any])?[key] as? NSNumber, !(number is Bool),
+              Int(exactly: number.doubleValue) != nil else { return nil }
+        return number.intValue
+    }
+
+    /// `host:port` of `url` (the scheme's port when it names none).
+    static func endpoint(of url: URL) -> String {
+        let port = url.port ?? (url.scheme == "https" ? 443 : 80)
+        return "\(url.host ?? "?"):\(port)"
     }
 }

@@ -30,10 +30,14 @@ public final class JanusVideoRoomPublisher {
         public var connectTimeoutMilliseconds: Int64
         /// ICE-TCP (RFC 6544) instead of UDP: no UDP socket is opened.
         public var iceTCP: Bool
+        /// What the signalling reads from Janus and how long it waits (reply size, request and event deadlines).
+        public var signalling: JanusHTTPClient.Limits
 
         public init(url: URL, room: Int, display: String = "engine", camera: LayerPlan, audio: Bool = true,
-                    localAddress: UInt32, connectTimeoutMilliseconds: Int64 = 5_000, iceTCP: Bool = false) {
+                    localAddress: UInt32, connectTimeoutMilliseconds: Int64 = 5_000, iceTCP: Bool = false,
+                    signalling: JanusHTTPClient.Limits = .init()) {
             self.iceTCP = iceTCP
+            self.signalling = signalling
             self.url = url
             self.room = room
             self.display = display
@@ -58,7 +62,7 @@ public final class JanusVideoRoomPublisher {
     public let connectMilliseconds: Int64
 
     public init(options: Options, clock: MediaClock = .system) throws(Failure) {
-        let janus = JanusHTTPClient(base: options.url)
+        let janus = JanusHTTPClient(base: options.url, limits: options.signalling)
         // A publisher that could not start leaves the room and ends its Janus session at once (a
         // caller may try again another way, e.g. over ICE-TCP after UDP failed).
         var started = false
@@ -66,8 +70,10 @@ public final class JanusVideoRoomPublisher {
         do throws(JanusHTTPClient.Failure) {
             try janus.attach(plugin: "janus.plugin.videoroom")
             try janus.message(["request": "join", "ptype": "publisher", "room": options.room, "display": options.display])
-            let joined = try janus.waitForEvent { JanusHTTPClient.pluginData($0)?["videoroom"] as? String == "joined" }
-            guard let id = JanusHTTPClient.pluginData(joined)?["id"] as? Int else { throw JanusHTTPClient.Failure(description: "joined without an id") }
+            let joined = try janus.waitForEvent("joined", after: "join") { JanusHTTPClient.pluginData($0)?["videoroom"] as? String == "joined" }
+            guard let id = JanusHTTPClient.integer(JanusHTTPClient.pluginData(joined), "id") else {
+                throw .unexpectedReply(request: "join", expected: "numeric plugindata.data.id in its joined event")
+            }
             publisherID = id
         } catch {
             throw .signalling(error)
@@ -87,7 +93,7 @@ public final class JanusVideoRoomPublisher {
         do throws(JanusHTTPClient.Failure) {
             try janus.message(["request": "publish", "audio": options.audio, "video": true],
                               jsep: ["type": "offer", "sdp": offer.sessionDescription.text])
-            _ = try janus.waitForEvent { event in
+            _ = try janus.waitForEvent("JSEP answer", after: "publish") { event in
                 if let sdp = (event["jsep"] as? [String: Any])?["sdp"] as? String { answerSDP = sdp }
                 if let data = JanusHTTPClient.pluginData(event), data["configured"] != nil { configured = data }
                 if let candidate = JanusHTTPClient.trickledCandidate(event) { trickled.append(candidate) }

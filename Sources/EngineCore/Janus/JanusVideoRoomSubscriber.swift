@@ -28,11 +28,15 @@ public final class JanusVideoRoomSubscriber {
         /// Settings of the receiving endpoint (our RTCP SSRC, CNAME, jitter buffer, estimator);
         /// its payload types and security are set from the negotiation.
         public var subscriber: SubscriberConfiguration
+        /// What the signalling reads from Janus and how long it waits (reply size, request and event deadlines).
+        public var signalling: JanusHTTPClient.Limits
 
         public init(url: URL, room: Int, feed: Int, localAddress: UInt32, substream: Int? = nil, temporal: Int? = nil,
                     connectTimeoutMilliseconds: Int64 = 5_000,
                     subscriber: SubscriberConfiguration = SubscriberConfiguration(localSSRC: UInt32.random(in: 1...UInt32.max),
-                                                                                  security: .insecurePlaintext)) {
+                                                                                  security: .insecurePlaintext),
+                    signalling: JanusHTTPClient.Limits = .init()) {
+            self.signalling = signalling
             self.url = url
             self.room = room
             self.feed = feed
@@ -54,32 +58,31 @@ public final class JanusVideoRoomSubscriber {
     public let connectMilliseconds: Int64
 
     public init(options: Options, clock: MediaClock = .system) throws(JanusSessionFailure) {
-        let janus = JanusHTTPClient(base: options.url)
+        let janus = JanusHTTPClient(base: options.url, limits: options.signalling)
         // A subscription that could not start ends its Janus session at once.
         var started = false
         defer { if !started { janus.close() } }
         var offerSDP: String?
         var trickled: [ICECandidate] = []
         var videoMid: String?
-        var refusal: String?
         do throws(JanusHTTPClient.Failure) {
             try janus.attach(plugin: "janus.plugin.videoroom")
             try janus.message(["request": "join", "ptype": "subscriber", "room": options.room, "streams": [["feed": options.feed]]])
-            _ = try janus.waitForEvent { event in
+            // A refusal (`plugindata.data.error`) throws `.refused` from the wait.
+            _ = try janus.waitForEvent("JSEP offer", after: "join") { event in
                 if let data = JanusHTTPClient.pluginData(event) {
-                    if let error = data["error"] as? String { refusal = "Janus refused the subscription: \(error)" }
                     for stream in (data["streams"] as? [[String: Any]]) ?? [] where stream["type"] as? String == "video" {
                         videoMid = stream["mid"] as? String
                     }
                 }
                 if let jsep = event["jsep"] as? [String: Any], jsep["type"] as? String == "offer" { offerSDP = jsep["sdp"] as? String }
                 if let candidate = JanusHTTPClient.trickledCandidate(event) { trickled.append(candidate) }
-                return offerSDP != nil || refusal != nil
+                return offerSDP != nil
             }
         } catch {
             throw .signalling(error)
         }
-        guard let offerSDP else { throw .signalling(JanusHTTPClient.Failure(description: refusal ?? "no offer")) }
+        guard let offerSDP else { throw .signalling(.unexpectedReply(request: "join", expected: "JSEP offer")) }
         self.videoMid = videoMid
 
         let peer = try WebRTCLocalPeer(localAddress: options.localAddress, role: .controlled, clock: clock)

@@ -10,18 +10,19 @@ public struct DTLSFingerprint: Sendable, Hashable, CustomStringConvertible {
         self.digest = digest
     }
 
-    /// Parses `<hash-func> <hex>:<hex>:…`.
+    /// Parses `<hash-func> <hex>:<hex>:…`; throws `SDPError.malformedAttribute` naming the text.
     public init(parsing text: String) throws(SDPError) {
+        func malformed(_ reason: String) -> SDPError { .malformedAttribute(attribute: "fingerprint:\(text)", reason: reason) }
         let parts = text.split(separator: " ", omittingEmptySubsequences: true)
-        guard parts.count == 2 else { throw .malformedLine(line: 0, reason: "fingerprint: \(text)") }
+        guard parts.count == 2 else { throw malformed("needs <hash-func> <hex>:<hex>:...") }
         var digest: [UInt8] = []
         for pair in parts[1].split(separator: ":", omittingEmptySubsequences: false) {
             guard pair.count == 2, let byte = UInt8(pair, radix: 16) else {
-                throw .malformedLine(line: 0, reason: "fingerprint byte \(pair)")
+                throw malformed("byte \(pair) is not two hex digits")
             }
             digest.append(byte)
         }
-        guard (16...64).contains(digest.count) else { throw .malformedLine(line: 0, reason: "fingerprint of \(digest.count) bytes") }
+        guard (16...64).contains(digest.count) else { throw malformed("a digest of \(digest.count) bytes (16 to 64)") }
         self.init(algorithm: String(parts[0]), digest: digest)
     }
 

@@ -40,16 +40,19 @@ public struct ICECandidate: Sendable, Hashable, CustomStringConvertible {
         self.extensions = extensions
     }
 
-    /// Parses the value of `a=candidate:` (with or without the `candidate:` prefix).
+    /// Parses the value of `a=candidate:` (with or without the `candidate:` prefix). Throws
+    /// `SDPError.malformedAttribute` naming the candidate's text and its bad field
+    /// (`SessionDescription(parsing:)` turns it into a `malformedLine` with the line's number).
     public init(parsing text: String) throws(SDPError) {
         let body = text.hasPrefix("candidate:") ? text.dropFirst("candidate:".count) : text[...]
+        func malformed(_ reason: String) -> SDPError { .malformedAttribute(attribute: "candidate:\(body)", reason: reason) }
         let fields = body.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
-        guard fields.count >= 8, fields[6] == "typ" else { throw Self.malformed("needs 8 fields with typ: \(text)") }
-        guard (1...32).contains(fields[0].count) else { throw Self.malformed("foundation \(fields[0])") }
-        guard let component = Int(fields[1]), (1...256).contains(component) else { throw Self.malformed("component \(fields[1])") }
-        guard let priority = UInt32(fields[3]), priority > 0 else { throw Self.malformed("priority \(fields[3])") }
-        guard let port = UInt16(fields[5]) else { throw Self.malformed("port \(fields[5])") }
-        guard let kind = Kind(rawValue: fields[7]) else { throw Self.malformed("type \(fields[7])") }
+        guard fields.count >= 8, fields[6] == "typ" else { throw malformed("needs 8 fields, the 7th \"typ\"") }
+        guard (1...32).contains(fields[0].count) else { throw malformed("foundation \(fields[0])") }
+        guard let component = Int(fields[1]), (1...256).contains(component) else { throw malformed("component \(fields[1])") }
+        guard let priority = UInt32(fields[3]), priority > 0 else { throw malformed("priority \(fields[3])") }
+        guard let port = UInt16(fields[5]) else { throw malformed("port \(fields[5])") }
+        guard let kind = Kind(rawValue: fields[7]) else { throw malformed("type \(fields[7])") }
         self.init(foundation: fields[0], component: component, transport: fields[2].lowercased(), priority: priority,
                   address: fields[4], port: port, kind: kind)
         var index = 8
@@ -58,13 +61,13 @@ public struct ICECandidate: Sendable, Hashable, CustomStringConvertible {
             switch name {
             case "raddr": relatedAddress = value
             case "rport":
-                guard let related = UInt16(value) else { throw Self.malformed("rport \(value)") }
+                guard let related = UInt16(value) else { throw malformed("rport \(value)") }
                 relatedPort = related
             default: extensions.append((name, value))
             }
             index += 2
         }
-        guard index == fields.count else { throw Self.malformed("an extension name without a value") }
+        guard index == fields.count else { throw malformed("an extension name without a value") }
     }
 
     /// The value of `a=candidate:` (without the prefix).
@@ -77,6 +80,4 @@ public struct ICECandidate: Sendable, Hashable, CustomStringConvertible {
 
     public static func == (lhs: ICECandidate, rhs: ICECandidate) -> Bool { lhs.description == rhs.description }
     public func hash(into hasher: inout Hasher) { hasher.combine(description) }
-
-    private static func malformed(_ reason: String) -> SDPError { .malformedLine(line: 0, reason: "candidate: \(reason)") }
 }

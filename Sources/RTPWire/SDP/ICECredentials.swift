@@ -4,13 +4,14 @@ public struct ICECredentials: Sendable, Hashable {
     public var usernameFragment: String
     public var password: String
 
-    /// Throws for lengths or characters RFC 8839 does not allow.
+    /// Throws `SDPError.malformedAttribute` for lengths or characters RFC 8839 does not allow.
     public init(usernameFragment: String, password: String) throws(SDPError) {
         guard (4...256).contains(usernameFragment.utf8.count), Self.isICEChars(usernameFragment) else {
-            throw .malformedLine(line: 0, reason: "ice-ufrag \(usernameFragment)")
+            throw .malformedAttribute(attribute: "ice-ufrag:\(usernameFragment)", reason: "needs 4 to 256 ice-chars (letters, digits, + and /)")
         }
         guard (22...256).contains(password.utf8.count), Self.isICEChars(password) else {
-            throw .malformedLine(line: 0, reason: "ice-pwd of \(password.utf8.count) characters")
+            throw .malformedAttribute(attribute: "ice-pwd",
+                                      reason: "\(password.utf8.count) bytes; needs 22 to 256 ice-chars (letters, digits, + and /)")
         }
         self.usernameFragment = usernameFragment
         self.password = password

@@ -3,12 +3,12 @@
 extension MediaDescription {
     /// The first payload type of the section's formats whose `a=rtpmap` names `codec`
     /// ("vp8/90000", "opus/48000/2"; case-insensitive); nil when none does. Throws
-    /// `SDPError.malformedLine` for an rtpmap without a payload type below 128.
+    /// `SDPError.malformedAttribute` for an rtpmap without a payload type below 128.
     public func payloadType(of codec: String) throws(SDPError) -> UInt8? {
         for rtpmap in attributes.values(of: "rtpmap") {
             let parts = rtpmap.split(separator: " ", maxSplits: 1)
             guard parts.count == 2, let number = UInt8(parts[0]), number < 128 else {
-                throw .malformedLine(line: 0, reason: "rtpmap:\(rtpmap)")
+                throw .malformedAttribute(attribute: "rtpmap:\(rtpmap)", reason: "needs a payload type below 128 and an encoding")
             }
             if parts[1].lowercased() == codec.lowercased(), formats.contains(String(number)) { return number }
         }
@@ -16,7 +16,7 @@ extension MediaDescription {
     }
 
     /// The section's `a=extmap` ids for the kinds `accepted` keeps (others are skipped). Throws
-    /// `SDPError.malformedLine` for an id outside 1...255 or registered twice.
+    /// `SDPError.malformedAttribute` for an id outside 1...255 (or 15, the one-byte form's stop id).
     public func extensionMap(accepting accepted: (RTPHeaderExtensionKind) -> Bool) throws(SDPError) -> RTPHeaderExtensionMap {
         var map = RTPHeaderExtensionMap()
         for extmap in attributes.values(of: "extmap") {
@@ -24,10 +24,10 @@ extension MediaDescription {
             // "id[/direction]" (RFC 8285 §8); "/" alone or "/sendonly" has no id.
             let idText = parts.first?.split(separator: "/", omittingEmptySubsequences: false).first ?? ""
             guard parts.count >= 2, let id = UInt8(idText), (1...255).contains(id) else {
-                throw .malformedLine(line: 0, reason: "extmap:\(extmap)")
+                throw .malformedAttribute(attribute: "extmap:\(extmap)", reason: "needs an id in 1...255 and a URI")
             }
             guard let kind = RTPHeaderExtensionKind(rawValue: String(parts[1])), accepted(kind) else { continue }
-            do { try map.register(kind, id: id) } catch { throw .malformedLine(line: 0, reason: "extmap id \(id)") }
+            do { try map.register(kind, id: id) } catch { throw .malformedAttribute(attribute: "extmap:\(extmap)", reason: "id \(id) is reserved") }
         }
         return map
     }

@@ -35,7 +35,8 @@ public struct SessionDescription: Sendable, Hashable {
     }
 
     /// Reads `text` (CRLF or LF line ends). Throws `SDPError` for a description without `v=0`,
-    /// `o=`, `s=` or `t=`, a line that is not `<letter>=<value>`, or a malformed `m=` line.
+    /// `o=`, `s=` or `t=`, a line that is not `<letter>=<value>`, or a malformed `m=` or
+    /// `a=candidate` line (RFC 8839 §5.1).
     public init(parsing text: String) throws(SDPError) {
         guard text.utf8.count <= Self.maximumLength else { throw .tooLarge(bytes: text.utf8.count) }
         var origin: String?, sessionName: String?, timing: String?, sawVersion = false
@@ -64,6 +65,16 @@ public struct SessionDescription: Sendable, Hashable {
                 current = try MediaDescription(mLine: value, line: number)
             case "a":
                 let attribute = SDPAttribute(line: value)
+                // A candidate is checked here, where its line number is known: read later (by
+                // `RemoteTransportDescription`) its error could name only its text.
+                if attribute.name == "candidate", let candidate = attribute.value {
+                    do throws(SDPError) {
+                        _ = try ICECandidate(parsing: candidate)
+                    } catch {
+                        guard case let .malformedAttribute(_, reason) = error else { throw error }
+                        throw .malformedLine(line: number, reason: "a=\(PeerText.shown(attribute.description, limit: 120)): \(reason)")
+                    }
+                }
                 if current != nil { current!.attributes.append(attribute) } else { session.attributes.append(attribute) }
             case "c":
                 if current != nil { current!.connection = String(value) } else { session.connection = String(value) }
