@@ -74,7 +74,9 @@ public final class ICEDatagramTransport: DatagramTransport {
                     counters.fromUncheckedAddresses += 1
                     continue
                 }
-                return received
+                // Named as the agent names it (`selectedRemote`): ICE addresses carry no transport,
+                // and over ICE-TCP the connection's peer would otherwise differ from it.
+                return (received.count, received.from.on(.udp))
             case .other:
                 counters.unknownKinds += 1
             }
