@@ -11,8 +11,10 @@ deps:
 demo: deps
 	$(SWIFT) run -c release simulcast demo --json $(DEMO_DIR)/demo.json --save $(DEMO_DIR)
 
+# `swift build --build-tests` also compiles every ```swift block of README.md (a plugin extracts
+# them: Tests/ReadmeSnippets) against the MediaEngine product; ReadmeSnippetTests runs the first.
 # The demo tests and the public-API tests (engine call, microphone, hostile datagrams, plain RTP
-# output, play cancellation, screen share, hostile TCP peers) run real-time calls (8 s, 12 s, a few s) that wait on the engine's
+# output, play cancellation, screen share, hostile TCP peers, the README's first snippet) run real-time calls (8 s, 12 s, a few s) that wait on the engine's
 # tasks; swift test's parallel suites block the concurrency pool's few threads. They run one
 # at a time after the rest, so the parallel suite cannot starve them. EncoderAdvisorTests runs
 # there too: it compares thread CPU times of real encodes, which the parallel suites' load on
@@ -30,8 +32,8 @@ test: deps
 		--require all
 	scripts/wire-smoke.sh
 	SWIFT=$(SWIFT) scripts/forward-smoke.sh
-	scripts/with-deadline.sh 1500 $(SWIFT) test --skip-build --skip 'RoomDemoTests|DemoCommandTests|HostileTCPPeerTests|EncoderAdvisorTests|EngineCallTests|MicrophoneAndSpeakerTests|HostileDatagramTests|PlainRTPOutputTests|PlayCancellationTests|E2EERoomTests|MixedTransportRoomTests|TCPStalledReaderCallTests|ScreenShareCallTests|WebRTCInteropTests|JanusVideoRoomTests|JanusRoomAPITests|TCPFallbackCallTests'
-	scripts/with-deadline.sh 900 $(SWIFT) test --skip-build --no-parallel --filter 'RoomDemoTests|DemoCommandTests|HostileTCPPeerTests|EncoderAdvisorTests|EngineCallTests|MicrophoneAndSpeakerTests|HostileDatagramTests|PlainRTPOutputTests|PlayCancellationTests|E2EERoomTests|MixedTransportRoomTests|TCPStalledReaderCallTests|ScreenShareCallTests'
+	scripts/with-deadline.sh 1500 $(SWIFT) test --skip-build --skip 'RoomDemoTests|DemoCommandTests|HostileTCPPeerTests|EncoderAdvisorTests|EngineCallTests|MicrophoneAndSpeakerTests|HostileDatagramTests|PlainRTPOutputTests|PlayCancellationTests|E2EERoomTests|MixedTransportRoomTests|TCPStalledReaderCallTests|ScreenShareCallTests|ReadmeSnippetTests|WebRTCInteropTests|JanusVideoRoomTests|JanusRoomAPITests|TCPFallbackCallTests'
+	scripts/with-deadline.sh 900 $(SWIFT) test --skip-build --no-parallel --filter 'RoomDemoTests|DemoCommandTests|HostileTCPPeerTests|EncoderAdvisorTests|EngineCallTests|MicrophoneAndSpeakerTests|HostileDatagramTests|PlainRTPOutputTests|PlayCancellationTests|E2EERoomTests|MixedTransportRoomTests|TCPStalledReaderCallTests|ScreenShareCallTests|ReadmeSnippetTests'
 	scripts/with-deadline.sh 900 unshare -n scripts/netns-run.sh $(SWIFT) test --skip-build --no-parallel --filter 'WebRTCInteropTests|JanusVideoRoomTests|JanusRoomAPITests|TCPFallbackCallTests'
 	SWIFT=$(SWIFT) scripts/call-app-test.sh
 	$(SWIFT) run simulcast soak --seconds 60 --size 640x360 --json out/soak-smoke.json

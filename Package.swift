@@ -92,6 +92,13 @@ let package = Package(
         .testTarget(name: "SessionCoreTests", dependencies: ["SessionCore"], path: "Tests/SessionCoreTests"),
         .testTarget(name: "EngineCoreTests", dependencies: ["EngineCore", "SessionCore", "MediaEngineTesting", "InteropTestSupport"],
                     path: "Tests/EngineCoreTests"),
+        // The README's ```swift blocks, extracted at build time by a plugin and compiled against
+        // the MediaEngine product alone; the first one is run (ReadmeSnippetTests).
+        .executableTarget(name: "ReadmeSnippetExtractor", path: "Tests/ReadmeSnippets/Extractor"),
+        .plugin(name: "ReadmeSnippetsPlugin", capability: .buildTool(), dependencies: ["ReadmeSnippetExtractor"],
+                path: "Tests/ReadmeSnippets/Plugin"),
+        .testTarget(name: "ReadmeSnippetTests", dependencies: ["MediaEngine"], path: "Tests/ReadmeSnippetTests",
+                    plugins: ["ReadmeSnippetsPlugin"]),
         .testTarget(name: "simulcastTests", dependencies: ["simulcast", "MediaEngine", "RTPWire", "MediaCodecs", "Simulcast", "SFrame"],
                     path: "Tests/simulcastTests"),
     ],

@@ -1,6 +1,18 @@
 import CommandLineSupport
 import Foundation
 
+let congestionEvaluationUsage = """
+usage: simulcast-bench cc-eval [--cases 5.1,5.2,loss5|smoke] [--out DIR] [--size WxH] [--require CHECK,...|all]
+  Congestion control on a simulated bottleneck with real VP8 simulcast publishers: RFC 8867 §5.1
+  (1 -> 2.5 -> 0.6 -> 1 Mbps), §5.2 (two flows sharing a link), loss5 (5 % random loss); smoke is a
+  20 s §5.1 for `make test`. Per case DIR/<case>.json (RFC 8868 metrics and the samples) and
+  DIR/<case>.svg, and PASS/FAIL per acceptance check on the terminal.
+  --cases NAMES       which cases (default 5.1,5.2,loss5)
+  --out DIR           where the JSON and SVG go (default cc-eval-results)
+  --size WxH          the publishers' camera size (default: the case's)
+  --require CHECKS    fail unless these checks passed in every case run (all: every check)
+"""
+
 /// `simulcast-bench cc-eval`: the congestion-control evaluation (RFC 8867 cases on a simulated
 /// bottleneck, RFC 8868 metrics): per case a JSON report and an SVG plot in `--out`, one line
 /// per metric and a PASS/FAIL per acceptance check on the terminal. With `--require a,b` the

@@ -159,11 +159,7 @@ extension ForwardBenchmark.Result {
 
 func runForward(_ arguments: ArraySlice<String>) throws {
     let options = try CommandLineArguments(arguments, valueOptions: ["subscribers", "frames", "size", "rounds", "json"],
-                                           flagOptions: ["quick", "help"])
-    if options.flag("help") {
-        print(forwardUsage)
-        return
-    }
+                                           flagOptions: ["quick"])
     let quick = options.flag("quick")
     let counts = try (options.string("subscribers") ?? "1,8,64").split(separator: ",").map { text -> Int in
         guard let value = Int(text), (1...1024).contains(value) else {

@@ -1,4 +1,5 @@
 import AllocationCounter
+import CommandLineSupport
 import CReference
 import Foundation
 import EngineCore
@@ -30,7 +31,15 @@ enum AllocationCount {
         var counterSelfCheck: Int64
     }
 
+    static let usage = """
+    usage: simulcast-bench allocations
+      Heap allocations per packet on the send path in steady state (RTPStreamSender.send of 1100-byte
+      payloads; VP8Packetizer + send of 9000-byte frames), next to a C loop calling srtp_protect: what
+      the engine adds over libsrtp's own. Takes no options.
+    """
+
     static func run(_ arguments: ArraySlice<String>) throws {
+        _ = try CommandLineArguments(arguments, valueOptions: [])
         let selfCheck = allocationCounterSelfCheck(count: 64)
         guard selfCheck >= 1 else { throw ValidationError(message: "allocation counter is not counting") }
         let key = (0..<30).map { UInt8(truncatingIfNeeded: $0 &* 3 &+ 1) }

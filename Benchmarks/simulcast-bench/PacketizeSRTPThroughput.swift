@@ -29,6 +29,16 @@ struct SRTPThroughputReport: Codable, Sendable {
     var suites: [String: Side]
 }
 
+let srtpUsage = """
+usage: simulcast-bench srtp [--packets N] [--repeat R] [--size BYTES] [--json PATH]
+  SRTP protect CPU time per packet: SRTPSession next to a direct libsrtp C loop, batches interleaved,
+  then every suite the installed libsrtp supports side by side on the same packet.
+  --packets N    packets per batch (default 5000)
+  --repeat R     batches per side (default 20)
+  --size BYTES   RTP packet size, 12...1400 (default 1200)
+  --json PATH    the distributions as JSON
+"""
+
 func runSRTP(_ arguments: ArraySlice<String>) throws {
     let options = try CommandLineArguments(arguments, valueOptions: ["packets", "repeat", "size", "json"])
     let packets = try options.int("packets", default: 5000, range: 1...10_000_000)

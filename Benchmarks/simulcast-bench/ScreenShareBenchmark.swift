@@ -121,6 +121,17 @@ struct ScreenShareBenchmark {
     }
 }
 
+let screenShareUsage = """
+usage: simulcast-bench screen [--seconds N] [--size WxH] [--json PATH] [--markdown PATH]
+  The screen-share track on the generated screen (text scrolling 2 s of every 8, a slide flip every
+  8 s) next to the camera pipeline on the same screen and the default 720p camera: CPU per frame,
+  frames encoded / not sent, kbps static vs scrolling, text PSNR.
+  --seconds N      seconds of screen, 8...600 (default 16)
+  --size WxH       the screen's size, at most 2560x1440 either way (default 1920x1080)
+  --json PATH      the rows as JSON
+  --markdown PATH  the table as Markdown (what bench-results/screen.md holds)
+"""
+
 /// `screen`: runs `ScreenShareBenchmark` and prints (and optionally writes) its table.
 func runScreenShare(_ arguments: ArraySlice<String>) throws {
     let options = try CommandLineArguments(arguments, valueOptions: ["seconds", "size", "json", "markdown"])

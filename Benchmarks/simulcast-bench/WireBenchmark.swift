@@ -6,7 +6,9 @@ let wireUsage = """
 usage: simulcast-bench wire [--iterations N] [--runs R] [--json PATH] [--packet-out PATH]
   N: packets per timed run (default 100000); frame operations run ceil(N / packets per frame) frames.
   R: timed runs per operation after one untimed warm-up run (default 11); ns/op is the median over runs.
+  --json PATH: every operation's numbers as JSON.
   --packet-out: also write the rtp_parse packet's bytes there (what Benchmarks/GoRTPParseComparison parses).
+  Quote a release build's numbers (`swift run -c release`); a debug build only shows that every operation runs.
 """
 
 /// `simulcast-bench wire`: ns/op and heap allocations/op of the RTP/VP8 wire hot paths.

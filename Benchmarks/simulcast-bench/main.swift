@@ -8,20 +8,37 @@ import Simulcast
 /// RTP/VP8 wire hot paths (WireBenchmark.swift). `simulcast-bench forward`: CPU ns and heap
 /// allocations per packet the ForwardingNode forwards to 1/8/64 subscribers (ForwardBenchmark.swift).
 /// `simulcast-bench screen`: the screen-share track next to the camera pipeline (ScreenShareBenchmark.swift).
+// Globals in main.swift are set in order: this one is used by the usage below.
+let configurationOrder = ["single", "max_layer_2", "max_layer_3", "max_layer_2_independent",
+                          "max_layer_3_independent", "c_reference_max_layer_3"]
+
 let usage = """
+usage: simulcast-bench <command> [options]
+  encode       CPU time and callgrind instructions per frame of every encoder configuration, two clips
+  wire         ns and heap allocations per op of RTP parse/build, VP8 packetize/assemble, RTCP
+  srtp         SRTP protect throughput of SRTPSession next to a direct libsrtp C loop, then every suite
+  allocations  heap allocations per packet on the send path (packetize, RTP, SRTP) over libsrtp's own
+  forward      CPU ns and heap allocations per packet ForwardingNode forwards to 1/8/64 subscribers
+  cc-eval      congestion control on a simulated bottleneck (RFC 8867 cases, RFC 8868 metrics), JSON + SVG
+  screen       the screen-share track on the generated screen next to the camera pipeline
+run `simulcast-bench <command> --help` for its options
+"""
+
+let encodeUsage = """
 usage: simulcast-bench encode [--input FILE.y4m | --clips scene,noisy-pan] [--frames N] [--size WxH] [--repeat R]
                               [--seed N] [--instructions callgrind|off] [--instruction-frames N]
                               [--json PATH] [--markdown PATH] [--svg PATH] [--only NAME,...]
-       simulcast-bench wire [--iterations N] [--runs R] [--json PATH]
-       simulcast-bench srtp [--packets N] [--repeat R] [--size BYTES] [--json PATH]
-       simulcast-bench allocations
-       simulcast-bench forward [--subscribers 1,8,64] [--frames N] [--size WxH] [--rounds R] [--json PATH] [--quick]
-       simulcast-bench cc-eval [--cases 5.1,5.2,loss5|smoke] [--out DIR] [--size WxH] [--require CHECK,...|all]
-       simulcast-bench screen [--seconds N] [--size WxH] [--json PATH] [--markdown PATH]
+  --input FILE.y4m        measure this clip instead of the generated ones
+  --clips NAMES           generated clips: scene (the built-in test scene), noisy-pan (camera-like); default both
+  --frames N              frames per timed run (default 300; `make bench` uses 150)
+  --size WxH              top layer size (default 1280x720)
+  --repeat R              timed repeats, the configurations in a seeded random order each time (default 5)
+  --seed N                the order's seed (default 1)
+  --instructions callgrind|off  also count instructions per frame under valgrind's callgrind (default off)
+  --instruction-frames N  frames per callgrind run, the key frame not counted (default 30)
+  --json PATH, --markdown PATH, --svg PATH  write the report, its tables, its chart
+  --only NAME,...         run only these configurations: \(configurationOrder.joined(separator: ","))
 """
-
-let configurationOrder = ["single", "max_layer_2", "max_layer_3", "max_layer_2_independent",
-                          "max_layer_3_independent", "c_reference_max_layer_3"]
 
 /// The configurations `encode` compares, for one top size.
 func encodeConfigurations(size: (width: Int, height: Int)) throws -> [EncodeBenchmark.Configuration] {
@@ -152,18 +169,26 @@ func write(_ data: Data, to path: String) throws {
     try data.write(to: url)
 }
 
+let subcommands: [BenchSubcommand] = [
+    BenchSubcommand(name: "encode", usage: encodeUsage, run: runEncode),
+    BenchSubcommand(name: "wire", usage: wireUsage, run: runWire),
+    BenchSubcommand(name: "srtp", usage: srtpUsage, run: runSRTP),
+    BenchSubcommand(name: "allocations", usage: AllocationCount.usage, run: AllocationCount.run),
+    BenchSubcommand(name: "forward", usage: forwardUsage, run: runForward),
+    BenchSubcommand(name: "cc-eval", usage: congestionEvaluationUsage, run: runCongestionEvaluation),
+    BenchSubcommand(name: "screen", usage: screenShareUsage, run: runScreenShare),
+    // The child `CallgrindCounter` starts under valgrind; not for people.
+    BenchSubcommand(name: CallgrindCounter.subcommand, usage: "internal: run by `encode --instructions callgrind`",
+                    run: runEncodeInstructions),
+]
+
 let arguments = CommandLine.arguments.dropFirst()
 do {
-    switch arguments.first {
-    case "encode": try runEncode(arguments.dropFirst())
-    case CallgrindCounter.subcommand: try runEncodeInstructions(arguments.dropFirst())
-    case "wire": try runWire(arguments.dropFirst())
-    case "srtp": try runSRTP(arguments.dropFirst())
-    case "allocations": try AllocationCount.run(arguments.dropFirst())
-    case "forward": try runForward(arguments.dropFirst())
-    case "cc-eval": try runCongestionEvaluation(arguments.dropFirst())
-    case "screen": try runScreenShare(arguments.dropFirst())
-    default:
+    if let name = arguments.first, let subcommand = subcommands.first(where: { $0.name == name }) {
+        if try !subcommand(arguments.dropFirst()) { print(subcommand.usage) }
+    } else if let first = arguments.first, CommandLineArguments.helpSpellings.contains(first) || first == "help" {
+        print(usage)
+    } else {
         writeToStandardError(usage + "\n")
         exit(2)
     }

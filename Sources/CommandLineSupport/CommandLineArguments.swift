@@ -1,11 +1,18 @@
 /// A small command-line parser (the toolchain ships no argument parser): `--name value`,
 /// `--name=value`, boolean `--flag`s and positionals. Unknown options are errors, not ignored.
+///
+/// `--help` (or `-h`) anywhere is reserved: once every other argument has parsed, the parser
+/// throws ``ParseError/helpRequested`` and the tool prints that command's usage and exits 0. So
+/// `cmd --frames 3 --help` succeeds only if `--frames` is an option of `cmd`: a test can check
+/// every option a usage text lists without running the command.
 public struct CommandLineArguments: Sendable {
     public enum ParseError: Error, CustomStringConvertible {
         case unknownOption(String)
         case missingValue(String)
         case invalidValue(option: String, value: String, expected: String)
         case unexpectedArgument(String)
+        /// `--help` or `-h` was given and everything else parsed: print the usage, exit 0.
+        case helpRequested
 
         public var description: String {
             switch self {
@@ -13,6 +20,7 @@ public struct CommandLineArguments: Sendable {
             case let .missingValue(name): return "option \(name) needs a value"
             case let .invalidValue(option, value, expected): return "\(option) \(value): expected \(expected)"
             case let .unexpectedArgument(arg): return "unexpected argument '\(arg)' (options start with --; see --help)"
+            case .helpRequested: return "--help: the usage was asked for"
             }
         }
     }
@@ -27,7 +35,12 @@ public struct CommandLineArguments: Sendable {
     public init(_ arguments: some Sequence<String>, valueOptions: Set<String>, flagOptions: Set<String> = [],
          maxPositionals: Int = 0) throws(ParseError) {
         var iterator = arguments.makeIterator()
+        var helpRequested = false
         while let argument = iterator.next() {
+            if Self.helpSpellings.contains(argument) {
+                helpRequested = true
+                continue
+            }
             guard argument.hasPrefix("--") else {
                 guard positionals.count < maxPositionals else { throw .unexpectedArgument(argument) }
                 positionals.append(argument)
@@ -42,13 +55,19 @@ public struct CommandLineArguments: Sendable {
             if flagOptions.contains(name), inlineValue == nil {
                 flags.insert(name)
             } else if valueOptions.contains(name) {
-                guard let value = inlineValue ?? iterator.next() else { throw .missingValue("--\(name)") }
+                guard let value = inlineValue ?? iterator.next(), !Self.helpSpellings.contains(value) else {
+                    throw .missingValue("--\(name)")
+                }
                 values[name] = value
             } else {
                 throw .unknownOption("--\(name)")
             }
         }
+        if helpRequested { throw .helpRequested }
     }
+
+    /// The arguments that ask for the usage instead of a run.
+    public static let helpSpellings: Set<String> = ["--help", "-h"]
 
     public func string(_ name: String) -> String? { values[name] }
 

@@ -20,6 +20,12 @@ public indirect enum JSONValue: Sendable, Equatable, ExpressibleByStringLiteral,
 
     public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool { lhs.serialized() == rhs.serialized() }
 
+    /// The value under `key` of an object (the first, if repeated); nil for a missing key or a non-object.
+    public func field(_ key: String) -> JSONValue? {
+        guard case let .object(pairs) = self else { return nil }
+        return pairs.first { $0.0 == key }?.1
+    }
+
     /// Compact JSON text (one line).
     public func serialized() -> String {
         var out = ""

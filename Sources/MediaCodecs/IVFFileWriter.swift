@@ -13,10 +13,10 @@ import Darwin
 public final class IVFFileWriter {
     /// The path given to `init`.
     public let path: String
-    /// Picture size written in the header.
-    public let width: Int
-    /// Picture size written in the header.
-    public let height: Int
+    /// Picture size written in the header (`setPictureSize` changes it until `close()`).
+    public private(set) var width: Int
+    /// Picture size written in the header (`setPictureSize` changes it until `close()`).
+    public private(set) var height: Int
     /// Frames appended so far (written into the header by `close()`).
     public private(set) var frameCount: UInt32 = 0
     /// Bytes written so far, headers included.
@@ -57,14 +57,27 @@ public final class IVFFileWriter {
         frameCount &+= 1
     }
 
-    /// Writes the frame count into the header and closes the file. Calling it again does nothing.
+    /// The picture size `close()` writes into the header, for a writer that learns it from the
+    /// stream (a recording of received frames: the first key frame's size) rather than up front.
+    public func setPictureSize(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
+
+    /// Writes the picture size and the frame count into the header and closes the file. Calling
+    /// it again does nothing.
     /// - Throws: `IVFError.io` if seeking, writing or closing fails.
     public func close() throws(IVFError) {
         guard let file else { return }
         self.file = nil
+        var size: [UInt8] = []
+        IVFWriter.append16(&size, UInt16(truncatingIfNeeded: width))
+        IVFWriter.append16(&size, UInt16(truncatingIfNeeded: height))
         var count: [UInt8] = []
         IVFWriter.append32(&count, frameCount)
-        let patched = fseek(file, IVFWriter.frameCountOffset, SEEK_SET) == 0
+        let patched = fseek(file, IVFWriter.pictureSizeOffset, SEEK_SET) == 0
+            && size.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) } == size.count
+            && fseek(file, IVFWriter.frameCountOffset, SEEK_SET) == 0
             && count.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) } == count.count
         let patchErrno = errno
         let closed = fclose(file) == 0

@@ -44,6 +44,8 @@ public struct IVFWriter: Sendable {
         for i in 0..<4 { bytes[Self.frameCountOffset + i] = UInt8(truncatingIfNeeded: frameCount >> (8 * UInt32(i))) }
     }
 
+    /// Where the 16-bit width and height sit in the file header.
+    static let pictureSizeOffset = 12
     /// Where the 32-bit frame count sits in the file header.
     static let frameCountOffset = 24
 

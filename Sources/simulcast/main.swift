@@ -15,31 +15,32 @@ usage: simulcast <command> [options]
 run `simulcast <command> --help` for its options
 """
 
+/// Each command's usage, printed for `simulcast <command> --help`.
+let commandUsages: [String: String] = [
+    "demo": DemoCommand.usage, "encode": EncodeCommand.usage, "inspect": InspectCommand.usage, "send": SendCommand.usage,
+    "publish": PublishCommand.usage, "advise": AdviseCommand.usage, "soak": SoakCommand.usage,
+]
+
 let arguments = CommandLine.arguments.dropFirst()
 let command = arguments.first
 let rest = arguments.dropFirst()
 do {
+    // Every command parses its arguments before it starts anything; `--help` among them throws
+    // `.helpRequested` once the rest parsed (an unknown option is still an error).
     switch command {
     case "demo":
-        if rest.contains("--help") { print(DemoCommand.usage); exit(0) }
         if DemoCommand.isRoom(rest) { try await RoomDemo.run(rest) } else { try await DemoCommand.run(rest) }
     case "encode":
-        if rest.contains("--help") { print(EncodeCommand.usage); exit(0) }
         try EncodeCommand.run(rest)
     case "inspect":
-        if rest.contains("--help") { print(InspectCommand.usage); exit(0) }
         exit(try InspectCommand.run(rest))
     case "send":
-        if rest.contains("--help") { print(SendCommand.usage); exit(0) }
         try await SendCommand.run(rest)
     case "publish":
-        if rest.contains("--help") { print(PublishCommand.usage); exit(0) }
         try await PublishCommand.run(rest)
     case "advise":
-        if rest.contains("--help") { print(AdviseCommand.usage); exit(0) }
         try AdviseCommand.run(rest)
     case "soak":
-        if rest.contains("--help") { print(SoakCommand.usage); exit(0) }
         try await SoakCommand.run(rest)
     case "--help", "-h", "help":
         print(usage)
@@ -47,6 +48,8 @@ do {
         writeToStandardError(usage + "\n")
         exit(2)
     }
+} catch CommandLineArguments.ParseError.helpRequested {
+    print(command.flatMap { commandUsages[$0] } ?? usage)
 } catch {
     writeToStandardError("simulcast \(command ?? ""): \(errorMessage(error))\n")
     exit(1)

@@ -86,6 +86,19 @@ import Simulcast
     }
 }
 
+extension IVFWriterTests {
+    @Test func fileWriterWritesAPictureSizeLearnedAfterTheHeader() throws {
+        let path = "/tmp/mediacodecs-ivf-size-\(getpid()).ivf"
+        defer { _ = remove(path) }
+        let file = try IVFFileWriter(path: path, width: 1280, height: 720, timebaseDenominator: 90000)
+        try file.append(frame: [1, 2, 3], timestamp: 0)
+        file.setPictureSize(width: 320, height: 180)
+        try file.close()
+        let reader = try IVFReader(bytes: try #require(FileBytes.read(path)))
+        #expect(reader.width == 320 && reader.height == 180 && reader.declaredFrameCount == 1)
+    }
+}
+
 /// Reads a whole small file with stdio (the test target has no Foundation import).
 enum FileBytes {
     static func read(_ path: String) -> [UInt8]? {

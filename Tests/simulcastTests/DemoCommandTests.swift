@@ -1,4 +1,5 @@
 import Foundation
+import MediaCodecs
 import Testing
 import Simulcast
 import Synchronization
@@ -64,10 +65,14 @@ import Synchronization
                 #expect(subscriber[key] != nil, "missing \(key)")
             }
         }
-        // And what each subscriber received was saved.
+        // And what each subscriber received was saved, under a header that says the size it
+        // received (its viewport's layer), not the publisher's top layer.
         for viewer in report.viewers {
             let path = try #require(viewer.ivfPath)
             #expect(FileManager.default.fileExists(atPath: path))
+            guard !viewer.throttled else { continue }
+            let reader = try IVFReader(bytes: [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
+            #expect("\(reader.width)x\(reader.height)" == report.layerSizes[viewer.viewportLayer], "\(path)")
         }
     }
 }

@@ -3,9 +3,9 @@ import Foundation
 import Glibc
 #endif
 
-/// Runs the built `simulcast` executable (next to the test bundle after
-/// `swift build --build-tests`) as a child process: its exit status, what it printed, and its
-/// peak resident set size.
+/// Runs the built `simulcast` executable, or another of the package's (`name:`, e.g.
+/// `simulcast-bench`), next to the test bundle after `swift build --build-tests`, as a child
+/// process: its exit status, what it printed, and its peak resident set size.
 ///
 /// The peak is `VmHWM` of `/proc/<pid>/status`, sampled every 20 ms while the child runs (it
 /// only grows, so the last sample is the peak up to the last 20 ms). `wait4`'s `ru_maxrss` would
@@ -17,6 +17,8 @@ struct SimulcastExecutable {
         var standardOutput: String
         var standardError: String
         var maximumResidentKiB: Int
+        /// The child was killed at the deadline `run(_:timeoutSeconds:)` was given.
+        var timedOut = false
     }
 
     struct NotFound: Error, CustomStringConvertible {
@@ -26,26 +28,27 @@ struct SimulcastExecutable {
     let path: String
 
     /// The debug build's binary, or with `configuration: "release"` the release build's, if built.
-    init(configuration: String? = nil) throws {
+    init(configuration: String? = nil, name: String = "simulcast") throws {
         let testBinary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         var directory = testBinary.deletingLastPathComponent()
         // Inside an .xctest bundle the binary sits one level deeper.
-        if !FileManager.default.isExecutableFile(atPath: directory.appendingPathComponent("simulcast").path) {
+        if !FileManager.default.isExecutableFile(atPath: directory.appendingPathComponent(name).path) {
             directory = directory.deletingLastPathComponent()
         }
         if let configuration {
             // .build/<triple>/debug → .build/<triple>/<configuration>
             directory = directory.deletingLastPathComponent().appendingPathComponent(configuration)
         }
-        let candidate = directory.appendingPathComponent("simulcast").path
+        let candidate = directory.appendingPathComponent(name).path
         guard FileManager.default.isExecutableFile(atPath: candidate) else {
-            throw NotFound(description: "no simulcast executable at \(candidate): run `swift build --build-tests` first")
+            throw NotFound(description: "no \(name) executable at \(candidate): run `swift build --build-tests` first")
         }
         path = candidate
     }
 
-    /// Runs `simulcast arguments...` to completion.
-    func run(_ arguments: [String]) throws -> Outcome {
+    /// Runs the executable with `arguments` to completion, or until `timeoutSeconds` have passed
+    /// (then the child is killed and the outcome says `timedOut`).
+    func run(_ arguments: [String], timeoutSeconds: Double? = nil) throws -> Outcome {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("simulcast-run-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -65,10 +68,16 @@ struct SimulcastExecutable {
         guard spawned == 0 else { throw NotFound(description: "posix_spawn \(path) failed: \(spawned)") }
         var status: Int32 = 0
         var peakKiB = 0
+        var timedOut = false
+        let deadline = timeoutSeconds.map { Date().addingTimeInterval($0) }
         while true {
             let waited = waitpid(child, &status, WNOHANG)
             if waited == child { break }
             if waited < 0 && errno != EINTR { break }
+            if let deadline, !timedOut, Date() > deadline {
+                kill(child, SIGKILL)
+                timedOut = true
+            }
             peakKiB = max(peakKiB, Self.highWaterMarkKiB(of: child) ?? 0)
             usleep(20_000)
         }
@@ -76,7 +85,7 @@ struct SimulcastExecutable {
         return Outcome(status: exitStatus,
                        standardOutput: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
                        standardError: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "",
-                       maximumResidentKiB: peakKiB)
+                       maximumResidentKiB: peakKiB, timedOut: timedOut)
     }
 
     /// `VmHWM` (peak resident set, KiB) of a running process; nil once it has exited.

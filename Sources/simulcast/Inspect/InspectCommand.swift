@@ -9,19 +9,28 @@ import RTPWire
 enum InspectCommand {
     static let usage = """
     usage: simulcast inspect --hex HEX [--ext ID=NAME,...] [--vp8-pt PT,...] [--opus-pt PT,...]
-           simulcast inspect FILE.pcap [same options]
-      --ext      header extension ids (default 1=audio-level,2=abs-send-time,3=transport-cc,4=mid,
-                 10=rid,11=repaired-rid); names: audio-level abs-send-time transport-cc mid rid repaired-rid
-      --vp8-pt   payload types parsed as VP8 (RFC 7741; default 96)
-      --opus-pt  payload types parsed as Opus (RFC 7587; default 111)
+           simulcast inspect FILE.pcap [--key BASE64 [--srtp-suite NAME]] [same options]
+      --ext         header extension ids (default 1=audio-level,2=abs-send-time,3=transport-cc,4=mid,
+                    10=rid,11=repaired-rid); names: audio-level abs-send-time transport-cc mid rid repaired-rid
+      --vp8-pt      payload types parsed as VP8 (RFC 7741; default 96)
+      --opus-pt     payload types parsed as Opus (RFC 7587; default 111)
+      --key BASE64  the capture is SRTP/SRTCP (what `simulcast send` records unless told to send plain
+                    RTP): open it with this key||salt (the key `send` printed or was given)
+      --srtp-suite NAME  the key's suite (default AES_CM_128_HMAC_SHA1_80; AES_CM_128_HMAC_SHA1_32,
+                    AEAD_AES_128_GCM, AEAD_AES_256_GCM)
+    Without --key, a stream whose VP8 payloads look encrypted says "payload": "encrypted" and leaves
+    out what only the payload tells (key frames, PictureIDs, temporal ids); SRTCP is counted by the
+    type of its clear first packet under "srtcp". A warning on stderr says so.
     """
 
     /// Runs the command; returns the exit status.
     static func run(_ arguments: ArraySlice<String>) throws -> Int32 {
-        let options = try CommandLineArguments(arguments, valueOptions: ["hex", "ext", "vp8-pt", "opus-pt"],
+        let options = try CommandLineArguments(arguments, valueOptions: ["hex", "ext", "vp8-pt", "opus-pt", "key", "srtp-suite"],
                                                maxPositionals: 1)
         let inspect = try InspectOptions(options)
+        let decryption = try CaptureDecryption.from(options)
         if let hex = options.string("hex") {
+            guard decryption == nil else { throw CommandError("--key opens a pcap capture; --hex takes a plain packet") }
             let (json, ok) = describe(hex: hex, options: inspect)
             print(json.serialized())
             return ok ? 0 : 1
@@ -31,10 +40,16 @@ enum InspectCommand {
         do { bytes = try InputFile.readAll(path) } catch {
             throw CommandError("cannot read \(error.path) as a pcap capture: \(error.reason)")
         }
-        let (json, ok) = summarize(pcap: bytes, options: inspect)
+        let (json, ok) = summarize(pcap: bytes, options: inspect, decryption: decryption)
         print(json.serialized())
+        if case let .string(warning)? = json.field("warning") { writeToStandardError("simulcast inspect: \(warning)\n") }
         return ok ? 0 : 1
     }
+
+    /// What `summarize` says when a capture's payloads are encrypted and no key was given.
+    static let encryptedWarning = "the payload is encrypted (SRTP): streams marked \"payload\": \"encrypted\" report only "
+        + "what the RTP header tells (packets, sequence gaps, reordering, frames by timestamp, RIDs), not key frames, "
+        + "PictureIDs or temporal ids; give --key BASE64 (and --srtp-suite NAME if not AES_CM_128_HMAC_SHA1_80) to open it"
 
     static func describe(hex: String, options: InspectOptions) -> (JSONValue, Bool) {
         let bytes: [UInt8]
@@ -51,7 +66,9 @@ enum InspectCommand {
         }
     }
 
-    static func summarize(pcap bytes: [UInt8], options: InspectOptions) -> (JSONValue, Bool) {
+    /// The per-SSRC summary of a pcap capture; with `decryption`, SRTP and SRTCP are opened first.
+    static func summarize(pcap bytes: [UInt8], options: InspectOptions,
+                          decryption: CaptureDecryption? = nil) -> (JSONValue, Bool) {
         var reader: PcapReader
         do { reader = try PcapReader(bytes) } catch {
             let detail: String
@@ -66,7 +83,8 @@ enum InspectCommand {
         var streams: [UInt32: StreamSummary] = [:]
         var order: [UInt32] = []
         var rtcpTypes: [String: Int] = [:]
-        var udpPackets = 0, notRTP = 0, badFrames = 0
+        var srtcpTypes: [String: Int] = [:]
+        var udpPackets = 0, notRTP = 0, badFrames = 0, unopened = 0
         while true {
             let record: PcapRecord?
             do { record = try reader.next() } catch {
@@ -81,30 +99,53 @@ enum InspectCommand {
             }
             switch kind {
             case .rtp:
-                guard let packet = try? RTPPacket(parsing: record.payload) else {
+                guard let datagram = decryption.map({ $0.openRTP(record.payload) }) ?? Array(record.payload) else {
+                    unopened += 1
+                    continue
+                }
+                guard let packet = try? RTPPacket(parsing: datagram) else {
                     notRTP += 1
                     continue
                 }
                 let ssrc = packet.header.ssrc
                 if streams[ssrc] == nil {
                     streams[ssrc] = StreamSummary(ssrc: ssrc)
+                    streams[ssrc]?.decrypted = decryption != nil
                     order.append(ssrc)
                 }
                 streams[ssrc]?.add(packet, options: options)
             case .rtcp:
-                guard let compound = try? RTCPCompoundPacket(parsing: record.payload) else {
-                    notRTP += 1
+                guard let datagram = decryption.map({ $0.openRTCP(record.payload) }) ?? Array(record.payload) else {
+                    unopened += 1
                     continue
                 }
-                for packet in compound.packets { rtcpTypes[rtcpName(packet), default: 0] += 1 }
+                if let compound = try? RTCPCompoundPacket(parsing: datagram) {
+                    for packet in compound.packets { rtcpTypes[rtcpName(packet), default: 0] += 1 }
+                } else if decryption == nil, let type = EncryptedRTCP.firstPacketType(datagram) {
+                    srtcpTypes[type, default: 0] += 1
+                } else {
+                    notRTP += 1
+                }
             }
         }
-        let json = JSONValue.object([
+        var fields: [(String, JSONValue)] = [
             ("udpPackets", .int(udpPackets)), ("notRTPOrRTCP", .int(notRTP)), ("malformedFrames", .int(badFrames)),
             ("streams", .array(order.compactMap { streams[$0]?.json })),
             ("rtcp", .object(rtcpTypes.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) })),
-        ])
-        return (json, true)
+        ]
+        if let decryption {
+            fields.append(("srtp", decryption.json))
+            fields.append(("notOpened", .int(unopened)))
+            if decryption.opened == 0 && unopened > 0 {
+                fields.append(("warning", .string("no datagram opened with this key: a wrong key, or another suite (--srtp-suite)")))
+            }
+        } else {
+            fields.append(("srtcp", .object(srtcpTypes.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) })))
+            if streams.values.contains(where: \.payloadLooksEncrypted) || !srtcpTypes.isEmpty {
+                fields.append(("warning", .string(encryptedWarning)))
+            }
+        }
+        return (.object(fields), true)
     }
 
     private static func rtcpName(_ packet: RTCPPacket) -> String {

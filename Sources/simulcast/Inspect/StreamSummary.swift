@@ -4,6 +4,11 @@ import RTPWire
 /// Per-SSRC statistics of an RTP stream seen in a capture: the `simulcast inspect FILE.pcap`
 /// summary (packets, payload types, sequence gaps and reordering, frames, key frames,
 /// PictureID continuity, temporal ids).
+///
+/// What comes from the RTP header (packets, sequence numbers, timestamps, RIDs) is true of SRTP
+/// too; what comes from the payload (the VP8 descriptor and key frames) is not when the payload
+/// is encrypted. A stream whose descriptors look like ciphertext (`VP8DescriptorShape`) reports
+/// `"payload": "encrypted"` and leaves the payload's facts out rather than report noise.
 struct StreamSummary {
     let ssrc: UInt32
     var packets = 0
@@ -18,6 +23,9 @@ struct StreamSummary {
     var temporalIds: Set<UInt8> = []
     var keyFrameSizes: Set<String> = []
     var parseErrors = 0
+    /// The packets were SRTP opened with the capture's key.
+    var decrypted = false
+    private var shape = VP8DescriptorShape()
     private var unwrapper = SequenceNumberUnwrapper()
     private var highest: Int64?
     private var lowest: Int64?
@@ -48,6 +56,7 @@ struct StreamSummary {
             lastTimestamp = packet.header.timestamp
         }
         guard options.vp8PayloadTypes.contains(packet.header.payloadType) else { return }
+        shape.add(packet.payload[...])
         guard let (descriptor, data) = try? VP8PayloadDescriptor.parse(packet.payload) else {
             parseErrors += 1
             return
@@ -70,17 +79,29 @@ struct StreamSummary {
         return Int(highest - lowest + 1) - seen.count
     }
 
+    /// The VP8 payloads look like ciphertext, not like any packetizer's descriptors.
+    var payloadLooksEncrypted: Bool { shape.looksEncrypted }
+
     var json: JSONValue {
-        .object([
+        var fields: [(String, JSONValue)] = [
             ("ssrc", .int(Int(ssrc))), ("packets", .int(packets)), ("payloadBytes", .int(bytes)),
             ("payloadTypes", .array(payloadTypes.sorted().map { .int(Int($0)) })),
             ("rids", .array(rids.sorted().map { .string($0) })),
             ("sequenceGaps", .int(missing)), ("reordered", .int(reordered)), ("duplicates", .int(duplicates)),
-            ("frames", .int(frames)), ("keyFrames", .int(keyFrames)),
+            ("frames", .int(frames)),
+        ]
+        if payloadLooksEncrypted {
+            fields.append(("payload", "encrypted"))
+            return .object(fields)
+        }
+        fields.append(("payload", decrypted ? "decrypted" : "clear"))
+        fields += [
+            ("keyFrames", .int(keyFrames)),
             ("keyFrameSizes", .array(keyFrameSizes.sorted().map { .string($0) })),
             ("pictureIDJumps", .int(pictureIDJumps)),
             ("temporalIds", .array(temporalIds.sorted().map { .int(Int($0)) })),
             ("vp8ParseErrors", .int(parseErrors)),
-        ])
+        ]
+        return .object(fields)
     }
 }
