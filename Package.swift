@@ -52,7 +52,7 @@ let package = Package(
                 path: "Sources/EngineCore"),
         // The public API a client links: the engine object, tracks, rooms, events.
         .target(name: "MediaEngine",
-                dependencies: ["EngineCore", "SessionCore", "RTPWire", "Simulcast", "MediaCodecs", "SRTP", "SFrame"],
+                dependencies: ["EngineCore", "SessionCore", "RTPWire", "Simulcast", "MediaCodecs", "SRTP", "SFrame", "CShims"],
                 path: "Sources/MediaEngine"),
         // What tests and demos of a client need besides the API: generated scenes and tones,
         // file sources, a squeezed downlink, room tuning.

@@ -43,6 +43,10 @@ int cshim_opus_decoder_ctl_get(OpusDecoder *dec, int request, int32_t *value) {
     return opus_decoder_ctl(dec, request, value);
 }
 
+#include <sys/eventfd.h>
+
+int cshim_eventfd_nonblocking(void) { return eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC); }
+
 #if defined(__has_include)
 #if __has_include(<valgrind/callgrind.h>)
 #include <valgrind/callgrind.h>

@@ -22,6 +22,10 @@ vpx_codec_err_t cshim_vpx_codec_control_int(vpx_codec_ctx_t *ctx, int control_id
 vpx_codec_err_t cshim_vpx_codec_control_uint(vpx_codec_ctx_t *ctx, int control_id, unsigned int value);
 vpx_codec_err_t cshim_vpx_codec_control_ptr(vpx_codec_ctx_t *ctx, int control_id, void *value);
 
+/// `eventfd` (sys/eventfd.h) is not in Swift's Glibc module: a non-blocking, close-on-exec
+/// eventfd for waking the engine loop; -1 with errno set on failure.
+int cshim_eventfd_nonblocking(void);
+
 /// `opus_encoder_ctl` / `opus_decoder_ctl` are variadic; these pass one int, or fetch one int.
 int cshim_opus_encoder_ctl_set(OpusEncoder *enc, int request, int32_t value);
 int cshim_opus_encoder_ctl_get(OpusEncoder *enc, int request, int32_t *value);

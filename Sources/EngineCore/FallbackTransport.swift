@@ -115,6 +115,13 @@ public final class FallbackTransport: DatagramTransport {
 
     public func isReliableStream(to peer: NetworkEndpoint) -> Bool { connection != nil }
 
+    /// The socket an engine loop waits on for this transport (`poll`): the TCP connection once
+    /// there is one, else the UDP socket.
+    package var readinessDescriptors: [Int32] {
+        if let connection { return [connection.descriptor] }
+        return udp.map { [$0.descriptor] } ?? []
+    }
+
     /// Sends to the server (`destination` must be `server`) on the path in use.
     public func send(_ bytes: UnsafeRawBufferPointer, to destination: NetworkEndpoint) throws(NetworkError) {
         guard destination == server else { throw .unreachable(destination: destination.description, errno: EDESTADDRREQ) }

@@ -36,6 +36,9 @@ final class CameraRuntime {
 
     /// Loop: encodes and sends the camera frame that is due (paced at the frame rate; a late loop
     /// does not bunch frames up) and the microphone frames waiting. Returns what failed.
+    /// Whether frames wait to be sent (pushed, or a source playing), the mic's included.
+    var hasMediaWaiting: Bool { video.feed.hasFrames || microphone?.hasFramesWaiting == true }
+
     func sendDueMedia(now: Int64) -> EngineError? {
         var failure: EngineError?
         if let frame = video.takeDue(at: now, pacingPushes: true) {

@@ -1,12 +1,19 @@
 import Dispatch
 import Foundation
 import Glibc
+internal import CShims
+internal import EngineCore
 
 /// The engine's one thread (the house rule "the engine owns its loop"): every endpoint object
 /// (publishers, nodes, subscribers: none of them `Sendable`) lives on it and is touched only by
-/// jobs run there. Public objects post jobs (`post`, `perform`); between jobs the loop runs
-/// `tick` at least every `tickMilliseconds` (sockets drained, timers and pacing served) while
-/// the runtime has a room or output, and sleeps until the next job while it has none.
+/// jobs run there. Public objects post jobs (`post`, `perform`) and wake it through an eventfd.
+///
+/// Readiness-driven: after each pass (`tick`: sockets drained, timers and pacing served) the
+/// loop waits in `poll` on the eventfd and every socket the runtime lists, until one is readable
+/// or the runtime's next deadline: at most `tickMilliseconds` while traffic flows, the idle
+/// cadence while nothing happens (`RoomBackendCadence`), forever with nothing to serve. A
+/// readable socket is served at once, not at the next tick. A backend that cannot list its
+/// sockets (Janus over ICE, plain RTP) is ticked every `tickMilliseconds` as before.
 final class EngineLoop: @unchecked Sendable {
     /// A job: runs on the loop thread with the loop-confined runtime.
     typealias Job = (EngineRuntime) -> Void
@@ -19,7 +26,8 @@ final class EngineLoop: @unchecked Sendable {
     private var thread: Thread?
     // Guarded by `lock`: the loop thread's kernel id (`gettid`), once it runs.
     private var kernelThreadID: pid_t?
-    private let wake = DispatchSemaphore(value: 0)
+    /// Written by `post`, `requestStop` and `wake`; read (reset) by the loop.
+    private let wakeDescriptor: Int32
     private let stopped = DispatchSemaphore(value: 0)
     /// Only touched on the loop thread.
     private let runtime: EngineRuntime
@@ -28,6 +36,9 @@ final class EngineLoop: @unchecked Sendable {
     init(tickMilliseconds: Int = 2) {
         self.tickMilliseconds = max(1, tickMilliseconds)
         runtime = EngineRuntime()
+        // Without an eventfd (descriptors exhausted) the loop still runs: it ticks and sleeps
+        // at most `tickMilliseconds` between passes instead of being woken.
+        wakeDescriptor = cshim_eventfd_nonblocking()
         let thread = Thread { [self] in run() }
         thread.name = "MediaEngine loop"
         thread.qualityOfService = .userInteractive
@@ -46,8 +57,15 @@ final class EngineLoop: @unchecked Sendable {
             jobs.append(job)
             return true
         }
-        if accepted { wake.signal() }
+        if accepted { wake() }
         return accepted
+    }
+
+    /// Wakes the loop for a pass now (a frame was pushed, a job posted). Any thread.
+    func wake() {
+        guard wakeDescriptor >= 0 else { return }
+        var one: UInt64 = 1
+        _ = Glibc.write(wakeDescriptor, &one, MemoryLayout<UInt64>.size)
     }
 
     /// Runs `body` on the loop and returns its result.
@@ -70,7 +88,7 @@ final class EngineLoop: @unchecked Sendable {
             isRunning = false
             return true
         }
-        if first { wake.signal() }
+        if first { wake() }
         return first
     }
 
@@ -84,6 +102,30 @@ final class EngineLoop: @unchecked Sendable {
                 continuation.resume()
             }
         }
+    }
+
+    /// Reused between passes (loop thread only).
+    private var pollDescriptors: [pollfd] = []
+    private var socketDescriptors: [Int32] = []
+
+    /// Sleeps until the eventfd or a runtime socket is readable, or the runtime's next deadline.
+    private func waitForReadiness() {
+        let now = monotonicMicroseconds()
+        socketDescriptors.removeAll(keepingCapacity: true)
+        let (complete, deadline) = runtime.readiness(now: now, into: &socketDescriptors)
+        var timeout: Int32 = -1
+        if let deadline { timeout = Int32(clamping: max(0, (deadline - now + 999) / 1000)) }  // rounded up: never early
+        if !complete || wakeDescriptor < 0 { timeout = timeout < 0 ? Int32(tickMilliseconds) : min(timeout, Int32(tickMilliseconds)) }
+        pollDescriptors.removeAll(keepingCapacity: true)
+        pollDescriptors.append(pollfd(fd: wakeDescriptor, events: Int16(POLLIN), revents: 0))
+        for descriptor in socketDescriptors { pollDescriptors.append(pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)) }
+        let ready = poll(&pollDescriptors, nfds_t(pollDescriptors.count), timeout)
+        guard ready > 0 else { return }
+        if pollDescriptors[0].revents != 0 {
+            var count: UInt64 = 0
+            _ = Glibc.read(wakeDescriptor, &count, MemoryLayout<UInt64>.size)
+        }
+        if pollDescriptors.dropFirst().contains(where: { $0.revents != 0 }) { runtime.noteActivity(now: monotonicMicroseconds()) }
     }
 
     /// The loop thread's kernel id (`/proc/self/task/<id>`), once it has started.
@@ -108,15 +150,13 @@ final class EngineLoop: @unchecked Sendable {
                 return (jobs, isRunning)
             }
             for job in batch { job(runtime) }
+            if !batch.isEmpty { runtime.noteActivity(now: monotonicMicroseconds()) }
             runtime.tick()
             guard running else { break }
-            if runtime.rooms.isEmpty {
-                wake.wait()  // nothing to serve: sleep until a job comes (no idle wake-ups)
-            } else {
-                _ = wake.wait(timeout: .now() + .milliseconds(tickMilliseconds))
-            }
+            waitForReadiness()
         }
         runtime.shutdown()
+        if wakeDescriptor >= 0 { close(wakeDescriptor) }
         // The thread's block holds the loop: let go of the thread so both can be freed.
         lock.withLock { thread = nil }
         stopped.signal()

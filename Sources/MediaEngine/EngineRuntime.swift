@@ -89,6 +89,25 @@ final class EngineRuntime {
         }
     }
 
+    /// What the loop waits for after a pass: every backend's sockets, appended to `descriptors`
+    /// (`complete` false when a backend cannot list its own), and the earliest deadline (nil:
+    /// nothing to serve, sleep until a job).
+    func readiness(now: Int64, into descriptors: inout [Int32]) -> (complete: Bool, deadline: Int64?) {
+        var complete = true
+        var deadline: Int64?
+        for room in rooms.values {
+            if !room.appendReadinessDescriptors(to: &descriptors) { complete = false }
+            let due = room.nextDeadline(now: now)
+            deadline = min(deadline ?? due, due)
+        }
+        return (complete, deadline)
+    }
+
+    /// Traffic: a socket became readable or a job ran.
+    func noteActivity(now: Int64) {
+        for room in rooms.values { room.noteActivity(now: now) }
+    }
+
     /// One pass: every room's endpoints.
     func tick() {
         for room in rooms.values { room.tick(runtime: self) }

@@ -21,6 +21,7 @@ public final class LocalAudioTrack: Sendable {
         self.participantId = participantId
         self.roomId = roomId
         self.loop = loop
+        feed.onPut = { [loop] in loop.wake() }  // a pushed frame leaves at once, even after idle
     }
 
     /// Hands one 20 ms frame (960 samples per channel) to the engine.

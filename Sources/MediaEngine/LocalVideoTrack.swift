@@ -53,6 +53,7 @@ public final class LocalVideoTrack: Sendable {
         self.participantId = participantId
         self.roomId = roomId
         self.loop = loop
+        feed.onPut = { [loop] in loop.wake() }  // a pushed frame leaves at once, even after idle
     }
 
     /// Hands one captured frame to the engine. Throws `.closed` after `close()`; frames pushed

@@ -11,6 +11,9 @@ final class MicrophoneRuntime {
     var isMuted = false
     private var audio: PacedFeed<AudioFrame>
 
+    /// Whether frames wait to be sent (pushed, or a source playing).
+    var hasFramesWaiting: Bool { audio.feed.hasFrames }
+
     init(trackId: String, publisher: Publisher, feed: TrackFeed<AudioFrame>, channels: AudioFrame.Channels) {
         self.trackId = trackId
         self.publisher = publisher

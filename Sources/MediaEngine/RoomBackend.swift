@@ -36,11 +36,35 @@ protocol RoomBackend: AnyObject {
     func stopRecording(subscriber subscriberId: String, publisher publisherId: String) throws(EngineError)
     func tick(runtime: EngineRuntime)
     func close()
+
+    /// Appends the sockets the loop waits on for this backend (`poll`); false when it cannot
+    /// list them all, and the loop then ticks it every `RoomBackendCadence.activeMicroseconds`.
+    func appendReadinessDescriptors(to descriptors: inout [Int32]) -> Bool
+    /// When the backend next needs a tick though no socket of it became readable (monotonic µs).
+    func nextDeadline(now: Int64) -> Int64
+    /// A socket became readable or a job ran: traffic is flowing now.
+    func noteActivity(now: Int64)
+}
+
+/// How often the loop ticks a backend: while traffic flows (timers of pacing, NACK, jitter
+/// buffers run at this grain), and while nothing has happened for a while.
+enum RoomBackendCadence {
+    static let activeMicroseconds: Int64 = 2_000
+    /// After the last traffic, ticks stay at the active grain this long.
+    static let activityHoldMicroseconds: Int64 = 200_000
+    /// With nothing flowing: RTCP, keep-alives, speaker ranking and quality reports are all at
+    /// least this coarse.
+    static let idleMicroseconds: Int64 = 100_000
 }
 
 extension RoomBackend {
     /// Default: rooms the engine joins elsewhere (Janus over ICE, plain RTP) send over UDP.
     func videoTransportProtocol(of key: String) throws(EngineError) -> TransportProtocol? { .udp }
+
+    /// Default (Janus over ICE, plain RTP): sockets not listed, ticked at the active grain.
+    func appendReadinessDescriptors(to descriptors: inout [Int32]) -> Bool { false }
+    func nextDeadline(now: Int64) -> Int64 { now + RoomBackendCadence.activeMicroseconds }
+    func noteActivity(now: Int64) {}
 }
 
 extension RoomRuntime: RoomBackend {

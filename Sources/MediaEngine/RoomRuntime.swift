@@ -21,6 +21,8 @@ final class RoomRuntime {
     /// Join order, for deterministic passes.
     private var order: [String] = []
     private var nextRankingMicroseconds: Int64 = 0
+    /// The last time the loop saw traffic (a readable socket, a job).
+    private var lastActivityMicroseconds: Int64 = 0
     /// The key provider's version last applied to sealers and openers (E2EE only).
     private var e2eeKeysVersion = -1
 
@@ -496,6 +498,37 @@ final class RoomRuntime {
             nextRankingMicroseconds = now + 100_000
         }
     }
+
+    // MARK: - Readiness
+
+    /// Every socket of the room: each node's UDP, TCP listener and connections, each publisher's
+    /// and each subscription's connection to its node.
+    func appendReadinessDescriptors(to descriptors: inout [Int32]) -> Bool {
+        for id in order {
+            guard let participant = participants[id] else { continue }
+            for (_, video) in participant.publishedVideos {
+                guard let node = video.node.transport as? UDPAndTCPTransport else { return false }
+                descriptors += node.readinessDescriptors
+                descriptors += video.path.transport.readinessDescriptors
+            }
+            for subscription in participant.subscriptions.values {
+                guard let path = subscription.path else { return false }
+                descriptors += path.transport.readinessDescriptors
+            }
+        }
+        return true
+    }
+
+    /// At the active grain while traffic flows or media waits to be sent; else at the idle one.
+    func nextDeadline(now: Int64) -> Int64 {
+        let mediaWaiting = participants.values.contains { participant in
+            participant.publishedVideos.contains { $0.video.hasMediaWaiting }
+        }
+        let active = mediaWaiting || now - lastActivityMicroseconds < RoomBackendCadence.activityHoldMicroseconds
+        return now + (active ? RoomBackendCadence.activeMicroseconds : RoomBackendCadence.idleMicroseconds)
+    }
+
+    func noteActivity(now: Int64) { lastActivityMicroseconds = now }
 
     func close() {
         for id in order { participants[id]?.close() }

@@ -35,7 +35,19 @@ final class TrackFeed<Frame>: @unchecked Sendable {
             queue.append(frame)
             pushedCount += 1
         }
+        onPut?()
     }
+
+    /// Called after every `put` (the engine wakes its loop), from the pushing thread.
+    var onPut: (@Sendable () -> Void)? {
+        get { lock.withLock { putObserver } }
+        set { lock.withLock { putObserver = newValue } }
+    }
+    // Guarded by `lock`.
+    private var putObserver: (@Sendable () -> Void)?
+
+    /// Whether the loop has frames to take: pushed ones waiting, or a source playing.
+    var hasFrames: Bool { lock.withLock { !queue.isEmpty || source != nil } }
 
     /// Whether frames come from a source (paced by the loop) rather than pushes.
     var isPlayingSource: Bool { lock.withLock { source != nil } }

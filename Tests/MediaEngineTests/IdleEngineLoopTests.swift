@@ -26,4 +26,24 @@ import Testing
         #expect(try await loop.perform { runtime in runtime.rooms.count } == 0)
         await loop.stop()
     }
+
+    /// A hosted room, two participants, a camera published and subscribed to with no frames:
+    /// nothing flows, so the loop runs only at the idle cadence (RTCP, checks, speaker ranking).
+    @Test func aRoomWithNothingFlowingWakesAtMostTwentyTimesASecond() async throws {
+        let engine = MediaEngine()
+        let room = try await engine.hostRoom()
+        let alice = try await room.join(participantId: "alice")
+        let camera = try alice.createCameraVideoTrack(encoderConfig: .h360p, maxLayer: .two)
+        try await alice.publish(camera)
+        let bob = try await room.join(participantId: "bob")
+        _ = try await bob.subscribe(to: "alice")
+        try await Task.sleep(for: .milliseconds(500))  // the UDP checks answered, the activity hold over
+        let thread = try #require(engine.loop.threadID)
+        let before = try Self.voluntarySwitches(of: thread)
+        try await Task.sleep(for: .seconds(2))
+        let wakeUps = try Self.voluntarySwitches(of: thread) - before
+        print("idle room loop: \(wakeUps) wake-up(s) in 2 s (a 2 ms tick makes about 1,000)")
+        #expect(wakeUps <= 40)
+        await engine.close()
+    }
 }
