@@ -12,7 +12,7 @@ import Simulcast
 ///
 /// Rows:
 /// - `screen`: the screen plan and screen encoding at `--size` (default 1920x1080) at 15 fps;
-/// - `camera_on_screen`: the camera pipeline (SPEC §1 plan, L1T3, denoiser, cpu_used -6, every
+/// - `camera_on_screen`: the camera pipeline (docs/layer-plan.md plan, L1T3, denoiser, cpu_used -6, every
 ///   frame encoded) on the same screen at the same size, at 15 fps;
 /// - `camera_720p`: the default camera track (1280x720, three layers, 30 fps) on the built-in
 ///   camera scene, for the cost a camera adds beside it.

@@ -17,7 +17,7 @@ enum DemoCommand {
       --seconds N          call length in seconds, any positive number (default 15); memory does not
                            grow with it except the per-event lists the summary and --json report
       --input FILE.y4m     publish a Y4M file (looped) instead of the built-in scene
-      --size WxH           publisher's encoder size (default 1280x720; layers follow SPEC §1, the top one
+      --size WxH           publisher's encoder size (default 1280x720; layers follow docs/layer-plan.md, the top one
                            cropped to a multiple of 2^(layers-1), with a note on stderr if it was)
       --json PATH          per subscriber: frames decoded, decoder errors, freezes, switches with
                            reasons and latencies, time on each layer (ms)
@@ -30,7 +30,7 @@ enum DemoCommand {
       --no-dynacast        keep every layer encoded even if nobody watches it
       --e2ee-key BASE64    encrypt every frame end to end (SFrame, RFC 9605, AES_128_GCM_SHA256_128) with
                            this 16-64-byte shared key: the node forwards what it cannot read
-      --protocol P         how every participant reaches the room (SPEC §7 preferredProtocol; both demos):
+      --protocol P         how every participant reaches the room (docs/joining-a-room.md preferredProtocol; both demos):
                            udp-over-tcp (default: UDP first, TCP if UDP fails within 2 s), udp, tcp
       --quiet              no live table or per-second lines
       --participants [N]   a room instead: N publishers (default 3, at most 6; 640x360, 2 layers each)

@@ -33,7 +33,7 @@ enum SendCommand {
       --insecure             send plain RTP/RTCP instead of SRTP (explicit opt-in)
       --frames N             video frames to send (default 150); audio runs for the same duration
       --seconds S            instead of --frames: send for S seconds of media (S x 30 frames)
-      --size WxH             encoder config size (default 1280x720); layers follow SPEC §1, and with L
+      --size WxH             encoder config size (default 1280x720); layers follow docs/layer-plan.md, and with L
                              layers the top one is cropped to a multiple of 2^(L-1): 1281x721 is sent as
                              1280x720 (a note on stderr says so)
       --max-layer 2|3        2 drops the middle layer (default 3)
