@@ -68,6 +68,7 @@ func selectConfigurations(_ options: CommandLineArguments, size: (width: Int, he
 }
 
 func runEncode(_ arguments: ArraySlice<String>) throws {
+    let started = Date()
     let options = try CommandLineArguments(arguments, valueOptions: ["input", "clips", "frames", "size", "repeat", "json",
                                                                      "markdown", "svg", "only", "seed", "instructions",
                                                                      "instruction-frames"])
@@ -134,6 +135,9 @@ func runEncode(_ arguments: ArraySlice<String>) throws {
     if let path = options.string("svg") {
         try write(Data(BarChart.render(report, order: configurationOrder).utf8), to: path)
     }
+    // How long a run takes depends on the machine and its load: say it rather than promise it.
+    print("simulcast-bench encode: \(inputs.count) clip(s), \(configurations.count) configurations, "
+        + "\(MarkdownTable.fmt(Date().timeIntervalSince(started), 1)) s on \(report.machine.sentence)")
 }
 
 /// `encode-instructions`: the child `CallgrindCounter` runs under valgrind.
