@@ -11,7 +11,7 @@ import Testing
 /// options and target are checked.
 @Suite(.serialized) struct ReadmeCommandTests {
     /// A small run per row, keyed by the start of the row's command (after `swift run [-c release]`);
-    /// the longest key that starts the row wins. `$OUT` is a scratch directory, `$TO` a UDP sink's address.
+    /// the longest key that starts the row wins. `$OUT` is a scratch directory, `$TO` a UDP sink's address, `$ROOT` the package.
     static let smallRuns: [(key: String, runs: [[String]])] = [
         ("simulcast encode", [["simulcast", "encode", "--frames", "3", "--size", "320x180", "--max-layer", "2", "--out", "$OUT/encode"]]),
         ("simulcast demo [", [["simulcast", "demo", "--seconds", "2", "--size", "320x180", "--quiet", "--json", "$OUT/demo.json",
@@ -35,6 +35,8 @@ import Testing
         ("simulcast-bench screen", [["simulcast-bench", "screen", "--seconds", "8", "--size", "640x360",
                                      "--json", "$OUT/screen.json", "--markdown", "$OUT/screen.md"]]),
         ("simulcast-bench forward", [["simulcast-bench", "forward", "--quick", "--subscribers", "1"]]),
+        ("simulcast-bench charts", [["simulcast-bench", "charts", "--encode", "$ROOT/bench-results/encode.json",
+                                     "--encode-svg", "$OUT/charts.svg"]]),
         ("make bench-instructions", [["make", "-n", "bench-instructions"]]),
         ("make bench", [["make", "-n", "bench"],
                         ["simulcast-bench", "encode", "--frames", "2", "--repeat", "1", "--clips", "scene", "--size", "320x180",
@@ -84,6 +86,7 @@ import Testing
             for run in runs {
                 let arguments = run.map {
                     $0.replacingOccurrences(of: "$OUT", with: scratch.path).replacingOccurrences(of: "$TO", with: "\(sink.localEndpoint)")
+                        .replacingOccurrences(of: "$ROOT", with: ReadmeCommandTable.packageRoot.path)
                 }
                 let outcome: SimulcastExecutable.Outcome
                 if arguments[0] == "make" {
@@ -96,6 +99,18 @@ import Testing
                         "README row '\(command.text)': \(arguments.joined(separator: " ")) exited \(outcome.status): \(outcome.standardError.suffix(400))")
             }
         }
+    }
+
+    /// The `make fuzz` row names every target scripts/fuzz.sh runs, and says how many there are.
+    @Test func theFuzzRowNamesEveryTarget() throws {
+        let script = try String(contentsOf: ReadmeCommandTable.packageRoot.appendingPathComponent("scripts/fuzz.sh"), encoding: .utf8)
+        let targets = script.split(separator: "\n").filter { $0.hasPrefix("WIRE_TARGETS=(") || $0.hasPrefix("ENGINE_TARGETS=(") }
+            .flatMap { $0.drop { $0 != "(" }.dropFirst().prefix { $0 != ")" }.split(separator: " ").map(String.init) }
+        #expect(targets.count >= 19)
+        let readme = try String(contentsOf: ReadmeCommandTable.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let row = try #require(readme.split(separator: "\n").first { $0.hasPrefix("| `make fuzz") })
+        for target in targets { #expect(row.contains(" \(target),") || row.contains(" \(target))") || row.contains("(\(target),"), "\(target)") }
+        #expect(row.contains("target, \(targets.count):"), "the row's count of targets")
     }
 
     /// The runs of the longest key that starts `command`.
