@@ -41,8 +41,10 @@ test: deps
 	SWIFT=$(SWIFT) scripts/fuzz-smoke.sh
 	SWIFT=$(SWIFT) scripts/janus-test.sh
 
-# Our publisher -> Janus 1.1.2 (streaming plugin, SRTP simulcast mountpoint) -> aiortc viewer
-# switching substreams 0/1/2 and temporal layers; prints switch latencies and frame counts.
+# Our publisher -> Janus 1.1.2 -> an aiortc viewer, twice: `simulcast send` into the streaming
+# plugin (SRTP simulcast mountpoint; the viewer switches substreams 0/1/2 and temporal layers), then
+# `simulcast publish` into a VideoRoom over WebRTC (three layers, --max-layer 2, and E2EE with a
+# keyless viewer), in a private network namespace; prints switch latencies, frame counts, time taken.
 janus-demo: deps
 	SWIFT=$(SWIFT) scripts/janus-test.sh
 
@@ -59,8 +61,9 @@ cc-eval: deps
 
 # Encode cost per configuration on the built-in scene and a generated noisy camera-like clip:
 # thread CPU time (150 frames x 5 repeats, configurations in a seeded random order per repeat),
-# then instructions per frame under callgrind (60 frames, one valgrind per clip), about 6 min on
-# 2 cores. Deterministic (instruction) ratios next to the timed ones with their spread.
+# then instructions per frame under callgrind (60 frames, one valgrind per clip): 6-7 min per run
+# on the project's 2-core VM (2026-12-02); the run prints its own time. Deterministic (instruction)
+# ratios next to the timed ones with their spread.
 # NICE="nice -n 10" on a shared machine. Compare two runs: scripts/compare-bench-ratios.py A B.
 NICE ?=
 BENCH_JSON ?= bench-results/encode.json

@@ -8,11 +8,7 @@ struct ForwardReport {
     var results: [ForwardBenchmark.Result]
     var machine = MachineInfo.current()
 
-    #if DEBUG
-    let build = "debug"
-    #else
-    let build = "release"
-    #endif
+    let build = MachineInfo.buildConfiguration
 
     var layers: String { recording.plan.layers.map { "\($0.width)x\($0.height)" }.joined(separator: ", ") }
     var videoPacketsPerRound: Int { recording.packets.filter { $0.layer != nil }.count }

@@ -3,7 +3,7 @@ import RTPWire
 import SRTP
 
 /// The send half of the publish path after the encoder, as `Publisher` runs it: per layer a
-/// `VP8Packetizer` and an `RTPStreamSender` (RTP header + SPEC §6 extensions, history, SRTP
+/// `VP8Packetizer` and an `RTPStreamSender` (RTP header + docs/wire-and-security.md extensions, history, SRTP
 /// AES_CM_128_HMAC_SHA1_80) over a transport that drops the bytes, so only packetize + protect
 /// is measured. Thread CPU time per layer, per frame.
 ///

@@ -12,7 +12,7 @@ import Simulcast
 ///
 /// Rows:
 /// - `screen`: the screen plan and screen encoding at `--size` (default 1920x1080) at 15 fps;
-/// - `camera_on_screen`: the camera pipeline (SPEC §1 plan, L1T3, denoiser, cpu_used -6, every
+/// - `camera_on_screen`: the camera pipeline (docs/layer-plan.md plan, L1T3, denoiser, cpu_used -6, every
 ///   frame encoded) on the same screen at the same size, at 15 fps;
 /// - `camera_720p`: the default camera track (1280x720, three layers, 30 fps) on the built-in
 ///   camera scene, for the cost a camera adds beside it.
@@ -21,9 +21,10 @@ struct ScreenShareBenchmark {
         var name: String
         var layers: String
         var frameRate: Int
-        /// CPU ms per `encode` call that produced output, and per call that skipped (unchanged).
+        /// CPU ms per `encode` call that produced output, and per call that skipped (unchanged;
+        /// nil when none did, as on the camera rows: JSON has no NaN).
         var encodedFrameCPUMilliseconds: Distribution
-        var skippedFrameCPUMilliseconds: Distribution
+        var skippedFrameCPUMilliseconds: Distribution?
         var framesEncoded: Int
         var framesSkipped: Int
         /// CPU ms spent per wall second, kbps (every layer): over the whole run, static and
@@ -82,7 +83,7 @@ struct ScreenShareBenchmark {
         }
         var row = Row(name: name, layers: plan.layers.map { "\($0.width)x\($0.height)" }.joined(separator: " + "),
                       frameRate: frameRate, encodedFrameCPUMilliseconds: Distribution(encodedCPU),
-                      skippedFrameCPUMilliseconds: Distribution(skippedCPU), framesEncoded: encodedCPU.count,
+                      skippedFrameCPUMilliseconds: skippedCPU.isEmpty ? nil : Distribution(skippedCPU), framesEncoded: encodedCPU.count,
                       framesSkipped: skippedCPU.count, cpuMillisecondsPerSecond: cpuPerSecond.reduce(0, +) / Double(seconds),
                       kbps: Double(bitsPerSecond.reduce(0, +)) / Double(seconds) / 1000)
         if let scene {
@@ -102,12 +103,20 @@ struct ScreenShareBenchmark {
     }
 
     /// The rows as a Markdown table.
-    static func markdown(_ rows: [Row], seconds: Int) -> String {
+    /// What `--json` writes: where and when, then the rows.
+    struct Report: Codable {
+        var machine: MachineInfo
+        var build: String
+        var seconds: Int
+        var rows: [Row]
+    }
+
+    static func markdown(_ rows: [Row], seconds: Int, machine: MachineInfo = .current()) -> String {
         func f(_ x: Double?, _ places: Int = 1) -> String {
             guard let x, x.isFinite else { return "–" }
             return String(format: "%.\(places)f", x)
         }
-        var lines = ["\(seconds) s per row, thread CPU time (CLOCK_THREAD_CPUTIME_ID) per encode call; kbps of every layer.", "",
+        var lines = ["Measured \(machine.sentence): \(seconds) s per row, thread CPU time (CLOCK_THREAD_CPUTIME_ID) per encode call; kbps of every layer.", "",
                      "| row | layers | fps | CPU ms/encoded frame median (p95) | frames encoded / skipped | CPU ms per s: all, static, scrolling | kbps: all, static max, scrolling median | text PSNR dB: settled min, scrolling min / median |",
                      "|---|---|---:|---:|---:|---:|---:|---:|"]
         for row in rows {
@@ -139,8 +148,12 @@ func runScreenShare(_ arguments: ArraySlice<String>) throws {
     let size = try options.size("size", default: (1920, 1080))
     try SimulcastEncoder.validateScreenCapture(width: size.width, height: size.height)
     let rows = try ScreenShareBenchmark(seconds: seconds, width: size.width, height: size.height).run()
-    let markdown = ScreenShareBenchmark.markdown(rows, seconds: seconds)
+    let machine = MachineInfo.current()
+    let markdown = ScreenShareBenchmark.markdown(rows, seconds: seconds, machine: machine)
     print(markdown)
-    if let path = options.string("json") { try writeJSON(rows, to: path) }
+    if let path = options.string("json") {
+        try writeJSON(ScreenShareBenchmark.Report(machine: machine, build: MachineInfo.buildConfiguration, seconds: seconds,
+                                                  rows: rows), to: path)
+    }
     if let path = options.string("markdown") { try write(Data(markdown.utf8), to: path) }
 }

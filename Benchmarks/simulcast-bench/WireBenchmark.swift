@@ -84,11 +84,7 @@ func runWire(_ arguments: ArraySlice<String>) throws {
     let results = try benchmark.run(fixtures)
     let rtcp = try benchmark.measureRTCP()
     let machine = MachineInfo.current()
-    #if DEBUG
-    let build = "debug"
-    #else
-    let build = "release"
-    #endif
+    let build = MachineInfo.buildConfiguration
 
     var lines: [String] = []
     lines.append("simulcast-bench wire (\(build) build): \(benchmark.iterations) packets per run, "

@@ -8,6 +8,7 @@ import Simulcast
 /// RTP/VP8 wire hot paths (WireBenchmark.swift). `simulcast-bench forward`: CPU ns and heap
 /// allocations per packet the ForwardingNode forwards to 1/8/64 subscribers (ForwardBenchmark.swift).
 /// `simulcast-bench screen`: the screen-share track next to the camera pipeline (ScreenShareBenchmark.swift).
+/// `simulcast-bench charts`: the SVGs again from committed JSON results (Charts.swift).
 // Globals in main.swift are set in order: this one is used by the usage below.
 let configurationOrder = ["single", "max_layer_2", "max_layer_3", "max_layer_2_independent",
                           "max_layer_3_independent", "c_reference_max_layer_3"]
@@ -21,6 +22,7 @@ usage: simulcast-bench <command> [options]
   forward      CPU ns and heap allocations per packet ForwardingNode forwards to 1/8/64 subscribers
   cc-eval      congestion control on a simulated bottleneck (RFC 8867 cases, RFC 8868 metrics), JSON + SVG
   screen       the screen-share track on the generated screen next to the camera pipeline
+  charts       redraw the SVG charts from the JSON results of encode and cc-eval (no measuring)
 run `simulcast-bench <command> --help` for its options
 """
 
@@ -66,6 +68,7 @@ func selectConfigurations(_ options: CommandLineArguments, size: (width: Int, he
 }
 
 func runEncode(_ arguments: ArraySlice<String>) throws {
+    let started = Date()
     let options = try CommandLineArguments(arguments, valueOptions: ["input", "clips", "frames", "size", "repeat", "json",
                                                                      "markdown", "svg", "only", "seed", "instructions",
                                                                      "instruction-frames"])
@@ -132,6 +135,9 @@ func runEncode(_ arguments: ArraySlice<String>) throws {
     if let path = options.string("svg") {
         try write(Data(BarChart.render(report, order: configurationOrder).utf8), to: path)
     }
+    // How long a run takes depends on the machine and its load: say it rather than promise it.
+    print("simulcast-bench encode: \(inputs.count) clip(s), \(configurations.count) configurations, "
+        + "\(MarkdownTable.fmt(Date().timeIntervalSince(started), 1)) s on \(report.machine.sentence)")
 }
 
 /// `encode-instructions`: the child `CallgrindCounter` runs under valgrind.
@@ -177,6 +183,7 @@ let subcommands: [BenchSubcommand] = [
     BenchSubcommand(name: "forward", usage: forwardUsage, run: runForward),
     BenchSubcommand(name: "cc-eval", usage: congestionEvaluationUsage, run: runCongestionEvaluation),
     BenchSubcommand(name: "screen", usage: screenShareUsage, run: runScreenShare),
+    BenchSubcommand(name: "charts", usage: chartsUsage, run: runCharts),
     // The child `CallgrindCounter` starts under valgrind; not for people.
     BenchSubcommand(name: CallgrindCounter.subcommand, usage: "internal: run by `encode --instructions callgrind`",
                     run: runEncodeInstructions),

@@ -2,7 +2,7 @@ import RTPWire
 import SessionCore
 import Simulcast
 
-/// Active speakers from received audio (SPEC §4), wired into the engine: the RFC 6464 level of
+/// Active speakers from received audio (docs/quality-and-speakers.md), wired into the engine: the RFC 6464 level of
 /// every received audio packet (`Subscriber.onAudioLevel`, via `attach`, or `observe` directly)
 /// goes, under the participant and track the caller mapped its SSRC to, into an
 /// `ActiveSpeakerDetector`; every `evaluationIntervalMicroseconds` on the injected clock

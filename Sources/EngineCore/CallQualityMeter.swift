@@ -43,7 +43,7 @@ public struct CallQualityStreamCounters: Sendable, Hashable {
 }
 
 /// Turns one direction's cumulative stream counters, read once per reporting interval, into
-/// that interval's `QualitySample` (SPEC §4):
+/// that interval's `QualitySample` (docs/quality-and-speakers.md):
 ///
 /// - loss = Σ lost ÷ Σ expected over the streams, over the last `lossWindowIntervals` readings
 ///   (a sliding window: one second of 50 packets/s audio is too few to tell 3 % from 0 %);

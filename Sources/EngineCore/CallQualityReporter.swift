@@ -2,7 +2,7 @@ import RTPWire
 import Simulcast
 import SessionCore
 
-/// Connection-quality reports for one client connection (SPEC §4), wired into the engine:
+/// Connection-quality reports for one client connection (docs/quality-and-speakers.md), wired into the engine:
 ///
 /// - **Uplink** (what this side publishes, as the far end sees it): from the `Publisher`'s latest
 ///   reception report block per SSRC (RFC 3550 §6.4.1: extended highest sequence number and

@@ -1,6 +1,6 @@
 import Simulcast
 
-/// SPEC §3 stats of one received track as the forwarding node sees it for one subscriber.
+/// docs/receiving.md stats of one received track as the forwarding node sees it for one subscriber.
 public struct ForwardedSubscriberStats: Sendable, Equatable {
     /// The layer forwarded now; nil until the first key frame (or while disabled).
     public var currentSpatialLayer: Int?
@@ -12,7 +12,7 @@ public struct ForwardedSubscriberStats: Sendable, Equatable {
     public var target: LayerTarget?
     /// Bits per second sent to the subscriber over the last measurement second (SRTP included).
     public var bitsPerSecond: Int
-    /// Codec of the track (SPEC §3 stats).
+    /// Codec of the track (docs/receiving.md stats).
     public var codec: String
     /// Size of the forwarded layer; nil until known.
     public var frameWidth: Int?

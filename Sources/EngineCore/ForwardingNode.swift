@@ -237,7 +237,7 @@ public final class ForwardingNode {
         return counters
     }
 
-    /// SPEC §3 stats of the track for one subscriber.
+    /// docs/receiving.md stats of the track for one subscriber.
     public func stats(for id: String) throws(ForwarderError) -> ForwardedSubscriberStats {
         guard let downstream = downstreams[id] else { throw .unknownSubscriber(id) }
         let forwarded = try forwarder.stats(for: id)

@@ -123,7 +123,7 @@ public final class Publisher {
     /// Camera frames given while the camera was off (not encoded).
     public internal(set) var videoFramesSkippedCameraOff = 0
 
-    /// SPEC §2 layer control (see `PublisherLayerControl.swift`): the webcam cap and camera
+    /// docs/sending-caps.md layer control (see `PublisherLayerControl.swift`): the webcam cap and camera
     /// state, dynaCast's on/off switch, its bookkeeping, and the layers last asked for.
     var webcamCap = WebcamQualityCap(isCameraOn: true)
     var dynaCastIsEnabled = false
@@ -368,7 +368,7 @@ public final class Publisher {
         try sendReportsIfDue()
     }
 
-    /// Asks the encoder for a key frame on every layer (SPEC §1), bypassing the throttle.
+    /// Asks the encoder for a key frame on every layer (docs/layer-plan.md), bypassing the throttle.
     public func requestKeyFrame() {
         encoder?.requestKeyFrame()
         keyFramesRequested += 1

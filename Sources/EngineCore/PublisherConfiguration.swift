@@ -36,7 +36,7 @@ public struct VideoTrackConfiguration: Sendable {
     /// `SendPath.maximumPacketSize`.
     public static let payloadBudgetRange = (VP8Packetizer.descriptorLength + 1)...1400
 
-    /// SPEC §6 RIDs by layer, lightest first: `q`, `h`, `f` for three layers, `q`, `f` for two,
+    /// docs/wire-and-security.md RIDs by layer, lightest first: `q`, `h`, `f` for three layers, `q`, `f` for two,
     /// none for a single layer (nothing to tell apart).
     public static func rids(layerCount: Int) -> [String?] {
         switch layerCount {

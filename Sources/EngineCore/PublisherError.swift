@@ -28,7 +28,7 @@ public enum PublisherError: Error, Equatable, Sendable, CustomStringConvertible 
     case trackNotConfigured(String)
     /// A file (e.g. the pcap tap) could not be written (errno).
     case file(path: String, errno: Int32)
-    /// `setWebcamQuality` refused (SPEC §2: not while the camera is off).
+    /// `setWebcamQuality` refused (docs/sending-caps.md: not while the camera is off).
     case webcamQuality(WebcamQualityCapError)
     /// End-to-end frame encryption (SFrame, RFC 9605) refused the frame.
     case e2ee(SFrameError)

@@ -1,7 +1,7 @@
 import MediaCodecs
 import Simulcast
 
-/// SPEC §2 on the publisher: which of its layers it encodes.
+/// docs/sending-caps.md on the publisher: which of its layers it encodes.
 ///
 /// - `setWebcamQuality` caps the layers (`.medium` stops the largest, `.low` keeps only the
 ///   smallest); it throws `.webcamQuality(.cameraOff)` while the camera is off and persists
@@ -74,7 +74,7 @@ extension Publisher {
     }
 
     /// The low-level hook: encode exactly `layers`; the others are paused as unwatched (target
-    /// bitrate 0, SPEC §1, configured bitrate kept); a layer that resumes starts with a key frame.
+    /// bitrate 0, docs/layer-plan.md, configured bitrate kept); a layer that resumes starts with a key frame.
     /// The cap and a REMB limit still apply on top. Ignored on a single-layer track.
     public func setActiveLayers(_ layers: Set<Int>) throws(PublisherError) {
         guard let encoder, encoder.plan.layers.count > 1 else { return }

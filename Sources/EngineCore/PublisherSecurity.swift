@@ -1,6 +1,6 @@
 import SRTP
 
-/// How a publisher protects what it sends. SRTP is the default everywhere (SPEC §6); plaintext
+/// How a publisher protects what it sends. SRTP is the default everywhere (docs/wire-and-security.md); plaintext
 /// needs this explicit opt-in.
 public enum PublisherSecurity: Sendable {
     /// SRTP/SRTCP with `local` for what we send and `remote` (default: the same material) for the

@@ -3,7 +3,7 @@ import SRTP
 import SessionCore
 
 /// Sends one RTP stream (one SSRC, RFC 3550 §5.1): writes each packet's header with the
-/// RFC 8285 extensions of SPEC §6 (MID, RID, abs-send-time, transport-wide sequence number,
+/// RFC 8285 extensions of docs/wire-and-security.md (MID, RID, abs-send-time, transport-wide sequence number,
 /// audio level) into a reused buffer, keeps the plain packet in a `PacketHistory` for NACKs,
 /// protects it through the shared `SendPath` and hands it to the transport. Counts packets and
 /// payload octets for sender reports (RFC 3550 §6.4.1).
@@ -135,7 +135,7 @@ public final class RTPStreamSender {
         return count
     }
 
-    /// Writes the next packet's header and extensions (SPEC §6) into `plain`; returns whether it
+    /// Writes the next packet's header and extensions (docs/wire-and-security.md) into `plain`; returns whether it
     /// carries a transport-wide sequence number. Counters do not move: a failure leaves no gap.
     private func writeHeader(marker: Bool, timestamp: UInt32, padding: Bool, audioLevel: AudioLevel?,
                              now: Int64) throws(PublisherError) -> Bool {

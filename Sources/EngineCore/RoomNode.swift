@@ -8,7 +8,7 @@ public enum RoomError: Error, Equatable, Sendable {
     case unknownSubscriber(String)
 }
 
-/// A small in-process SFU room (SPEC §5): several publishers, several subscribers, with adaptive
+/// A small in-process SFU room (docs/adaptive-subscriptions.md): several publishers, several subscribers, with adaptive
 /// subscriptions and on-demand receiving per subscriber.
 ///
 ///     publisher A ─► ForwardingNode A (TrackForwarder for A's video, A's audio as is) ─► feeds of A

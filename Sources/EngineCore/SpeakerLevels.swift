@@ -1,6 +1,6 @@
 import RTPWire
 
-/// The RFC 6464 audio level one received audio packet carried (SPEC §4: levels come from the
+/// The RFC 6464 audio level one received audio packet carried (docs/quality-and-speakers.md: levels come from the
 /// header extension the publisher computes from its Opus input), as `Subscriber.onAudioLevel`
 /// reports it. Which participant and track the SSRC belongs to is the caller's knowledge
 /// (signalling); `ActiveSpeakerFeed` holds that mapping.

@@ -2,7 +2,7 @@ import Glibc
 import SRTP
 import SessionCore
 
-/// How a `Subscriber` protects its traffic (SPEC §6: SRTP unless the caller opts out).
+/// How a `Subscriber` protects its traffic (docs/wire-and-security.md: SRTP unless the caller opts out).
 public enum SubscriberSecurity: Sendable {
     /// SRTP/SRTCP (RFC 3711): `receiveKeys` unprotect what the sender sends, `sendKeys` protect
     /// our RTCP.

@@ -12,7 +12,7 @@ public enum ForwarderError: Error, Equatable, Sendable {
     case unknownSubscriber(String)
 }
 
-/// One subscriber's view of a forwarded track (SPEC §3 stats).
+/// One subscriber's view of a forwarded track (docs/receiving.md stats).
 public struct ForwardedTrackStats: Sendable, Equatable {
     /// The layer being forwarded; nil until the first key frame (or while disabled).
     public var current: LayerTarget?
@@ -26,7 +26,7 @@ public struct ForwardedTrackStats: Sendable, Equatable {
     public var packetsLeftOut = 0
 }
 
-/// The in-process SFU core for ONE published simulcast VP8 track (SPEC §3): per subscriber a
+/// The in-process SFU core for ONE published simulcast VP8 track (docs/receiving.md): per subscriber a
 /// `LayerSelector` (preference + bandwidth → target layer), a `LayerSwitchController` (switch
 /// spatially only at key frames, temporally at Y frames) and a `StreamRewriter` (one contiguous
 /// sequence/timestamp/PictureID/TL0PICIDX stream per subscriber). Plain RTP in, plain RTP out

@@ -19,7 +19,7 @@ public struct CropRect: Sendable, Equatable {
     }
 
     /// The largest centred rectangle of a `sourceWidth` x `sourceHeight` picture with the
-    /// aspect ratio of `targetWidth` x `targetHeight` (SPEC §1: crop, then scale).
+    /// aspect ratio of `targetWidth` x `targetHeight` (docs/layer-plan.md: crop, then scale).
     /// 1920x1080 → 1280x720 keeps everything; 640x480 → 1280x720 keeps 640x360 at y = 60.
     public static func centred(sourceWidth: Int, sourceHeight: Int,
                                targetWidth: Int, targetHeight: Int) -> CropRect {

@@ -3,7 +3,7 @@ internal import CShims
 import RTPWire
 import Simulcast
 
-/// VP8 simulcast encoder over libvpx multi-resolution encoding (SPEC §1).
+/// VP8 simulcast encoder over libvpx multi-resolution encoding (docs/layer-plan.md).
 ///
 /// One `vpx_codec_enc_init_multi` (via `cshim_vpx_codec_enc_init_multi`) covers every layer of
 /// the `LayerPlan`; libvpx's contexts, configs, down-sampling factors and raw images are
@@ -350,7 +350,7 @@ public final class SimulcastEncoder {
         return layers[index].configuredKbps
     }
 
-    /// Applies a publisher quality cap (SPEC §2) via `LayerPlan.activeLayerIndices(cap:)`:
+    /// Applies a publisher quality cap (docs/sending-caps.md) via `LayerPlan.activeLayerIndices(cap:)`:
     /// layers above the cap are paused (target 0), layers within it get their configured
     /// bitrate back (with a key frame if they were paused).
     public func apply(cap: VideoQuality) throws(SimulcastEncoderError) {

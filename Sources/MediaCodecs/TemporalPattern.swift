@@ -1,6 +1,6 @@
 internal import CVPX
 
-/// The temporal pattern of one spatial layer: L1T3 for cameras (SPEC §1), temporal ids repeating
+/// The temporal pattern of one spatial layer: L1T3 for cameras (docs/layer-plan.md), temporal ids repeating
 /// 0, 2, 1, 2; L1T2 for screen shares (issue 17), ids repeating 0, 1.
 ///
 /// Buffers: TL0 references and updates LAST; TL1 references LAST (and GOLDEN from the second
@@ -45,7 +45,7 @@ struct TemporalPattern {
     var rateDecimators: [UInt32] { layerCount == 2 ? [2, 1] : [4, 2, 1] }
 
     /// Cumulative share of the layer's bitrate up to each temporal layer, percent:
-    /// 40 / 60 / 100 for L1T3 (SPEC §1), 40 / 100 for L1T2 (the base, half the frames, gets
+    /// 40 / 60 / 100 for L1T3 (docs/layer-plan.md), 40 / 100 for L1T2 (the base, half the frames, gets
     /// a little less than half the bits: the low-rate base of conference-mode screenshare).
     var cumulativeBitratePercents: [Int] { layerCount == 2 ? [40, 100] : [40, 60, 100] }
 

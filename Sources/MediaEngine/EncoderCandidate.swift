@@ -1,7 +1,7 @@
 /// One encoder configuration `EncoderAdvisor` can measure and recommend: which layers, the
 /// camera track's encoder size, the frame rate and libvpx's speed (`VP8E_SET_CPUUSED`).
 public struct EncoderCandidate: Sendable, Hashable, CustomStringConvertible {
-    /// Which simulcast layers are published (SPEC §1; `LayerPlan`).
+    /// Which simulcast layers are published (docs/layer-plan.md; `LayerPlan`).
     public enum Layers: String, Sendable, Hashable, CaseIterable {
         /// One layer at the encoder size (`multiStream: false`).
         case single

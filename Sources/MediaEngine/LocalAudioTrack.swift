@@ -56,7 +56,7 @@ public final class LocalAudioTrack: Sendable {
     public var framesPlayed: Int { feed.counts.played }
 
     /// Mutes the mic: silence is sent instead of what is pushed (the room sees no speech, and
-    /// adaptive subscriptions pause a muted participant's video first, SPEC §5).
+    /// adaptive subscriptions pause a muted participant's video first, docs/adaptive-subscriptions.md).
     public func setMuted(_ muted: Bool) async throws(EngineError) {
         let (roomId, participantId) = (roomId, participantId)
         guard state.isPublished else { throw .notAllowed("mute a published microphone") }

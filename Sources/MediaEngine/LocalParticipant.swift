@@ -21,7 +21,7 @@ public final class LocalParticipant: Sendable {
         self.loop = loop
     }
 
-    /// A camera track (SPEC §1), not yet published. `encoderConfig` nil: the room's
+    /// A camera track (docs/layer-plan.md), not yet published. `encoderConfig` nil: the room's
     /// `maxResolution` (1280x720, or 960x540 for `.sd`). `multiStream` false: one layer.
     /// `maxLayer .two` drops the middle layer of three.
     public func createCameraVideoTrack(encoderConfig: CameraEncoderConfig? = nil, multiStream: Bool = true,
@@ -41,7 +41,7 @@ public final class LocalParticipant: Sendable {
                                participantId: id, roomId: roomId, loop: loop)
     }
 
-    /// A screen-share track (SPEC §7, issue 17), not yet published; publish it beside the camera
+    /// A screen-share track (docs/joining-a-room.md, issue 17), not yet published; publish it beside the camera
     /// with `publish(_:)`. `encoderConfig` is the largest picture sent (default 1920x1080 at
     /// 15 fps): captures of any size up to 2560x1440 are fitted into it whole and centred, never
     /// upscaled. `multiStream` adds a half-resolution layer (1920x1080 + 960x540) when the config's

@@ -4,7 +4,7 @@ public struct LocalVideoStats: Sendable, Hashable {
     public var framesEncoded: Int
     /// Key frames made because a receiver asked (PLI/FIR, after the throttle).
     public var keyFramesRequested: Int
-    /// The layers the encoder produces now, lightest first (SPEC §2: the webcam cap and dynaCast
+    /// The layers the encoder produces now, lightest first (docs/sending-caps.md: the webcam cap and dynaCast
     /// stop the others).
     public var sendingLayers: [Int]
     /// How the camera's media reaches the room now (nil: UDP not confirmed yet).

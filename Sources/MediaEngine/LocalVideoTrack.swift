@@ -10,7 +10,7 @@ struct CameraSettings: Sendable {
     var maxLayer: MaxLayer
     var content: VideoContent = .camera
 
-    /// The layers published: SPEC §1 for a camera, `LayerPlan(screenShareWidth:height:multiStream:)`
+    /// The layers published: docs/layer-plan.md for a camera, `LayerPlan(screenShareWidth:height:multiStream:)`
     /// for a screen share.
     func plan() throws(LayerPlanError) -> LayerPlan {
         switch content {
@@ -30,7 +30,7 @@ public final class LocalVideoTrack: Sendable {
     public let id: String
     /// What the track shows: `.camera` or `.screen`.
     public let source: VideoContent
-    /// The simulcast layers it publishes, lightest first (SPEC §1).
+    /// The simulcast layers it publishes, lightest first (docs/layer-plan.md).
     public let layerSizes: [VideoSize]
     let settings: CameraSettings
     let participantId: String
@@ -106,7 +106,7 @@ public final class LocalVideoTrack: Sendable {
     /// Frames the engine took from sources played into the track (`play(from:)`).
     public var framesPlayed: Int { feed.counts.played }
 
-    /// SPEC §2 webcam cap: `.high` every layer, `.medium` stops the largest, `.low` only the
+    /// docs/sending-caps.md webcam cap: `.high` every layer, `.medium` stops the largest, `.low` only the
     /// smallest. Receivers learn it in band (an RTCP BYE for the layers it stops) and move down
     /// at once. On a screen-share track it caps the screen share's own layers the same way.
     public func setWebcamQuality(_ quality: VideoQuality) async throws(EngineError) {

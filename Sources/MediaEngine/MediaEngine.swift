@@ -22,7 +22,7 @@ public final class MediaEngine: Sendable {
     }
 
     /// Hosts a room on this machine's loopback interface (the engine's in-process SFU: one
-    /// forwarding node per published camera, SPEC §3–5), with SPEC §7's options.
+    /// forwarding node per published camera, docs/receiving.md to docs/adaptive-subscriptions.md), with docs/joining-a-room.md's options.
     public func hostRoom(options: RoomOptions = RoomOptions()) async throws(EngineError) -> Room {
         let id = try await loop.perform { runtime throws(EngineError) in runtime.hostRoom(options: options).id }
         return Room(id: id, options: options, loop: loop)
@@ -38,7 +38,7 @@ public final class MediaEngine: Sendable {
     /// it arrives, so Janus forwards what it cannot read (its VP8 payload descriptor and payload
     /// header stay in the clear for its simulcast switching).
     ///
-    /// `preferredProtocol` (SPEC §7; nil: `.udpOverTCP`) for publishing: `.udpOnly` runs ICE over
+    /// `preferredProtocol` (docs/joining-a-room.md; nil: `.udpOverTCP`) for publishing: `.udpOnly` runs ICE over
     /// UDP; `.tcpOnly` over ICE-TCP (RFC 6544: Janus needs `ice_tcp = true` and `ice_lite = true` in
     /// janus.jcfg); `.udpOverTCP` tries UDP for 2 s and then ICE-TCP (`.protocolSwitched`).
     public func joinJanusRoom(url: URL, room: Int, participantId: String, localAddress: String,

@@ -5,7 +5,7 @@ public enum ConnectionState: Sendable, Hashable {
     case disconnected
 }
 
-/// A spatial/temporal layer switch of one received video (SPEC §3).
+/// A spatial/temporal layer switch of one received video (docs/receiving.md).
 public struct LayerSwitch: Sendable, Hashable, CustomStringConvertible {
     /// Whose video.
     public var publisherId: String
@@ -23,7 +23,7 @@ public struct LayerSwitch: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// dynaCast (SPEC §2) or a receiver's REMB paused or resumed layers of this participant's
+/// dynaCast (docs/sending-caps.md) or a receiver's REMB paused or resumed layers of this participant's
 /// camera (or screen share, `source`): what the room's subscribers want (or the REMB allows), what the encoder sends now,
 /// and what changed.
 public struct PublishedLayersChange: Sendable, Hashable, CustomStringConvertible {
@@ -47,9 +47,9 @@ public enum ParticipantEvent: Sendable, Hashable, CustomStringConvertible {
     case connectionStateChanged(ConnectionState)
     /// A received video switched layers.
     case layerSwitched(LayerSwitch)
-    /// The participant's overall connection quality level changed (SPEC §4), with the MOS.
+    /// The participant's overall connection quality level changed (docs/quality-and-speakers.md), with the MOS.
     case qualityChanged(previous: ConnectionQualityLevel, current: ConnectionQualityLevel, mos: Double)
-    /// Adaptive subscriptions paused or resumed a received video (SPEC §5).
+    /// Adaptive subscriptions paused or resumed a received video (docs/adaptive-subscriptions.md).
     case subscriptionPaused(publisherId: String, reason: AdaptiveSubscriptionPauseReason)
     case subscriptionResumed(publisherId: String, reason: AdaptiveSubscriptionResumeReason?)
     /// Adaptive subscriptions paused or resumed a received screen share (issue 17: only after
@@ -60,7 +60,7 @@ public enum ParticipantEvent: Sendable, Hashable, CustomStringConvertible {
     case keyFrameRequested(trackId: String)
     /// A received video was subscribed.
     case trackSubscribed(publisherId: String, trackId: String)
-    /// The room's speakers, loudest first (SPEC §4; empty when everyone fell silent), from the
+    /// The room's speakers, loudest first (docs/quality-and-speakers.md; empty when everyone fell silent), from the
     /// RFC 6464 levels of the published microphones.
     case activeSpeakersChanged([ActiveSpeaker])
     /// The participant holding the stage changed (nil: nobody).

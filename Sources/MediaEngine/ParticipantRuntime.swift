@@ -24,7 +24,7 @@ final class ParticipantRuntime {
     var frameSealer: E2EEFrameSealer?
     /// Its own E2EE keys (nil: the room's provider).
     var keyProvider: E2EEKeyProvider?
-    /// How each of its media connections reaches the room (SPEC §7).
+    /// How each of its media connections reaches the room (docs/joining-a-room.md).
     let preferredProtocol: PreferredProtocol
 
     init(id: String, events: AsyncStream<ParticipantEvent>.Continuation, preferredProtocol: PreferredProtocol = .udpOverTCP) {

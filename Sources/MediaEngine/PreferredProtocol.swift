@@ -1,11 +1,11 @@
-/// How a participant's media reaches the room (SPEC §7 `preferredProtocol`; VideoSDK's
+/// How a participant's media reaches the room (docs/joining-a-room.md `preferredProtocol`; VideoSDK's
 /// `UDP_OVER_TCP`, `UDP_ONLY`, `TCP_ONLY`). Where UDP is blocked (corporate networks, some
 /// Wi-Fi), TCP still gets through: RTP, RTCP and STUN ride one TCP connection, each packet after
 /// its 16-bit length (RFC 4571 §2).
 public enum PreferredProtocol: Sendable, Hashable, CaseIterable {
     /// UDP first; if nothing proves UDP works (a STUN Binding answer, RFC 8489 §6.3.1, or media
     /// or feedback from the room) within 2 s, switch to TCP (`ParticipantEvent.protocolSwitched`).
-    /// The default (SPEC §7: `nil` means this).
+    /// The default (docs/joining-a-room.md: `nil` means this).
     case udpOverTCP
     /// UDP only, even where it is blocked.
     case udpOnly

@@ -1,7 +1,7 @@
 internal import EngineCore
 import Simulcast
 
-/// SPEC §3 stats of one received video.
+/// docs/receiving.md stats of one received video.
 public struct RemoteVideoStats: Sendable, Hashable {
     public var currentSpatialLayer: Int?
     public var preferredSpatialLayer: Int?
@@ -76,8 +76,8 @@ public struct RemoteVideoStats: Sendable, Hashable {
 
 /// Another participant's camera or screen share as this participant receives it (LiveKit's
 /// `RemoteTrackPublication` + track): choose the webcam's layer with `setQuality` or
-/// `setViewPort` (the last call wins, SPEC §3) and the screen share's with
-/// `setScreenShareQuality` (SPEC §7), read decoded frames from `frames`. `Sendable`.
+/// `setViewPort` (the last call wins, docs/receiving.md) and the screen share's with
+/// `setScreenShareQuality` (docs/joining-a-room.md), read decoded frames from `frames`. `Sendable`.
 public final class RemoteVideoTrack: Sendable {
     /// Whose video.
     public let publisherId: String
@@ -103,7 +103,7 @@ public final class RemoteVideoTrack: Sendable {
     }
 
     /// `.high` the top layer, `.low` the lowest, `.medium` the largest no bigger than half the
-    /// top (one layer lower in an `.sd` room). The webcam only (SPEC §7): on a screen-share track
+    /// top (one layer lower in an `.sd` room). The webcam only (docs/joining-a-room.md): on a screen-share track
     /// it is `.notAllowed`; use `setScreenShareQuality`.
     public func setQuality(_ quality: VideoQuality) async throws(EngineError) {
         try await setPreference(.quality(quality))
@@ -116,7 +116,7 @@ public final class RemoteVideoTrack: Sendable {
         try await setPreference(.viewPort(VideoSize(width: width, height: height)))
     }
 
-    /// SPEC §7: the layer of this publisher's screen share, from the same values as `setQuality`
+    /// docs/joining-a-room.md: the layer of this publisher's screen share, from the same values as `setQuality`
     /// (`.high` full resolution, `.medium` and `.low` the half-resolution layer of a two-layer
     /// share), independent of the webcam's layer. Callable on either of the publisher's tracks.
     /// - Returns: the layer now preferred, or `.singleLayer` when the share has one layer and
@@ -130,7 +130,7 @@ public final class RemoteVideoTrack: Sendable {
         }
     }
 
-    /// SPEC §5: a pinned video is paused last when this participant's downlink is squeezed.
+    /// docs/adaptive-subscriptions.md: a pinned video is paused last when this participant's downlink is squeezed.
     public func setPinned(_ pinned: Bool) async throws(EngineError) {
         try await onRoom { room, subscriberId, publisherId throws(EngineError) in
             try room.setPinned(pinned, subscriber: subscriberId, publisher: publisherId)
@@ -152,7 +152,7 @@ public final class RemoteVideoTrack: Sendable {
         }
     }
 
-    /// SPEC §3 stats.
+    /// docs/receiving.md stats.
     public func stats() async throws(EngineError) -> RemoteVideoStats {
         try await onRoom { room, subscriberId, publisherId throws(EngineError) in
             try room.stats(subscriber: subscriberId, publisher: publisherId)
@@ -161,7 +161,7 @@ public final class RemoteVideoTrack: Sendable {
 
     private func setPreference(_ preference: EffectivePreference) async throws(EngineError) {
         guard source == .camera else {
-            throw .notAllowed("setQuality and setViewPort choose the webcam's layer (SPEC §7); use setScreenShareQuality")
+            throw .notAllowed("setQuality and setViewPort choose the webcam's layer (docs/joining-a-room.md); use setScreenShareQuality")
         }
         try await onRoom { room, subscriberId, publisherId throws(EngineError) in
             try room.setPreference(preference, subscriber: subscriberId, publisher: publisherId)

@@ -17,7 +17,7 @@ public final class Room: Sendable {
     /// its keys): what it publishes is sealed, and what it receives opened, with the keys it has;
     /// nil: the room's `RoomOptions.e2ee` provider.
     ///
-    /// `preferredProtocol` (SPEC §7; nil: `.udpOverTCP`) is how this participant's media reaches
+    /// `preferredProtocol` (docs/joining-a-room.md; nil: `.udpOverTCP`) is how this participant's media reaches
     /// the room: each of its connections (what it publishes, each video it receives) tries UDP
     /// and moves to TCP if UDP fails (`.protocolSwitched`), or uses only one of them.
     public func join(participantId: String, keyProvider: E2EEKeyProvider? = nil,

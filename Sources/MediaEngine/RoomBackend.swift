@@ -27,7 +27,7 @@ protocol RoomBackend: AnyObject {
     func videoTransportProtocol(of key: String) throws(EngineError) -> TransportProtocol?
     func subscribe(_ subscriberId: String, to publisherId: String, runtime: EngineRuntime) throws(EngineError) -> SubscriptionRuntime
     func setPreference(_ preference: EffectivePreference, subscriber subscriberId: String, publisher publisherId: String) throws(EngineError)
-    /// SPEC §7: the screen share of `publisherId` at `quality` for `subscriberId`.
+    /// docs/joining-a-room.md: the screen share of `publisherId` at `quality` for `subscriberId`.
     func setScreenShareQuality(_ quality: VideoQuality, subscriber subscriberId: String,
                                publisher publisherId: String) throws(EngineError) -> ScreenShareQualityChange
     func setPinned(_ pinned: Bool, subscriber subscriberId: String, publisher publisherId: String) throws(EngineError)

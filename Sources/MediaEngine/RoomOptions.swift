@@ -1,4 +1,4 @@
-/// The camera size a room opens by default (SPEC §7).
+/// The camera size a room opens by default (docs/joining-a-room.md).
 public enum MaxResolution: Sendable, Hashable {
     /// 1280x720 (three layers).
     case hd
@@ -17,14 +17,14 @@ public enum DownlinkEstimation: Sendable, Hashable {
     case receiverReports
 }
 
-/// Room options of SPEC §7.
+/// Room options of docs/joining-a-room.md.
 public struct RoomOptions: Sendable, Hashable {
     /// Default camera size, and how `setQuality` maps to layers.
     public var maxResolution: MaxResolution
-    /// Whether a participant receives everyone's tracks without asking (SPEC §5 on-demand
+    /// Whether a participant receives everyone's tracks without asking (docs/adaptive-subscriptions.md on-demand
     /// receiving when false).
     public var autoConsume: Bool
-    /// Whether layers nobody watches are paused at the publisher (SPEC §2).
+    /// Whether layers nobody watches are paused at the publisher (docs/sending-caps.md).
     public var dynaCast: Bool
     /// How each subscriber's downlink estimate (layer selection, adaptive subscriptions) is made.
     public var downlinkEstimation: DownlinkEstimation
@@ -43,7 +43,7 @@ public struct RoomOptions: Sendable, Hashable {
     }
 }
 
-/// A camera track's encoder settings (SPEC §1): the size captured frames are scaled and
+/// A camera track's encoder settings (docs/layer-plan.md): the size captured frames are scaled and
 /// centre-cropped to, and the frame rate the engine paces them at.
 public struct CameraEncoderConfig: Sendable, Hashable {
     public var width: Int

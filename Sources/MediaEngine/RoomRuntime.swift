@@ -6,7 +6,7 @@ import Simulcast
 import SRTP
 import SFrame
 
-/// A room the engine hosts on 127.0.0.1 (SPEC §3–5 and §7's options): a `RoomNode` with one
+/// A room the engine hosts on 127.0.0.1 (docs/receiving.md to docs/adaptive-subscriptions.md and docs/joining-a-room.md's options): a `RoomNode` with one
 /// forwarding node per publishing participant (camera, and mic beside it), every participant's
 /// publishers and subscribers, all on loopback with SRTP keys the engine makes, and the room's
 /// active-speaker detection. Each node listens on UDP and TCP (`UDPAndTCPTransport`); each
@@ -284,7 +284,7 @@ final class RoomRuntime {
         return subscription
     }
 
-    /// A preference as the room's `maxResolution` maps it: `.sd` asks one layer lower (SPEC §7).
+    /// A preference as the room's `maxResolution` maps it: `.sd` asks one layer lower (docs/joining-a-room.md).
     func preference(_ preference: EffectivePreference) -> EffectivePreference {
         guard options.maxResolution == .sd, case let .quality(quality) = preference else { return preference }
         return .quality(VideoQuality(rawValue: max(0, quality.rawValue - 1)) ?? .low)
@@ -292,7 +292,7 @@ final class RoomRuntime {
 
     func setPreference(_ preference: EffectivePreference, subscriber subscriberId: String, publisher publisherId: String) throws(EngineError) {
         _ = try subscription(subscriberId, to: publisherId)
-        // The room's `.sd` mapping is the webcam's (SPEC §7); a screen share takes the preference as is.
+        // The room's `.sd` mapping is the webcam's (docs/joining-a-room.md); a screen share takes the preference as is.
         let mapped = RoomNode.screenShareOwner(publisherId) == nil ? self.preference(preference) : preference
         do {
             try room.node(for: publisherId)?.setPreference(mapped, for: subscriberId)
@@ -301,7 +301,7 @@ final class RoomRuntime {
         }
     }
 
-    /// SPEC §7 `setScreenShareQuality`: the screen share of `publisherId` at `quality` for this
+    /// docs/joining-a-room.md `setScreenShareQuality`: the screen share of `publisherId` at `quality` for this
     /// subscriber; nothing changes on a single-layer screen share, and the result says so.
     func setScreenShareQuality(_ quality: VideoQuality, subscriber subscriberId: String,
                                publisher publisherId: String) throws(EngineError) -> ScreenShareQualityChange {
@@ -315,7 +315,7 @@ final class RoomRuntime {
         return .preferred(VideoSize(width: layers[index].width, height: layers[index].height), layerIndex: index)
     }
 
-    /// SPEC §5: a pinned video is paused last for this subscriber.
+    /// docs/adaptive-subscriptions.md: a pinned video is paused last for this subscriber.
     func setPinned(_ pinned: Bool, subscriber subscriberId: String, publisher publisherId: String) throws(EngineError) {
         _ = try subscription(subscriberId, to: publisherId)
         room.setPinned(pinned, participant: publisherId, for: subscriberId)

@@ -2,10 +2,10 @@ internal import EngineCore
 internal import RTPWire
 import Simulcast
 
-/// The hosted room's active-speaker detection (SPEC §4): the RFC 6464 level of every forwarded
+/// The hosted room's active-speaker detection (docs/quality-and-speakers.md): the RFC 6464 level of every forwarded
 /// audio packet, as any subscriber of the room receives it, counted once per packet (the same
 /// packet reaches every subscriber: the newest sequence number per stream wins), into one
-/// `ActiveSpeakerFeed`. Its ranking orders the room's adaptive subscriptions (SPEC §5).
+/// `ActiveSpeakerFeed`. Its ranking orders the room's adaptive subscriptions (docs/adaptive-subscriptions.md).
 final class RoomSpeakers {
     let feed = ActiveSpeakerFeed(historyLimit: 1)
     /// The newest sequence number observed per audio SSRC.

@@ -2,7 +2,7 @@
 /// the forwarder moves up, how estimates grow, how adaptive subscriptions hold. nil: the
 /// library's default.
 package struct RoomTuning: Sendable, Hashable {
-    /// The layer selector's up-switch hold (SPEC §3 hysteresis), ms.
+    /// The layer selector's up-switch hold (docs/receiving.md hysteresis), ms.
     package var upSwitchHoldMilliseconds: Int64?
     /// How fast a subscriber's estimate grows without loss, per second (1.0 doubles each second).
     package var estimateGrowthPerSecond: Double?

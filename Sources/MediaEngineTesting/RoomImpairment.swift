@@ -15,9 +15,9 @@ extension Room {
 
 extension RoomOptions {
     /// The same options with a room's reaction times changed (nil: the library's default): the
-    /// forwarder's up-switch hold (SPEC §3), how fast receivers' estimates grow per second
+    /// forwarder's up-switch hold (docs/receiving.md), how fast receivers' estimates grow per second
     /// without loss (1.0 doubles each second), where they start and their ceiling, and how long adaptive
-    /// subscriptions hold a recovered estimate before resuming a video (SPEC §5).
+    /// subscriptions hold a recovered estimate before resuming a video (docs/adaptive-subscriptions.md).
     public func tuned(upSwitchHoldMilliseconds: Int64? = nil, estimateGrowthPerSecond: Double? = nil,
                       initialReceiveEstimateBitsPerSecond: UInt64? = nil, maximumReceiveEstimateBitsPerSecond: UInt64? = nil,
                       resumeHoldMilliseconds: Int64? = nil) -> RoomOptions {

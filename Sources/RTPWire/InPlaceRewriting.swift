@@ -1,4 +1,4 @@
-/// In-place field rewriting for forwarders (SPEC §3 layer switching): a selective forwarding unit
+/// In-place field rewriting for forwarders (docs/receiving.md layer switching): a selective forwarding unit
 /// rewrites sequence numbers, timestamps, SSRC, PictureID and TL0PICIDX of packets it relays
 /// without re-serializing them, so the forward path does not allocate.
 extension RTPHeader {

@@ -1,5 +1,5 @@
 /// Splits encoded VP8 frames into RTP payloads (RFC 7741 §4.4), each starting with a payload
-/// descriptor that always carries a 15-bit PictureID, TL0PICIDX, TID/Y and KEYIDX (SPEC §6).
+/// descriptor that always carries a 15-bit PictureID, TL0PICIDX, TID/Y and KEYIDX (docs/wire-and-security.md).
 ///
 /// - Every payload (descriptor + data) is at most `payloadBudget` bytes, and the data sizes of one
 ///   frame's payloads differ by at most one byte.

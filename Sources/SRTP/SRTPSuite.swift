@@ -14,7 +14,7 @@ public enum SRTPSuite: String, CaseIterable, Hashable, Sendable, CustomStringCon
     /// AES-256 GCM with a 16-byte tag (RFC 7714).
     case aeadAes256Gcm = "AEAD_AES_256_GCM"
 
-    /// The default suite of the engine (SPEC §6) where nothing is negotiated: the one every
+    /// The default suite of the engine (docs/wire-and-security.md) where nothing is negotiated: the one every
     /// SRTP receiver implements (RFC 3711 §5; ffmpeg's SRTP has no GCM).
     public static let `default`: SRTPSuite = .aesCm128HmacSha1_80
 

@@ -1,5 +1,5 @@
 /// Counts video freezes: a gap of more than `thresholdMilliseconds` between two decoded frames
-/// (SPEC issue 6: "no new frame for > 500 ms"). A freeze's duration is the whole gap, from the
+/// (issue 6: "no new frame for > 500 ms"). A freeze's duration is the whole gap, from the
 /// frame before it to the frame that ends it (as WebRTC's `totalFreezesDuration`).
 ///
 /// Time is a parameter (milliseconds on any monotonic clock).

@@ -1,6 +1,6 @@
 public import RTPWire
 
-/// Who is speaking, how loudly, and who holds the stage (SPEC §4), from the RFC 6464 audio levels
+/// Who is speaking, how loudly, and who holds the stage (docs/quality-and-speakers.md), from the RFC 6464 audio levels
 /// of every received microphone track. Pure state: the caller passes each packet's level with its
 /// arrival time (`observe`) and asks for the result whenever it wants (`evaluate`, e.g. every
 /// 100 ms). Times are milliseconds on any monotonic clock.
@@ -269,7 +269,7 @@ public struct ActiveSpeakerDetector: Sendable {
         return previous == dominantSpeaker ? nil : DominantSpeakerChange(previous: previous, current: dominantSpeaker)
     }
 
-    /// Participants from most to least dominant, for adaptive subscriptions (SPEC §5): the one on
+    /// Participants from most to least dominant, for adaptive subscriptions (docs/adaptive-subscriptions.md): the one on
     /// stage first, then by loudness over the dominance window ending at `now`, then by how
     /// recently they last spoke, then those never heard speaking; ties by id.
     public func dominanceRanking(atMilliseconds now: Int64) -> [String] {

@@ -15,7 +15,7 @@ public struct SpeakerTrackKey: Sendable, Hashable, Codable, Comparable {
     }
 }
 
-/// One entry of an active-speaker snapshot (SPEC §4).
+/// One entry of an active-speaker snapshot (docs/quality-and-speakers.md).
 public struct ActiveSpeaker: Sendable, Hashable, Codable {
     /// The speaking participant.
     public var participantId: String

@@ -1,4 +1,4 @@
-/// Why adaptive subscriptions paused a participant's video (SPEC §5).
+/// Why adaptive subscriptions paused a participant's video (docs/adaptive-subscriptions.md).
 public enum AdaptiveSubscriptionPauseReason: String, Sendable, Hashable, Codable {
     /// The participant's microphone is muted, so it was among the first to go.
     case muted
@@ -7,7 +7,7 @@ public enum AdaptiveSubscriptionPauseReason: String, Sendable, Hashable, Codable
     case leastDominance
 }
 
-/// Why adaptive subscriptions resumed a participant's video (SPEC §5).
+/// Why adaptive subscriptions resumed a participant's video (docs/adaptive-subscriptions.md).
 public enum AdaptiveSubscriptionResumeReason: String, Sendable, Hashable, Codable {
     /// Adaptive subscriptions were turned off: everything they paused comes back.
     case adaptiveSubscriptionsDisabled
@@ -15,9 +15,9 @@ public enum AdaptiveSubscriptionResumeReason: String, Sendable, Hashable, Codabl
     case networkStable
 }
 
-/// One pause or resume of one participant's video for one subscriber (SPEC §5).
+/// One pause or resume of one participant's video for one subscriber (docs/adaptive-subscriptions.md).
 public struct AdaptiveSubscriptionEvent: Sendable, Hashable, Codable {
-    /// Paused or resumed, with the reason (SPEC §5: "a reason may be empty").
+    /// Paused or resumed, with the reason (docs/adaptive-subscriptions.md: "a reason may be empty").
     public enum Kind: Sendable, Hashable, Codable {
         case paused(AdaptiveSubscriptionPauseReason)
         /// nil: resumed because it was promoted (pinned or now the dominant speaker), see

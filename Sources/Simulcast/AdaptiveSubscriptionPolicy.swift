@@ -1,4 +1,4 @@
-/// Adaptive subscriptions for one subscriber (SPEC §5): when its bandwidth cannot carry every
+/// Adaptive subscriptions for one subscriber (docs/adaptive-subscriptions.md): when its bandwidth cannot carry every
 /// video it receives, even after each `LayerSelector` has dropped to its lowest rung, whole video
 /// streams are paused. Pure state: bandwidth, streams and time (ms) are parameters of `update`.
 ///
@@ -28,7 +28,7 @@
 /// Promotion while bandwidth stays short: a paused, unmuted participant that is pinned or has
 /// become the dominant speaker (rank 0), and does not fit as things are, is swapped in when
 /// pausing less important unpaused streams (in pause order) makes room for it within the budget. Those are paused with their
-/// usual reasons and it is resumed with an empty reason (SPEC §5 allows one): it is neither a
+/// usual reasons and it is resumed with an empty reason (docs/adaptive-subscriptions.md allows one): it is neither a
 /// network recovery nor a disable. Only these two cases swap, so ordinary rank shuffles among
 /// the other speakers never cause pause/resume churn; the dominant speaker itself already has
 /// hysteresis (`ActiveSpeakerDetector`).

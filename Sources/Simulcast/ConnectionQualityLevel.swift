@@ -1,4 +1,4 @@
-/// How good a connection is (SPEC §4). Ordered by badness:
+/// How good a connection is (docs/quality-and-speakers.md). Ordered by badness:
 /// `unknown < excellent < good < poor < lost`, so the worse of two levels is `max(a, b)`.
 public enum ConnectionQualityLevel: Int, Sendable, Hashable, Comparable, CaseIterable, Codable {
     /// No report yet (cold start, or just reconnected).

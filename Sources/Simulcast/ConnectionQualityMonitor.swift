@@ -1,5 +1,5 @@
 /// Turns one connection's per-interval measurements into quality reports and level-change events
-/// (SPEC §4). Pure state: the caller calls `record` (or `recordMissedInterval`) once per interval.
+/// (docs/quality-and-speakers.md). Pure state: the caller calls `record` (or `recordMissedInterval`) once per interval.
 ///
 /// Each direction (uplink, downlink) keeps its own level, filtered by two kinds of hysteresis:
 /// - A band around every boundary (`ConnectionQualityThresholds.mosMargin`, `lossMargin`): a

@@ -1,4 +1,4 @@
-/// The kinds of a participant's media a subscriber can consume on demand (SPEC §5).
+/// The kinds of a participant's media a subscriber can consume on demand (docs/adaptive-subscriptions.md).
 public enum ConsumableTrackKind: String, Sendable, Hashable, CaseIterable, Codable {
     /// The participant's microphone audio.
     case microphone
@@ -6,7 +6,7 @@ public enum ConsumableTrackKind: String, Sendable, Hashable, CaseIterable, Codab
     case camera
 }
 
-/// What one subscriber receives of each participant (SPEC §5 on-demand receiving).
+/// What one subscriber receives of each participant (docs/adaptive-subscriptions.md on-demand receiving).
 ///
 /// - `autoConsume == true` (the default): everything of every participant is forwarded.
 ///   `stopConsuming` still works as an explicit opt-out, and `consume` undoes it.

@@ -1,5 +1,5 @@
 /// One `ConsumptionPolicy` per subscriber, answering the forwarder's question "who gets this
-/// packet?" (SPEC §5). A subscriber not registered receives nothing.
+/// packet?" (docs/adaptive-subscriptions.md). A subscriber not registered receives nothing.
 public struct ConsumptionRegistry: Sendable, Hashable {
     private var policies: [String: ConsumptionPolicy] = [:]
 

@@ -2,9 +2,9 @@
 public struct DynaCastUpdate: Sendable, Equatable {
     /// Layers to send now, ascending.
     public var sending: [Int]
-    /// Layers that were paused and are sent again: they need a key frame (SPEC §2).
+    /// Layers that were paused and are sent again: they need a key frame (docs/sending-caps.md).
     public var resumed: [Int]
-    /// Layers that were sent and are now paused (target bitrate 0, SPEC §1).
+    /// Layers that were sent and are now paused (target bitrate 0, docs/layer-plan.md).
     public var paused: [Int]
 
     public init(sending: [Int], resumed: [Int], paused: [Int]) {
@@ -17,7 +17,7 @@ public struct DynaCastUpdate: Sendable, Equatable {
     public var needsKeyFrame: Bool { !resumed.isEmpty }
 }
 
-/// Publisher-side layer pausing (SPEC §2 dynaCast) combined with the webcam quality cap.
+/// Publisher-side layer pausing (docs/sending-caps.md dynaCast) combined with the webcam quality cap.
 ///
 /// - The cap bounds everything: layers above `LayerPlan.activeLayerIndices(cap:)` are never sent.
 /// - dynaCast off (the default): every layer under the cap is sent.

@@ -10,7 +10,7 @@ public struct LayerBitrates: Sendable, Equatable, Codable {
         self.minKbps = minKbps
     }
 
-    /// WebRTC's VP8 simulcast table (SPEC §1), keyed by pixel count, lightest first.
+    /// WebRTC's VP8 simulcast table (docs/layer-plan.md), keyed by pixel count, lightest first.
     static let table: [(pixels: Int, rates: LayerBitrates)] = [
         (320 * 180, LayerBitrates(maxKbps: 200, targetKbps: 150, minKbps: 30)),
         (480 * 270, LayerBitrates(maxKbps: 450, targetKbps: 350, minKbps: 150)),

@@ -25,7 +25,7 @@ public struct LayerSpec: Sendable, Equatable, Codable {
     public var bitrates: LayerBitrates
 }
 
-/// The spatial layers a video track publishes (SPEC §1 for cameras, `ScreenSharePlan.swift` for
+/// The spatial layers a video track publishes (docs/layer-plan.md for cameras, `ScreenSharePlan.swift` for
 /// screens): computed once from the encoder config, pure, and the single source of truth for the
 /// encoder, the packetizer and the caps.
 public struct LayerPlan: Sendable, Equatable {
@@ -92,7 +92,7 @@ public struct LayerPlan: Sendable, Equatable {
         else { throw .unsupportedEncoderSize(width: width, height: height) }
     }
 
-    /// SPEC §1: layer count from the longer edge L (<480: 1, 480–959: 2, ≥960: 3).
+    /// docs/layer-plan.md: layer count from the longer edge L (<480: 1, 480–959: 2, ≥960: 3).
     public static func layerCount(longerEdge: Int) -> Int {
         switch longerEdge {
         case ..<480: return 1
@@ -104,7 +104,7 @@ public struct LayerPlan: Sendable, Equatable {
     /// The top (largest) layer.
     public var top: LayerSpec { layers[layers.count - 1] }
 
-    /// Indices of the layers sent under a quality cap (SPEC §2): `.high` sends every layer,
+    /// Indices of the layers sent under a quality cap (docs/sending-caps.md): `.high` sends every layer,
     /// `.medium` stops the largest, `.low` sends only the smallest. No effect on one layer.
     public func activeLayerIndices(cap: VideoQuality) -> [Int] {
         guard layers.count > 1 else { return [0] }

@@ -1,17 +1,17 @@
 /// Chooses, for one subscriber and one published video track, the target spatial and temporal
-/// layer (SPEC §3): the subscriber's preference bounded by its estimated bandwidth.
+/// layer (docs/receiving.md): the subscriber's preference bounded by its estimated bandwidth.
 ///
 /// Preference → preferred spatial layer (`preferredSpatialLayer(for:layers:publishedAtSD540:)`).
 ///
 /// Bandwidth: the selector walks a ladder of (spatial, temporal) rungs below the preferred
 /// layer, needing the spatial layer's target bitrate times the cumulative temporal share
-/// (SPEC §1: TL0 = 40 %, TL0+1 = 60 %, all = 100 %). The ladder, highest first, is
+/// (docs/layer-plan.md: TL0 = 40 %, TL0+1 = 60 %, all = 100 %). The ladder, highest first, is
 /// `(P,2) (P,1) (P-1,2) (P-1,1) … (0,2) (0,1) (0,0)`: a layer is first thinned to 15 fps
 /// before dropping to the next smaller size, and 7.5 fps is used only on the smallest layer.
-/// With SPEC §1's bitrates this ladder is strictly decreasing (2500, 1500, 500, 300, 150, 90, 60
+/// With docs/layer-plan.md's bitrates this ladder is strictly decreasing (2500, 1500, 500, 300, 150, 90, 60
 /// kbps on 1280x720), while a 7.5 fps top layer (1000 kbps) would cost more than the full
 /// medium layer and look worse. When even the last rung does not fit it is still delivered;
-/// pausing video entirely is adaptive subscriptions' job (SPEC §5).
+/// pausing video entirely is adaptive subscriptions' job (docs/adaptive-subscriptions.md).
 ///
 /// Hysteresis: the selector moves down as soon as an estimate is below what the current rung
 /// needs, to the highest rung that fits. It moves up only to a rung that every estimate for at
@@ -30,7 +30,7 @@ public struct LayerSelector: Sendable {
         /// Factor by which estimates must exceed a higher rung's need to count as supporting it.
         public var upSwitchHeadroom: Double
         /// Cumulative share of a spatial layer's target bitrate needed by temporal layers
-        /// 0...n-1 (SPEC §1 L1T3: 40 % / 60 % / 100 %). Its count is the temporal layer count.
+        /// 0...n-1 (docs/layer-plan.md L1T3: 40 % / 60 % / 100 %). Its count is the temporal layer count.
         public var temporalBitrateShares: [Double]
 
         public init(upSwitchHoldMilliseconds: Int64 = 3_000, upSwitchHeadroom: Double = 1.1,
@@ -49,7 +49,7 @@ public struct LayerSelector: Sendable {
     public let layerSizes: [VideoSize]
     /// Each spatial layer's target bitrate in bits per second.
     public let layerTargetBitsPerSecond: [Int]
-    /// Whether the track was published at the 960x540 preset (SPEC §3: ask one layer lower).
+    /// Whether the track was published at the 960x540 preset (docs/receiving.md: ask one layer lower).
     public let publishedAtSD540: Bool
     /// The bandwidth-rule tuning.
     public let configuration: Configuration
@@ -81,7 +81,7 @@ public struct LayerSelector: Sendable {
     }
 
     /// A selector for layers of these sizes (lightest first) and target bitrates in kbps, e.g.
-    /// measured ones. A layer without a bitrate gets SPEC §1's default for its size.
+    /// measured ones. A layer without a bitrate gets docs/layer-plan.md's default for its size.
     public init(layerSizes: [VideoSize], targetKbps: [Int], publishedAtSD540: Bool = false,
                 configuration: Configuration = .init()) {
         self.layerSizes = layerSizes
@@ -113,7 +113,7 @@ public struct LayerSelector: Sendable {
     public var temporalLayerCount: Int { configuration.temporalBitrateShares.count }
 
     /// The spatial layer the preference asks for, before bandwidth and the publisher's cap;
-    /// nil when disabled. This is what dynaCast must keep sending (SPEC §2).
+    /// nil when disabled. This is what dynaCast must keep sending (docs/sending-caps.md).
     public var preferredSpatialLayer: Int? {
         Self.preferredSpatialLayer(for: preference, layers: layerSizes, publishedAtSD540: publishedAtSD540)
     }
@@ -121,7 +121,7 @@ public struct LayerSelector: Sendable {
     /// The highest temporal layer (all frames): the preferred temporal layer whenever video is wanted.
     public var preferredTemporalLayer: Int? { preferredSpatialLayer == nil ? nil : temporalLayerCount - 1 }
 
-    /// SPEC §3 preference → spatial layer index, on `layers` (lightest first).
+    /// docs/receiving.md preference → spatial layer index, on `layers` (lightest first).
     /// - `.high`: the top layer; `.low`: layer 0; `.medium`: the largest layer whose width and
     ///   height are at most half the top layer's (layer 0 if none). On a track published at the
     ///   960x540 preset a quality asks for one layer lower, clamped at 0.
@@ -166,7 +166,7 @@ public struct LayerSelector: Sendable {
         return retarget(reason: .client)
     }
 
-    /// The publisher now sends only layers `0...index` (its cap, SPEC §2); nil = every layer.
+    /// The publisher now sends only layers `0...index` (its cap, docs/sending-caps.md); nil = every layer.
     public mutating func setHighestAvailableSpatialLayer(_ index: Int?,
                                                          nowMilliseconds: Int64) -> LayerTargetChange? {
         highestAvailableSpatialLayer = index.map { max(0, $0) }

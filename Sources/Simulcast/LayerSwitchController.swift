@@ -26,7 +26,7 @@ public struct VideoPacketLayerInfo: Sendable, Hashable {
     }
 }
 
-/// A change of the layer actually forwarded to a subscriber (SPEC §3 "Every switch emits an
+/// A change of the layer actually forwarded to a subscriber (docs/receiving.md "Every switch emits an
 /// event").
 public struct LayerSwitchEvent: Sendable, Hashable {
     /// The layer forwarded before; nil when nothing was forwarded.
@@ -68,7 +68,7 @@ public struct ForwardingDecision: Sendable, Hashable {
 }
 
 /// Turns a subscriber's target layer (`LayerSelector`) into per-packet forwarding decisions
-/// that never hand the decoder a frame it cannot decode (SPEC §3):
+/// that never hand the decoder a frame it cannot decode (docs/receiving.md):
 ///
 /// - Spatial switch (and the first start) only at a key frame of the target spatial layer.
 ///   Until it arrives the old layer keeps flowing, and a key-frame request for the target
@@ -76,7 +76,7 @@ public struct ForwardingDecision: Sendable, Hashable {
 ///   while the switch is pending (so a lost key frame or request is retried).
 /// - Temporal up-switch only at a frame carrying the Y bit (RFC 7741 §4.2: decodable from TL0
 ///   alone) whose TID is one above the forwarded temporal layer (one layer per Y frame), or at a
-///   key frame (straight to the target). A TL0 frame alone is not a sync point: under SPEC §1's L1T3 pattern TL1
+///   key frame (straight to the target). A TL0 frame alone is not a sync point: under docs/layer-plan.md's L1T3 pattern TL1
 ///   frames also reference GOLDEN, which only TL1 frames refresh.
 /// - Temporal down-switch at the next frame boundary of the forwarded layer.
 /// - While a spatial switch is pending the old layer is never thickened, and it is thinned

@@ -1,5 +1,5 @@
 /// A spatial + temporal layer pair of one published video track: what a subscriber should get
-/// (target) or is getting (current). Spatial 0 = lightest published layer (SPEC §1); temporal
+/// (target) or is getting (current). Spatial 0 = lightest published layer (docs/layer-plan.md); temporal
 /// is the highest forwarded temporal id (TID of RFC 7741 §4.2), 0 = base layer only.
 public struct LayerTarget: Sendable, Hashable, CustomStringConvertible {
     /// Spatial layer index, 0 = lightest.
@@ -16,7 +16,7 @@ public struct LayerTarget: Sendable, Hashable, CustomStringConvertible {
     public var description: String { "S\(spatial)T\(temporal)" }
 }
 
-/// Why a subscriber's layer changed (SPEC §3 "Every switch emits an event").
+/// Why a subscriber's layer changed (docs/receiving.md "Every switch emits an event").
 public enum LayerChangeReason: Sendable, Hashable {
     /// The estimated bandwidth could no longer carry the previous layer.
     case bandwidthDown
@@ -24,8 +24,8 @@ public enum LayerChangeReason: Sendable, Hashable {
     case bandwidthUp
     /// The subscriber changed its preference (quality, viewport, incoming-video setting).
     case client
-    /// Extension to SPEC §3's list: the publisher stopped or resumed sending layers (its quality
-    /// cap, SPEC §2), so the layers available to choose from changed.
+    /// Extension to docs/receiving.md's list: the publisher stopped or resumed sending layers (its quality
+    /// cap, docs/sending-caps.md), so the layers available to choose from changed.
     case publisher
 }
 

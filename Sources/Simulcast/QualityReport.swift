@@ -1,4 +1,4 @@
-/// One direction of a quality report (SPEC §4): the interval's measurements with their grade.
+/// One direction of a quality report (docs/quality-and-speakers.md): the interval's measurements with their grade.
 public struct QualityReportSample: Sendable, Hashable, Codable {
     /// The level after hysteresis (see `ConnectionQualityMonitor`).
     public var level: ConnectionQualityLevel
@@ -43,7 +43,7 @@ public struct QualityReportSample: Sendable, Hashable, Codable {
     }
 }
 
-/// A connection's quality for one interval (SPEC §4): uplink (what this side publishes, as
+/// A connection's quality for one interval (docs/quality-and-speakers.md): uplink (what this side publishes, as
 /// the far end reports it) and downlink (what this side receives).
 public struct QualityReport: Sendable, Hashable, Codable {
     /// The publish direction.
@@ -62,7 +62,7 @@ public struct QualityReport: Sendable, Hashable, Codable {
     public var mos: Double { min(uplink.mos, downlink.mos) }
 }
 
-/// Emitted only when a connection's overall level changes (SPEC §4).
+/// Emitted only when a connection's overall level changes (docs/quality-and-speakers.md).
 public struct ConnectionQualityChange: Sendable, Hashable, Codable {
     /// The overall level before: `.unknown` on the first change (and the first after a reconnect).
     public var previous: ConnectionQualityLevel

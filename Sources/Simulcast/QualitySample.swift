@@ -1,6 +1,6 @@
 public import RTPWire
 
-/// One interval's raw measurements of one direction of a connection (SPEC §4), as taken from
+/// One interval's raw measurements of one direction of a connection (docs/quality-and-speakers.md), as taken from
 /// RTCP: loss from receiver reports (RFC 3550 §6.4.1 fraction lost), RTT from LSR/DLSR
 /// (RFC 3550 §6.4.1), interarrival jitter (RFC 3550 §6.4.1, converted to milliseconds) and the
 /// measured bitrate.

@@ -1,6 +1,6 @@
-/// The layer plan of a screen share (SPEC §7, issue 17).
+/// The layer plan of a screen share (docs/joining-a-room.md, issue 17).
 ///
-/// Screens are planned differently from cameras (SPEC §1): a shared screen is read, so its top
+/// Screens are planned differently from cameras (docs/layer-plan.md): a shared screen is read, so its top
 /// layer is the whole screen at full resolution, and the one extra layer is half of it per edge
 /// (1920x1080 + 960x540, 2560x1440 + 1280x720): big enough that a constrained viewer can still
 /// read large text and slide titles. A quarter layer (480x270 of a 1080p screen) carries no

@@ -89,7 +89,7 @@ public struct RewrittenPacketOrigin: Sendable, Hashable {
 }
 
 /// Makes the packets forwarded to one subscriber from several simulcast sources look like ONE
-/// continuous VP8 stream (SPEC §3): sequence numbers, timestamps, PictureID and TL0PICIDX stay
+/// continuous VP8 stream (docs/receiving.md): sequence numbers, timestamps, PictureID and TL0PICIDX stay
 /// contiguous across source switches and across frames left out on purpose (dropped temporal
 /// layers), so that every gap the subscriber sees is a real loss it can NACK.
 ///

@@ -11,7 +11,7 @@ public struct VideoSize: Sendable, Hashable, Codable {
     }
 }
 
-/// What a subscriber asked for on a video track (SPEC §3): a coarse quality, or the size of
+/// What a subscriber asked for on a video track (docs/receiving.md): a coarse quality, or the size of
 /// the view it renders into. `setQuality` and `setViewPort` set this same value.
 public enum LayerPreference: Sendable, Hashable {
     /// `setQuality(.high | .medium | .low)`.
@@ -20,7 +20,7 @@ public enum LayerPreference: Sendable, Hashable {
     case viewPort(VideoSize)
 }
 
-/// A group of senders an incoming-video setting applies to (SPEC §3).
+/// A group of senders an incoming-video setting applies to (docs/receiving.md).
 public enum ParticipantGroup: Sendable, Hashable {
     /// Every participant.
     case all
@@ -36,7 +36,7 @@ public enum ParticipantGroup: Sendable, Hashable {
     }
 }
 
-/// A subscriber's incoming-video setting for a group of senders (SPEC §3).
+/// A subscriber's incoming-video setting for a group of senders (docs/receiving.md).
 public enum IncomingVideoSetting: Sendable, Hashable {
     /// Automatic: each track follows its own `setQuality` / `setViewPort` preference.
     /// Applying `.none` clears every earlier group setting.
@@ -50,7 +50,7 @@ public enum IncomingVideoSetting: Sendable, Hashable {
 /// The preference that actually applies to one publisher's video, after incoming-video
 /// settings are taken into account.
 public enum EffectivePreference: Sendable, Hashable {
-    /// Choose by quality (SPEC §3 `setQuality`).
+    /// Choose by quality (docs/receiving.md `setQuality`).
     case quality(VideoQuality)
     /// Choose the smallest layer covering this size (`setViewPort` or `.manual`).
     case viewPort(VideoSize)
@@ -58,7 +58,7 @@ public enum EffectivePreference: Sendable, Hashable {
     case disabled
 }
 
-/// One subscriber's video preferences (SPEC §3), pure state with no clock.
+/// One subscriber's video preferences (docs/receiving.md), pure state with no clock.
 ///
 /// - `setQuality` and `setViewPort` write the same stored preference, so the last call wins.
 ///   The default is `.quality(.high)`.

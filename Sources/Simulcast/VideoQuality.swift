@@ -1,5 +1,5 @@
-/// A coarse quality level, used both as the publisher's cap (`setWebcamQuality`, SPEC §2)
-/// and as a subscriber's preference (`setQuality`, SPEC §3). Ordered low < medium < high.
+/// A coarse quality level, used both as the publisher's cap (`setWebcamQuality`, docs/sending-caps.md)
+/// and as a subscriber's preference (`setQuality`, docs/receiving.md). Ordered low < medium < high.
 public enum VideoQuality: Int, Sendable, Comparable, CaseIterable, Codable {
     case low = 0
     case medium = 1
@@ -8,7 +8,7 @@ public enum VideoQuality: Int, Sendable, Comparable, CaseIterable, Codable {
     public static func < (lhs: VideoQuality, rhs: VideoQuality) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
-/// How many simulcast layers a publisher may send (SPEC §1 `maxLayer`).
+/// How many simulcast layers a publisher may send (docs/layer-plan.md `maxLayer`).
 public enum MaxLayer: Int, Sendable, Codable {
     /// Two layers: on a 3-layer plan the middle one is dropped (1280x720 → 320x180 + 1280x720).
     case two = 2

@@ -1,6 +1,6 @@
 /// Why a webcam quality cap could not be set.
 public enum WebcamQualityCapError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// SPEC §2: setting the cap while the camera is off is an error.
+    /// docs/sending-caps.md: setting the cap while the camera is off is an error.
     case cameraOff
 
     /// What was wrong and what is allowed.
@@ -11,7 +11,7 @@ public enum WebcamQualityCapError: Error, Equatable, Sendable, CustomStringConve
     }
 }
 
-/// The publisher's `setWebcamQuality` cap (SPEC §2): `.high` sends every layer, `.medium` stops
+/// The publisher's `setWebcamQuality` cap (docs/sending-caps.md): `.high` sends every layer, `.medium` stops
 /// the largest, `.low` sends only the smallest (`LayerPlan.activeLayerIndices(cap:)`). It can
 /// only be set while the camera is on, and persists when the camera is turned off and on again.
 public struct WebcamQualityCap: Sendable, Equatable {

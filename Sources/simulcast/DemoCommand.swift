@@ -17,19 +17,20 @@ enum DemoCommand {
       --seconds N          call length in seconds, at least one frame (1/30 s; default 15); memory does not
                            grow with it except the per-event lists the summary and --json report
       --input FILE.y4m     publish a Y4M file (looped) instead of the built-in scene
-      --size WxH           publisher's encoder size (default 1280x720; layers follow SPEC §1, the top one
+      --size WxH           publisher's encoder size (default 1280x720; layers follow docs/layer-plan.md, the top one
                            cropped to a multiple of 2^(layers-1), with a note on stderr if it was)
       --json PATH          per subscriber: frames decoded, decoder errors, freezes, switches with
                            reasons and latencies, time on each layer (ms)
       --save DIR           DIR/<subscriber>.ivf: what each subscriber received (assembled frames)
-      --throttle FROM-TO   seconds during which the last subscriber's downlink is throttled (default 3-7)
+      --throttle FROM-TO   seconds during which the last subscriber's downlink is throttled (default 3-7;
+                           a call shorter than 15 s keeps that share of it, 20 % to 47 %, to 0.1 s)
       --throttle-kbps N    its rate meanwhile (default 300)
       --up-hold MS         the layer selector's up-switch hold (default 2000)
       --growth PERCENT     subscriber estimate growth per second without loss (default 100)
       --no-dynacast        keep every layer encoded even if nobody watches it
       --e2ee-key BASE64    encrypt every frame end to end (SFrame, RFC 9605, AES_128_GCM_SHA256_128) with
                            this 16-64-byte shared key: the node forwards what it cannot read
-      --protocol P         how every participant reaches the room (SPEC §7 preferredProtocol; both demos):
+      --protocol P         how every participant reaches the room (docs/joining-a-room.md preferredProtocol; both demos):
                            udp-over-tcp (default: UDP first, TCP if UDP fails within 2 s), udp, tcp
       --quiet              no live table or per-second lines
       --participants [N]   a room instead: N publishers (default 3, at most 6; 640x360, 2 layers each)
@@ -66,8 +67,8 @@ enum DemoCommand {
             options.throttleToSeconds = window.to
         } else if options.seconds < 15 {
             // Keep the default window's shape (3-7 s of 15) on shorter calls.
-            options.throttleFromSeconds = options.seconds * 0.2
-            options.throttleToSeconds = options.seconds * 7 / 15
+            options.throttleFromSeconds = throttleMoment(seconds: options.seconds, share: 3.0 / 15)
+            options.throttleToSeconds = throttleMoment(seconds: options.seconds, share: 7.0 / 15)
         }
         options.throttleKbps = try parsed.int("throttle-kbps", default: 300, range: 10...100_000)
         options.upSwitchHoldMilliseconds = Int64(try parsed.int("up-hold", default: 2000, range: 0...60_000))
@@ -103,10 +104,10 @@ enum DemoCommand {
         do {
             output("simulcast demo: \(call.layerSizes.map { "\($0.width)x\($0.height)" }.joined(separator: " + ")) "
                 + "\(options.input.map { "from \($0)" } ?? "built-in scene") → hosted room → "
-                + "\(call.viewers.count) subscribers, SRTP on\(options.e2ee == nil ? "" : ", E2EE (SFrame) on"), \(options.seconds) s; "
+                + "\(call.viewers.count) subscribers, SRTP on\(options.e2ee == nil ? "" : ", E2EE (SFrame) on"), \(secondsText(options.seconds)) s; "
                 + "protocol \(protocolName(options.preferredProtocol)); "
                 + "'\(call.viewers.last?.id ?? "")' throttled "
-                + "to \(options.throttleKbps) kbps from \(options.throttleFromSeconds) s to \(options.throttleToSeconds) s")
+                + "to \(options.throttleKbps) kbps from \(secondsText(options.throttleFromSeconds)) s to \(secondsText(options.throttleToSeconds)) s")
             let live = parsed.flag("quiet") ? nil : LiveTable(call: call, redraw: isatty(STDOUT_FILENO) != 0, output: output)
             try await call.run { second in await live?.update(second: second) }
             var paths: [String: String] = [:]
@@ -147,8 +148,9 @@ enum DemoCommand {
 }
 
 /// The per-subscriber table while the call runs, from each received video's stats: redrawn in
-/// place on a terminal, otherwise one line per second.
+/// place on a terminal, otherwise one line per second after one line naming the columns.
 private final class LiveTable {
+    static let columns = "subscriber  layer  fps   kbps  loss  freezes  est. kbps  rtt ms  downlink"
     private let call: DemoCall
     private let redraw: Bool
     private let output: (String) -> Void
@@ -177,12 +179,14 @@ private final class LiveTable {
         if redraw {
             var text = drawn ? "\u{1B}[\(call.viewers.count + 2)A" : ""
             text += "\u{1B}[2K t=\(second)s".padding(toLength: 9, withPad: " ", startingAt: 0)
-                + "subscriber  layer  fps   kbps  loss  freezes  est. kbps  rtt ms  downlink\n"
+                + Self.columns + "\n"
             text += "\u{1B}[2K" + String(repeating: "-", count: 86) + "\n"
             for row in rows { text += "\u{1B}[2K" + row + "\n" }
             output(String(text.dropLast()))
             drawn = true
         } else {
+            if !drawn { output("each second, per subscriber: " + Self.columns) }
+            drawn = true
             output("t=\(second)s " + rows.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " | "))
         }
     }

@@ -11,7 +11,7 @@ enum EncodeCommand {
     usage: simulcast encode [--input FILE.y4m] [--frames N] [--size WxH] [--max-layer 2|3]
                             [--single-layer] [--out DIR]
       --frames N       frames to encode (default 150; a Y4M input may end sooner)
-      --size WxH       encoder config size (default 1280x720); layers follow SPEC §1, and with L layers
+      --size WxH       encoder config size (default 1280x720); layers follow docs/layer-plan.md, and with L layers
                        the top one is cropped to a multiple of 2^(L-1): 1281x721 is encoded as 1280x720
                        (a note on stderr says so)
       --max-layer 2|3  2 drops the middle layer (default 3)

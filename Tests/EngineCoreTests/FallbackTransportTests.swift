@@ -3,7 +3,7 @@ import SessionCore
 import Testing
 @testable import EngineCore
 
-/// A client's way to a node that listens on UDP and TCP (issue 18, SPEC §7 `preferredProtocol`):
+/// A client's way to a node that listens on UDP and TCP (issue 18, docs/joining-a-room.md `preferredProtocol`):
 /// UDP confirmed by the node's answer to a STUN Binding check, TCP after the deadline when no
 /// answer comes, TCP only without a UDP socket. Real loopback sockets, simulated clock; the node
 /// side is a `UDPAndTCPTransport` that answers checks only when the test lets it read.

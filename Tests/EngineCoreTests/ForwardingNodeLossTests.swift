@@ -169,7 +169,7 @@ final class LossyTransport: PacketTransport {
             #expect(video.longestFreezeMilliseconds <= 1000)
             #expect((decodedCounts[viewer.id] ?? 0) >= frames * 8 / 10)
             #expect(viewer.subscriber.statistics.srtpFailures == 0)
-            // SPEC §3 stats from the node: its SRs give the RRs LSR/DLSR, hence a round trip.
+            // docs/receiving.md stats from the node: its SRs give the RRs LSR/DLSR, hence a round trip.
             let stats = try node.stats(for: viewer.id)
             #expect(stats.roundTripMilliseconds != nil)
             #expect(stats.jitterMilliseconds != nil && stats.packetsLost != nil)

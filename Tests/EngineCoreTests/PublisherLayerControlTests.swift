@@ -4,7 +4,7 @@ import RTPWire
 import Simulcast
 @testable import EngineCore
 
-/// SPEC §2 on the publisher: dynaCast pauses unwatched layers and resumes them with a key frame,
+/// docs/sending-caps.md on the publisher: dynaCast pauses unwatched layers and resumes them with a key frame,
 /// never above the webcam cap; the cap is an error while the camera is off and persists.
 @Suite struct PublisherLayerControlTests {
     /// For each SSRC that sent RTP since `start`: whether its first frame started with a key frame.

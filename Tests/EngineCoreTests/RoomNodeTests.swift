@@ -4,7 +4,7 @@ import RTPWire
 import Simulcast
 @testable import EngineCore
 
-/// RoomNode (SPEC §5) through real packets: real VP8 from `TestPublisher`s (640x360, 2 layers),
+/// RoomNode (docs/adaptive-subscriptions.md) through real packets: real VP8 from `TestPublisher`s (640x360, 2 layers),
 /// Opus-like audio packets, REMBs from the subscribers' feed sockets, the node's output read from
 /// those sockets. Virtual time (`ManualClock`), plain RTP.
 @Suite(.serialized) struct RoomNodeTests {

@@ -6,7 +6,7 @@ import Testing
 @testable import EngineCore
 import SessionCore
 
-/// SPEC §2 `setWebcamQuality` reaching the forwarding side in band (issue 12): a real publisher
+/// docs/sending-caps.md `setWebcamQuality` reaching the forwarding side in band (issue 12): a real publisher
 /// (1280x720, three layers, SRTP) → `ForwardingNode` → a subscriber with a 640x360 viewport, all
 /// on loopback UDP with a hand-moved clock. The publisher caps itself to `.low`; nobody calls the
 /// node; the subscriber moves from 640x360 to 320x180 with no frozen interval over 500 ms, and

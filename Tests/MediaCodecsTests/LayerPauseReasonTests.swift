@@ -4,7 +4,7 @@ import Simulcast
 @testable import MediaCodecs
 
 /// Pause reasons are independent: a layer runs only when no reason (and no cap) holds it, and it
-/// keeps the bitrate it was configured with (SPEC §1–2: dynaCast and REMB must not undo each other).
+/// keeps the bitrate it was configured with (docs/layer-plan.md and docs/sending-caps.md: dynaCast and REMB must not undo each other).
 @Suite struct LayerPauseReasonTests {
     private func encodedLayers(_ encoder: SimulcastEncoder, _ scene: TestSceneRenderer, _ n: inout Int) throws -> [Int] {
         defer { n += 1 }

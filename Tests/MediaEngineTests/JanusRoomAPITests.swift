@@ -69,7 +69,7 @@ import Testing
         #expect(events.all.last == .connectionStateChanged(.disconnected))
     }
 
-    /// SPEC §7 with Janus (issue 18): with every UDP datagram dropped in the namespace (nftables),
+    /// docs/joining-a-room.md with Janus (issue 18): with every UDP datagram dropped in the namespace (nftables),
     /// the default `.udpOverTCP` gives ICE over UDP 2 s, then publishes over ICE-TCP (Janus with
     /// `ice_tcp` and `ice_lite`) and says so; Janus lists the camera's publisher once (the UDP
     /// attempt left the room).

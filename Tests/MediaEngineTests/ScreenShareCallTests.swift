@@ -49,7 +49,7 @@ import Testing
         #expect(screenStats.currentSpatialLayer == 0 && screenStats.frameSize == half)
         #expect(cameraStats.currentSpatialLayer == 1 && cameraStats.frameSize == half)  // the camera's top layer
         #expect(cameraSizes.last == half)
-        // Back up, asked through the camera's track (SPEC §7: the remote participant's call).
+        // Back up, asked through the camera's track (docs/joining-a-room.md: the remote participant's call).
         #expect(try await remoteCamera.setScreenShareQuality(.high) == .preferred(high, layerIndex: 1))
         #expect(try await waitUntil(within: 5) { screenSizes.last == high })
         #expect(try await remoteCamera.stats().currentSpatialLayer == 1)

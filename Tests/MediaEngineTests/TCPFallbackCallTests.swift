@@ -3,7 +3,7 @@ import InteropTestSupport
 import MediaEngine
 import Testing
 
-/// SPEC §7 `preferredProtocol` with UDP blocked for real (issue 18): inside the private network
+/// docs/joining-a-room.md `preferredProtocol` with UDP blocked for real (issue 18): inside the private network
 /// namespace of scripts/netns-run.sh, an nftables rule drops every UDP datagram (never this
 /// machine's interfaces), and the room's participants find their way over TCP, or do not when
 /// told to use only UDP. `.tcpOnly` is checked against the kernel's own count of UDP datagrams

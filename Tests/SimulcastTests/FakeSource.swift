@@ -11,7 +11,7 @@ struct FakeSource {
     private var frameIndex = 0
     private var started = false
     /// Whether the last frame carried the Y bit: the first TL2 and TL1 frames after each TL0
-    /// (SPEC §1), and key frames.
+    /// (docs/layer-plan.md), and key frames.
     private(set) var lastFrameLayerSync = false
 
     init(id: UInt32, sequence: UInt16, timestamp: UInt32, pictureId: UInt16, tl0PicIdx: UInt8) {

@@ -3,7 +3,7 @@ import Testing
 
 /// Selector → switch controller → rewriter, the way a forwarder chains them for one subscriber
 /// of one 1280x720 track, against three fake layers whose publisher answers key-frame requests
-/// on the next frame (a request forces a key frame on every layer, SPEC §1).
+/// on the next frame (a request forces a key frame on every layer, docs/layer-plan.md).
 private struct Pipeline {
     var selector: LayerSelector
     var controller: LayerSwitchController

@@ -1,7 +1,7 @@
 import Testing
 @testable import Simulcast
 
-/// A send-side estimate split across the layers of a 1280x720 plan (SPEC §1 rates: 320x180
+/// A send-side estimate split across the layers of a 1280x720 plan (docs/layer-plan.md rates: 320x180
 /// 30/150/200, 640x360 150/500/700, 1280x720 600/2500/2500 kbps min/target/max).
 @Suite struct SimulcastRateAllocatorTests {
     let plan = try! LayerPlan(width: 1280, height: 720)

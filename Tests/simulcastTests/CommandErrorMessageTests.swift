@@ -87,7 +87,7 @@ import Simulcast
         let outcome = try SimulcastExecutable().run(["encode", "--size", "1281x721", "--frames", "1", "--out", directory])
         #expect(outcome.status == 0)
         #expect(outcome.standardError == "note: --size 1281x721 is encoded as 1280x720: with 3 layers "
-                + "(320x180 + 640x360 + 1280x720) the top layer is cropped to a multiple of 4 in each dimension (SPEC §1)\n")
+                + "(320x180 + 640x360 + 1280x720) the top layer is cropped to a multiple of 4 in each dimension (docs/layer-plan.md)\n")
         #expect(outcome.standardOutput.contains("at 1280x720"))
     }
 }
@@ -118,14 +118,14 @@ import Simulcast
         let twoLayers = try LayerPlan(width: 641, height: 361)
         #expect(sizeNotice(requestedWidth: 641, height: 361, plan: twoLayers)
                 == "note: --size 641x361 is encoded as 640x360: with 2 layers (320x180 + 640x360) the top layer is "
-                   + "cropped to a multiple of 2 in each dimension (SPEC §1)")
+                   + "cropped to a multiple of 2 in each dimension (docs/layer-plan.md)")
     }
 
     @Test func theNoticeUsesTheRealCropWhenTheMiddleLayerIsDropped() throws {
         let plan = try LayerPlan(width: 1282, height: 722, maxLayer: .two)
         #expect(sizeNotice(requestedWidth: 1282, height: 722, plan: plan)
                 == "note: --size 1282x722 is encoded as 1280x720: with 2 layers (320x180 + 1280x720) the top layer is "
-                   + "cropped to a multiple of 4 in each dimension (SPEC §1)")
+                   + "cropped to a multiple of 4 in each dimension (docs/layer-plan.md)")
     }
 
     @Test func encodeHandsTheNoticeToItsCaller() throws {

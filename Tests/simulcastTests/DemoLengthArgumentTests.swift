@@ -15,9 +15,21 @@ import CommandLineSupport
     func roomDemoAcceptsAnyPositiveLength(seconds: String) throws {
         let (options, _) = try RoomDemo.parse(["--participants", "--seconds", seconds])
         #expect(options.seconds == Double(seconds))
-        // The throttle window keeps its shape (4-9 s of 16) at any length.
-        #expect(options.throttleFromSeconds == options.seconds / 4)
-        #expect(options.throttleToSeconds == options.seconds * 9 / 16)
+        // The throttle window keeps its shape (4-9 s of 16) at any length, to 0.1 s.
+        #expect(options.throttleFromSeconds == (options.seconds / 4 * 10).rounded() / 10)
+        #expect(options.throttleToSeconds == (options.seconds * 9 / 16 * 10).rounded() / 10)
+    }
+
+    /// A short call's default window is a tenth-of-a-second figure in the header and the JSON
+    /// (a 6 s call was throttled "from 1.2000000000000002 s"); 15 s and longer keep 3-7 s.
+    @Test func defaultThrottleWindowsAreTenthsOfASecond() throws {
+        let short = try DemoCommand.parse(["--seconds", "6"]).options
+        #expect(short.throttleFromSeconds == 1.2 && short.throttleToSeconds == 2.8)
+        #expect(secondsText(short.throttleFromSeconds) == "1.2" && secondsText(short.throttleToSeconds) == "2.8")
+        let long = try DemoCommand.parse(["--seconds", "60"]).options
+        #expect(long.throttleFromSeconds == 3 && long.throttleToSeconds == 7 && secondsText(long.throttleFromSeconds) == "3")
+        let room = try RoomDemo.parse(["--participants", "--seconds", "7"]).options
+        #expect(room.throttleFromSeconds == 1.8 && room.throttleToSeconds == 3.9)
     }
 
     @Test(arguments: ["0", "-5", "nan", "inf", "-inf", "1e999", "ten", ""])

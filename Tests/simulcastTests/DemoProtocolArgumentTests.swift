@@ -3,7 +3,7 @@ import MediaEngine
 import Testing
 @testable import simulcast
 
-/// `simulcast demo [--participants] --protocol udp-over-tcp|udp|tcp` (SPEC §7 `preferredProtocol`, issue 18):
+/// `simulcast demo [--participants] --protocol udp-over-tcp|udp|tcp` (docs/joining-a-room.md `preferredProtocol`, issue 18):
 /// udp-over-tcp by default, anything else a readable error. Parsing only; nothing is started.
 @Suite struct DemoProtocolArgumentTests {
     @Test func eachSpellingChoosesItsPreference() throws {

@@ -27,6 +27,11 @@ struct SimulcastExecutable {
 
     let path: String
 
+    /// Any program (e.g. `/usr/bin/make`), run the same way.
+    init(path: String) {
+        self.path = path
+    }
+
     /// The debug build's binary, or with `configuration: "release"` the release build's, if built.
     init(configuration: String? = nil, name: String = "simulcast") throws {
         let testBinary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()

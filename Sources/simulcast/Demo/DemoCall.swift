@@ -20,7 +20,7 @@ final class DemoCall: Sendable {
         var throttleKbps = 300
         var throttleFromSeconds = 3.0
         var throttleToSeconds = 7.0
-        /// The layer selector's up-switch hold (SPEC §3 hysteresis: no faster oscillation), ms.
+        /// The layer selector's up-switch hold (docs/receiving.md hysteresis: no faster oscillation), ms.
         var upSwitchHoldMilliseconds: Int64 = 2000
         /// How fast a subscriber's estimate grows without loss, per second (1.0 = doubles each
         /// second; without bandwidth probing this is what brings a recovered link back up).
@@ -29,7 +29,7 @@ final class DemoCall: Sendable {
         var dynaCast = true
         /// End-to-end encryption (SFrame, RFC 9605): the node forwards frames it cannot read.
         var e2ee: E2EEOptions?
-        /// How every participant reaches the room (SPEC §7).
+        /// How every participant reaches the room (docs/joining-a-room.md).
         var preferredProtocol = PreferredProtocol.udpOverTCP
     }
 

@@ -21,7 +21,7 @@ struct DemoViewerReport {
     var droppedByLink: Int
     var bytesReceived: Int64
     var finalLayer: LayerTarget?
-    /// The stats at the end (SPEC §3): round trip and jitter.
+    /// The stats at the end (docs/receiving.md): round trip and jitter.
     var finalStats: RemoteVideoStats?
     var switches: [DemoSwitch]
     /// Milliseconds spent on each forwarded layer ("S2T2"; "none" before the first key frame).

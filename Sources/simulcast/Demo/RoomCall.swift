@@ -35,7 +35,7 @@ final class RoomCall: Sendable {
         /// Keep every speaker snapshot for the JSON (`snapshots`): a few per second, so a long
         /// call without `--json` counts them (`snapshotCount`) instead of keeping them.
         var recordsSpeakerSnapshots = true
-        /// How every participant reaches the room (SPEC §7).
+        /// How every participant reaches the room (docs/joining-a-room.md).
         var preferredProtocol = PreferredProtocol.udpOverTCP
     }
 

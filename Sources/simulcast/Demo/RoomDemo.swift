@@ -28,8 +28,8 @@ enum RoomDemo {
             options.seconds = seconds
             if parsed.string("throttle") == nil {
                 // Keep the default window's shape (4-9 s of 16).
-                options.throttleFromSeconds = seconds / 4
-                options.throttleToSeconds = seconds * 9 / 16
+                options.throttleFromSeconds = throttleMoment(seconds: seconds, share: 4.0 / 16)
+                options.throttleToSeconds = throttleMoment(seconds: seconds, share: 9.0 / 16)
             }
         }
         if let window = try parsed.secondsWindow("throttle") {
@@ -81,7 +81,8 @@ enum RoomDemo {
             output("simulcast demo --participants \(options.participants): \(call.speakers.count) publishers "
                 + "(\(call.layerSizes.map { "\($0.width)x\($0.height)" }.joined(separator: " + ")), Opus speaking in "
                 + "\(options.turnSeconds) s turns) → room → viewer + throttled (\(options.throttleKbps) kbps from "
-                + "\(options.throttleFromSeconds) s to \(options.throttleToSeconds) s), SRTP on, \(options.seconds) s; "
+                + "\(secondsText(options.throttleFromSeconds)) s to \(secondsText(options.throttleToSeconds)) s), SRTP on, "
+                + "\(secondsText(options.seconds)) s; "
                 + "lowest video layer budgeted at \((budget.lowestVideo ?? 0) / 1000) kbps, audio at \(budget.audio / 1000) kbps")
             let quiet = parsed.flag("quiet")
             try await call.run { second in
