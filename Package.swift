@@ -9,7 +9,7 @@ let package = Package(
         .library(name: "MediaEngine", targets: ["MediaEngine"]),
         .library(name: "MediaEngineTesting", targets: ["MediaEngineTesting"]),
         .library(name: "RTPWire", targets: ["RTPWire"]),
-        .executable(name: "simulcast", targets: ["simulcast"]),
+        .executable(name: "simulcast", targets: ["SimulcastCLI"]),
         .executable(name: "simulcast-bench", targets: ["simulcast-bench"]),
     ],
     targets: [
@@ -60,10 +60,10 @@ let package = Package(
                 path: "Sources/MediaEngineTesting"),
         // Argument parsing shared by the command-line tools.
         .target(name: "CommandLineSupport", path: "Sources/CommandLineSupport"),
-        .executableTarget(name: "simulcast",
+        .executableTarget(name: "SimulcastCLI",
                           dependencies: ["MediaEngine", "MediaEngineTesting", "EngineCore", "SessionCore", "MediaCodecs", "RTPWire", "Simulcast", "SRTP",
                                          "CommandLineSupport"],
-                          path: "Sources/simulcast"),
+                          path: "Sources/SimulcastCLI"),
         // The C reference harness: the same libyuv + libvpx calls as the Swift pipeline, in plain C.
         // Also the direct libsrtp2 protect loop that `simulcast-bench srtp` compares SRTPSession with.
         .target(name: "CReference", dependencies: ["CVPX", "CYUV", "CSRTP"], path: "Benchmarks/CReference",
@@ -99,8 +99,8 @@ let package = Package(
                 path: "Tests/ReadmeSnippets/Plugin"),
         .testTarget(name: "ReadmeSnippetTests", dependencies: ["MediaEngine"], path: "Tests/ReadmeSnippetTests",
                     plugins: ["ReadmeSnippetsPlugin"]),
-        .testTarget(name: "simulcastTests", dependencies: ["simulcast", "MediaEngine", "RTPWire", "MediaCodecs", "Simulcast", "SFrame"],
-                    path: "Tests/simulcastTests"),
+        .testTarget(name: "SimulcastCLITests", dependencies: ["SimulcastCLI", "MediaEngine", "RTPWire", "MediaCodecs", "Simulcast", "SFrame"],
+                    path: "Tests/SimulcastCLITests"),
     ],
     swiftLanguageModes: [.v6]
 )

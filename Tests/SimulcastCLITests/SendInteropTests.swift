@@ -5,7 +5,7 @@ import RTPWire
 import MediaEngine
 import SRTP
 import SFrame
-@testable import simulcast
+@testable import SimulcastCLI
 
 /// `simulcast send` against GStreamer, a receiver nobody here wrote: every frame sent must come
 /// out of `srtpdec ! rtpvp8depay ! vp8dec` (or the Opus / plain-RTP pipelines) on loopback.

@@ -3,7 +3,7 @@ import CommandLineSupport
 import MediaCodecs
 import RTPWire
 import Simulcast
-@testable import simulcast
+@testable import SimulcastCLI
 
 private let defaults = try! InspectOptions(CommandLineArguments([], valueOptions: []))
 

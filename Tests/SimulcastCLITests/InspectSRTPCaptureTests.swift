@@ -2,7 +2,7 @@ import CommandLineSupport
 import EngineCore
 import Foundation
 import Testing
-@testable import simulcast
+@testable import SimulcastCLI
 
 /// `simulcast inspect` on what `simulcast send --pcap` records: a call sent with `--insecure`
 /// and the same call sent with SRTP (fixed SSRCs, the same frames) report the same key frames,

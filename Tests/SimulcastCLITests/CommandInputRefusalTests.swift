@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import simulcast
+@testable import SimulcastCLI
 
 /// Every command-line input a command cannot use is refused up front with one sentence
 /// (issue 25, item 4): a Y4M file cut short or holding no frame, a length shorter than one

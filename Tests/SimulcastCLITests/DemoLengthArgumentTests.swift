@@ -1,6 +1,6 @@
 import Testing
 import CommandLineSupport
-@testable import simulcast
+@testable import SimulcastCLI
 
 /// Both demos take any positive, finite `--seconds` (issue 11, item 7): long calls are allowed,
 /// nonsense lengths are readable errors. Parsing only; nothing is started.

@@ -3,7 +3,7 @@ import MediaCodecs
 import Testing
 import Simulcast
 import Synchronization
-@testable import simulcast
+@testable import SimulcastCLI
 
 /// A short `simulcast demo` run in-process (real time, loopback UDP, SRTP): the throttled
 /// subscriber steps down for bandwidth and back up, with latencies; the others stay on their

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import simulcast
+@testable import SimulcastCLI
 
 /// A short `simulcast demo --participants 3` in-process (real time, loopback UDP, SRTP): the
 /// speaker snapshots and dominant-speaker changes follow the speaking schedule, the throttled

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import Simulcast
-@testable import simulcast
+@testable import SimulcastCLI
 
 /// What `simulcast` prints when an input is wrong (issue 11, item 5): one readable sentence
 /// saying what was wrong, the value and what is allowed — never an enum dump or an

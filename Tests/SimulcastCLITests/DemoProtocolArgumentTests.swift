@@ -1,7 +1,7 @@
 import CommandLineSupport
 import MediaEngine
 import Testing
-@testable import simulcast
+@testable import SimulcastCLI
 
 /// `simulcast demo [--participants] --protocol udp-over-tcp|udp|tcp` (docs/joining-a-room.md `preferredProtocol`, issue 18):
 /// udp-over-tcp by default, anything else a readable error. Parsing only; nothing is started.

@@ -3,7 +3,7 @@ import Foundation
 /// The command column of README.md's "## Commands" table: the text inside the first backticks
 /// of each row, Markdown's `\|` turned back into `|`.
 struct ReadmeCommandTable {
-    /// The package's root (this file is Tests/simulcastTests/ReadmeCommandTable.swift).
+    /// The package's root (this file is Tests/SimulcastCLITests/ReadmeCommandTable.swift).
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
 

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import MediaCodecs
-@testable import simulcast
+@testable import SimulcastCLI
 
 @Suite struct EncodeCommandTests {
     @Test func writesOneDecodableIVFPerLayerAndAFrameLog() throws {
