@@ -21,6 +21,7 @@ usage: simulcast-bench <command> [options]
   forward      CPU ns and heap allocations per packet ForwardingNode forwards to 1/8/64 subscribers
   cc-eval      congestion control on a simulated bottleneck (RFC 8867 cases, RFC 8868 metrics), JSON + SVG
   screen       the screen-share track on the generated screen next to the camera pipeline
+  idle         wake-ups a second and CPU % of an idle engine (room, camera, no frames) next to a sleeping process
 run `simulcast-bench <command> --help` for its options
 """
 
@@ -177,6 +178,7 @@ let subcommands: [BenchSubcommand] = [
     BenchSubcommand(name: "forward", usage: forwardUsage, run: runForward),
     BenchSubcommand(name: "cc-eval", usage: congestionEvaluationUsage, run: runCongestionEvaluation),
     BenchSubcommand(name: "screen", usage: screenShareUsage, run: runScreenShare),
+    BenchSubcommand(name: "idle", usage: idleUsage, run: runIdle),
     // The child `CallgrindCounter` starts under valgrind; not for people.
     BenchSubcommand(name: CallgrindCounter.subcommand, usage: "internal: run by `encode --instructions callgrind`",
                     run: runEncodeInstructions),
