@@ -20,6 +20,8 @@ struct IdleReport: Codable, Sendable {
     var hostname: String
     var kernel: String
     var machine: MachineInfo
+    /// "debug" or "release": a debug engine spends more CPU on each wake-up.
+    var build: String
     var settleSeconds: Int
     var seconds: Int
     var clockTicksPerSecond: Int
@@ -31,6 +33,11 @@ struct IdleReport: Codable, Sendable {
         hostname = Self.procText("/proc/sys/kernel/hostname")
         kernel = Self.procText("/proc/sys/kernel/osrelease")
         machine = .current()
+        #if DEBUG
+        build = "debug"
+        #else
+        build = "release"
+        #endif
         self.settleSeconds = settleSeconds
         self.seconds = seconds
         self.clockTicksPerSecond = clockTicksPerSecond
@@ -39,7 +46,7 @@ struct IdleReport: Codable, Sendable {
 
     func markdown() -> String {
         var lines = [
-            "Idle cost, one child process per scenario, \(seconds) s each after \(settleSeconds) s settling; "
+            "Idle cost (\(build) build), one child process per scenario, \(seconds) s each after \(settleSeconds) s settling; "
                 + "measured \(measuredAt) on \(hostname) (Linux \(kernel), \(machine.cpus) CPUs, \(machine.cpuModel)).",
             "Wake-ups are voluntary context switches (/proc/PID/task/*/status), preemptions the nonvoluntary ones; "
                 + "CPU is utime + stime (/proc/PID/stat).",
