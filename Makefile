@@ -32,6 +32,8 @@ test: deps
 		--require all
 	scripts/wire-smoke.sh
 	SWIFT=$(SWIFT) scripts/forward-smoke.sh
+	$(SWIFT) run simulcast-bench idle --seconds 2 --scenarios sleep,camera --json out/idle-smoke.json > /dev/null
+	python3 scripts/check-idle-json.py out/idle-smoke.json sleep,camera
 	scripts/with-deadline.sh 1500 $(SWIFT) test --skip-build --skip 'RoomDemoTests|DemoCommandTests|HostileTCPPeerTests|EncoderAdvisorTests|EngineCallTests|MicrophoneAndSpeakerTests|HostileDatagramTests|PlainRTPOutputTests|PlayCancellationTests|E2EERoomTests|MixedTransportRoomTests|TCPStalledReaderCallTests|ScreenShareCallTests|ReadmeSnippetTests|WebRTCInteropTests|JanusVideoRoomTests|JanusRoomAPITests|TCPFallbackCallTests'
 	scripts/with-deadline.sh 900 $(SWIFT) test --skip-build --no-parallel --filter 'RoomDemoTests|DemoCommandTests|HostileTCPPeerTests|EncoderAdvisorTests|EngineCallTests|MicrophoneAndSpeakerTests|HostileDatagramTests|PlainRTPOutputTests|PlayCancellationTests|E2EERoomTests|MixedTransportRoomTests|TCPStalledReaderCallTests|ScreenShareCallTests|ReadmeSnippetTests'
 	scripts/with-deadline.sh 900 unshare -n scripts/netns-run.sh $(SWIFT) test --skip-build --no-parallel --filter 'WebRTCInteropTests|JanusVideoRoomTests|JanusRoomAPITests|TCPFallbackCallTests'

@@ -72,7 +72,7 @@ let package = Package(
         // into simulcast-bench only: it replaces the allocator of whatever executable links it.
         .target(name: "AllocationCounter", path: "Benchmarks/AllocationCounter"),
         .executableTarget(name: "simulcast-bench",
-                          dependencies: ["MediaCodecs", "EngineCore", "SessionCore", "RTPWire", "Simulcast", "SRTP", "SFrame", "CReference",
+                          dependencies: ["MediaEngine", "MediaCodecs", "EngineCore", "SessionCore", "RTPWire", "Simulcast", "SRTP", "SFrame", "CReference",
                                          "CommandLineSupport", "AllocationCounter", "CShims"],
                           path: "Benchmarks/simulcast-bench"),
 

@@ -23,6 +23,7 @@ usage: simulcast-bench <command> [options]
   cc-eval      congestion control on a simulated bottleneck (RFC 8867 cases, RFC 8868 metrics), JSON + SVG
   screen       the screen-share track on the generated screen next to the camera pipeline
   charts       redraw the SVG charts from the JSON results of encode and cc-eval (no measuring)
+  idle         wake-ups a second and CPU % of an idle engine (room, camera, no frames) next to a sleeping process
 run `simulcast-bench <command> --help` for its options
 """
 
@@ -184,6 +185,7 @@ let subcommands: [BenchSubcommand] = [
     BenchSubcommand(name: "cc-eval", usage: congestionEvaluationUsage, run: runCongestionEvaluation),
     BenchSubcommand(name: "screen", usage: screenShareUsage, run: runScreenShare),
     BenchSubcommand(name: "charts", usage: chartsUsage, run: runCharts),
+    BenchSubcommand(name: "idle", usage: idleUsage, run: runIdle),
     // The child `CallgrindCounter` starts under valgrind; not for people.
     BenchSubcommand(name: CallgrindCounter.subcommand, usage: "internal: run by `encode --instructions callgrind`",
                     run: runEncodeInstructions),

@@ -1,0 +1,30 @@
+/// Why `simulcast-bench idle` could not measure a scenario.
+enum IdleBenchError: Error, CustomStringConvertible {
+    /// A procfs file could not be read (the process ended, or procfs is not mounted).
+    case procUnreadable(path: String, reason: String)
+    /// A procfs file did not hold the field proc(5) says it holds.
+    case malformed(path: String, field: String)
+    /// The child process could not be started.
+    case childNotStarted(scenario: String, reason: String)
+    /// The child ended, or printed something else, before it said it was ready.
+    case childNotReady(scenario: String, output: String)
+    /// The child did not say it was ready within the time allowed.
+    case childReadyTimeout(scenario: String, seconds: Int)
+    /// The child ended while it was being measured.
+    case childEnded(scenario: String)
+    /// The scenario's set-up through the public API failed (in the child).
+    case setupFailed(scenario: String, reason: String)
+
+    var description: String {
+        switch self {
+        case let .procUnreadable(path, reason): return "cannot read \(path): \(reason)"
+        case let .malformed(path, field): return "\(path): no readable \(field)"
+        case let .childNotStarted(scenario, reason): return "scenario \(scenario): the child did not start: \(reason)"
+        case let .childNotReady(scenario, output):
+            return "scenario \(scenario): the child ended before it was ready (its output: \(output.isEmpty ? "none" : output))"
+        case let .childReadyTimeout(scenario, seconds): return "scenario \(scenario): the child was not ready after \(seconds) s"
+        case let .childEnded(scenario): return "scenario \(scenario): the child ended while it was measured"
+        case let .setupFailed(scenario, reason): return "scenario \(scenario): set-up failed: \(reason)"
+        }
+    }
+}
