@@ -72,7 +72,7 @@ final class EngineRuntime {
     /// A random SSRC base (RFC 3550 §8.1: SSRCs are chosen at random).
     func randomSSRC() -> UInt32 { UInt32.random(in: 0x1000_0000...0xEFFF_0000, using: &random) & ~0xF }
 
-    /// A media connection to a hosted room's node that takes `preference`'s way (SPEC §7): fresh
+    /// A media connection to a hosted room's node that takes `preference`'s way (docs/joining-a-room.md): fresh
     /// credentials the node expects from this connection over TCP (`UDPAndTCPTransport`), and the
     /// UDP check's STUN transaction ID (RFC 8489 §5), from the system random source.
     func mediaPath(_ connection: MediaConnection, preference: PreferredProtocol,

@@ -21,7 +21,7 @@ import Testing
             let prefixes = usage.synopsisPrefixes(tool: tool, subcommand: subcommand)
             for option in usage.options {
                 let accepted = try prefixes.contains { prefix in
-                    try accepts(executable, [subcommand] + prefix + ["--help", option])
+                    try executable.acceptsOption([subcommand] + prefix + ["--help", option])
                 }
                 #expect(accepted, "\(tool) \(subcommand): --help lists \(option), which the command does not accept")
             }
@@ -36,13 +36,5 @@ import Testing
         #expect(outcome.status == 1)
         #expect(outcome.standardError.contains("unknown option --iterations"))
         #expect(outcome.standardOutput.isEmpty)
-    }
-
-    /// `arguments` end in `--help OPTION`: accepted as a flag, or, if it needs a value, with one.
-    private func accepts(_ executable: SimulcastExecutable, _ arguments: [String]) throws -> Bool {
-        let bare = try executable.run(arguments, timeoutSeconds: 30)
-        if bare.status == 0 { return true }
-        guard bare.standardError.contains("needs a value") else { return false }
-        return try executable.run(arguments + ["1"], timeoutSeconds: 30).status == 0
     }
 }

@@ -12,7 +12,7 @@ public enum TransportPreference: Sendable, Hashable {
     case tcpOnly
 }
 
-/// A client's transport to one server that takes peers over UDP and TCP (issue 18, SPEC §7
+/// A client's transport to one server that takes peers over UDP and TCP (issue 18, docs/joining-a-room.md
 /// `preferredProtocol`). The server is always addressed by its UDP endpoint, so the endpoint on
 /// top (a subscriber, a publisher's `UDPTransport`) is the same whichever way the bytes go.
 ///

@@ -80,11 +80,15 @@ enum RoomDemo {
             let budget = try await call.room.budget(publisher: call.speakers[0].id)
             output("simulcast demo --participants \(options.participants): \(call.speakers.count) publishers "
                 + "(\(call.layerSizes.map { "\($0.width)x\($0.height)" }.joined(separator: " + ")), Opus speaking in "
-                + "\(options.turnSeconds) s turns) → room → viewer + throttled (\(options.throttleKbps) kbps from "
+                + "\(secondsText(options.turnSeconds)) s turns) → room → viewer + throttled (\(options.throttleKbps) kbps from "
                 + "\(secondsText(options.throttleFromSeconds)) s to \(secondsText(options.throttleToSeconds)) s), SRTP on, "
                 + "\(secondsText(options.seconds)) s; "
                 + "lowest video layer budgeted at \((budget.lowestVideo ?? 0) / 1000) kbps, audio at \(budget.audio / 1000) kbps")
             let quiet = parsed.flag("quiet")
+            if !quiet {
+                output("each second: the speakers (level 0-1) and the dominant one, then per viewer: its id, "
+                    + "quality level, downlink estimate, link limit, frames per publisher, paused videos")
+            }
             try await call.run { second in
                 guard !quiet else { return }
                 output("t=\(second)s " + (await call.tableRows()).joined(separator: "\n      "))
