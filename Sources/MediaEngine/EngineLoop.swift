@@ -11,7 +11,7 @@ internal import EngineCore
 /// Readiness-driven: after each pass (`tick`: sockets drained, timers and pacing served) the
 /// loop waits in `poll` on the eventfd and every socket the runtime lists, until one is readable
 /// or the runtime's next deadline: at most `tickMilliseconds` while traffic flows, the idle
-/// cadence while nothing happens (`RoomBackendCadence`), forever with nothing to serve. A
+/// cadence otherwise (`RoomBackendCadence`), forever with nothing to serve. A
 /// readable socket is served at once, not at the next tick. A backend that cannot list its
 /// sockets (Janus over ICE, plain RTP) is ticked every `tickMilliseconds` as before.
 final class EngineLoop: @unchecked Sendable {

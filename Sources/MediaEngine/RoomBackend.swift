@@ -50,11 +50,16 @@ protocol RoomBackend: AnyObject {
 /// buffers run at this grain), and while nothing has happened for a while.
 enum RoomBackendCadence {
     static let activeMicroseconds: Int64 = 2_000
-    /// After the last traffic, ticks stay at the active grain this long.
+    /// Traffic is flowing when this many wake-ups for traffic (readable sockets, jobs) come
+    /// within `flowWindowMicroseconds`: media does, a lone RTCP report or check answer does not.
+    static let flowWakeUps = 3
+    static let flowWindowMicroseconds: Int64 = 100_000
+    /// After traffic was last seen flowing, ticks stay at the active grain this long.
     static let activityHoldMicroseconds: Int64 = 200_000
-    /// With nothing flowing: RTCP, keep-alives, speaker ranking and quality reports are all at
-    /// least this coarse.
-    static let idleMicroseconds: Int64 = 100_000
+    /// With nothing flowing: what is left to serve (RTCP reports about every second, keep-alives
+    /// every 5 s, UDP checks until a path is confirmed, E2EE key changes) is served at this grain.
+    /// Speaker ranking and quality reports change only with traffic, which brings the active grain.
+    static let idleMicroseconds: Int64 = 250_000
 }
 
 extension RoomBackend {

@@ -21,8 +21,10 @@ final class RoomRuntime {
     /// Join order, for deterministic passes.
     private var order: [String] = []
     private var nextRankingMicroseconds: Int64 = 0
-    /// The last time the loop saw traffic (a readable socket, a job).
-    private var lastActivityMicroseconds: Int64 = 0
+    /// The loop's last wake-ups for traffic (a readable socket, a job), oldest first, and until
+    /// when the room stays at the active grain.
+    private var recentActivityMicroseconds = [Int64](repeating: .min / 2, count: RoomBackendCadence.flowWakeUps)
+    private var activeUntilMicroseconds: Int64 = 0
     /// The key provider's version last applied to sealers and openers (E2EE only).
     private var e2eeKeysVersion = -1
 
@@ -524,11 +526,19 @@ final class RoomRuntime {
         let mediaWaiting = participants.values.contains { participant in
             participant.publishedVideos.contains { $0.video.hasMediaWaiting }
         }
-        let active = mediaWaiting || now - lastActivityMicroseconds < RoomBackendCadence.activityHoldMicroseconds
+        let active = mediaWaiting || now < activeUntilMicroseconds
         return now + (active ? RoomBackendCadence.activeMicroseconds : RoomBackendCadence.idleMicroseconds)
     }
 
-    func noteActivity(now: Int64) { lastActivityMicroseconds = now }
+    /// Traffic flowing (`RoomBackendCadence.flowWakeUps` wake-ups within its window) keeps the
+    /// room at the active grain for the hold; a lone datagram is served at once and no more.
+    func noteActivity(now: Int64) {
+        recentActivityMicroseconds.removeFirst()
+        recentActivityMicroseconds.append(now)
+        if now - recentActivityMicroseconds[0] < RoomBackendCadence.flowWindowMicroseconds {
+            activeUntilMicroseconds = now + RoomBackendCadence.activityHoldMicroseconds
+        }
+    }
 
     func close() {
         for id in order { participants[id]?.close() }
