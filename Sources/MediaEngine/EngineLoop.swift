@@ -125,7 +125,6 @@ final class EngineLoop: @unchecked Sendable {
             var count: UInt64 = 0
             _ = Glibc.read(wakeDescriptor, &count, MemoryLayout<UInt64>.size)
         }
-        if pollDescriptors.dropFirst().contains(where: { $0.revents != 0 }) { runtime.noteActivity(now: monotonicMicroseconds()) }
     }
 
     /// The loop thread's kernel id (`/proc/self/task/<id>`), once it has started.
@@ -150,7 +149,6 @@ final class EngineLoop: @unchecked Sendable {
                 return (jobs, isRunning)
             }
             for job in batch { job(runtime) }
-            if !batch.isEmpty { runtime.noteActivity(now: monotonicMicroseconds()) }
             runtime.tick()
             guard running else { break }
             waitForReadiness()

@@ -103,11 +103,6 @@ final class EngineRuntime {
         return (complete, deadline)
     }
 
-    /// Traffic: a socket became readable or a job ran.
-    func noteActivity(now: Int64) {
-        for room in rooms.values { room.noteActivity(now: now) }
-    }
-
     /// One pass: every room's endpoints.
     func tick() {
         for room in rooms.values { room.tick(runtime: self) }

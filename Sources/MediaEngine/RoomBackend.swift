@@ -42,19 +42,14 @@ protocol RoomBackend: AnyObject {
     func appendReadinessDescriptors(to descriptors: inout [Int32]) -> Bool
     /// When the backend next needs a tick though no socket of it became readable (monotonic µs).
     func nextDeadline(now: Int64) -> Int64
-    /// A socket became readable or a job ran: traffic is flowing now.
-    func noteActivity(now: Int64)
 }
 
 /// How often the loop ticks a backend: while traffic flows (timers of pacing, NACK, jitter
 /// buffers run at this grain), and while nothing has happened for a while.
 enum RoomBackendCadence {
     static let activeMicroseconds: Int64 = 2_000
-    /// Traffic is flowing when this many wake-ups for traffic (readable sockets, jobs) come
-    /// within `flowWindowMicroseconds`: media does, a lone RTCP report or check answer does not.
-    static let flowWakeUps = 3
-    static let flowWindowMicroseconds: Int64 = 100_000
-    /// After traffic was last seen flowing, ticks stay at the active grain this long.
+    /// After media last arrived (RTP at a node: RTCP reports and checks do not count), ticks
+    /// stay at the active grain this long.
     static let activityHoldMicroseconds: Int64 = 200_000
     /// With nothing flowing: what is left to serve (RTCP reports about every second, keep-alives
     /// every 5 s, UDP checks until a path is confirmed, E2EE key changes) is served at this grain.
@@ -69,7 +64,6 @@ extension RoomBackend {
     /// Default (Janus over ICE, plain RTP): sockets not listed, ticked at the active grain.
     func appendReadinessDescriptors(to descriptors: inout [Int32]) -> Bool { false }
     func nextDeadline(now: Int64) -> Int64 { now + RoomBackendCadence.activeMicroseconds }
-    func noteActivity(now: Int64) {}
 }
 
 extension RoomRuntime: RoomBackend {

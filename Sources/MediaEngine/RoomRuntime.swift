@@ -21,9 +21,9 @@ final class RoomRuntime {
     /// Join order, for deterministic passes.
     private var order: [String] = []
     private var nextRankingMicroseconds: Int64 = 0
-    /// The loop's last wake-ups for traffic (a readable socket, a job), oldest first, and until
-    /// when the room stays at the active grain.
-    private var recentActivityMicroseconds = [Int64](repeating: .min / 2, count: RoomBackendCadence.flowWakeUps)
+    /// RTP packets (video, audio, padding) the room's nodes had received at the last pass, and
+    /// until when the room stays at the active grain because they grew.
+    private var mediaPacketsSeen = 0
     private var activeUntilMicroseconds: Int64 = 0
     /// The key provider's version last applied to sealers and openers (E2EE only).
     private var e2eeKeysVersion = -1
@@ -404,6 +404,7 @@ final class RoomRuntime {
             }
         }
         _ = try? room.poll(timeoutMilliseconds: 0)
+        noteMediaFlow(now: now)
         reportProtocolSwitches()
         reportSpeakers(now: now)
         for id in order {
@@ -530,14 +531,19 @@ final class RoomRuntime {
         return now + (active ? RoomBackendCadence.activeMicroseconds : RoomBackendCadence.idleMicroseconds)
     }
 
-    /// Traffic flowing (`RoomBackendCadence.flowWakeUps` wake-ups within its window) keeps the
-    /// room at the active grain for the hold; a lone datagram is served at once and no more.
-    func noteActivity(now: Int64) {
-        recentActivityMicroseconds.removeFirst()
-        recentActivityMicroseconds.append(now)
-        if now - recentActivityMicroseconds[0] < RoomBackendCadence.flowWindowMicroseconds {
-            activeUntilMicroseconds = now + RoomBackendCadence.activityHoldMicroseconds
+    /// Media arriving at any node (every stream of the room passes one) keeps the room at the
+    /// active grain for the hold; RTCP reports and checks are served when they arrive and no more.
+    private func noteMediaFlow(now: Int64) {
+        var packets = 0
+        for participant in participants.values {
+            for (_, video) in participant.publishedVideos {
+                let counters = video.node.counters
+                packets += counters.mediaPackets + counters.audioPackets + counters.paddingPackets
+            }
         }
+        guard packets != mediaPacketsSeen else { return }
+        mediaPacketsSeen = packets
+        activeUntilMicroseconds = now + RoomBackendCadence.activityHoldMicroseconds
     }
 
     func close() {
