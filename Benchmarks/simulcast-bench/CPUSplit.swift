@@ -31,7 +31,7 @@ struct CPUSplit: Codable, Sendable {
     var everythingElseToCodecWork: Double?
     var goal: Double
     var meetsGoal: Bool
-    /// The samples as CPU time (samples / frequency / perf's window), a percentage of one core:
+    /// The samples as CPU time (samples / frequency / the window), a percentage of one core:
     /// near the procfs figure if perf saw the whole process.
     var sampledCPUPercentOfOneCore: Double
 

@@ -17,10 +17,11 @@ usage: simulcast-bench call [--seconds N] [--settle S] [--frequency HZ] [--json 
 """
 
 /// `simulcast-bench call`: starts the call in a child (`BenchChild` running `CallScenario`),
-/// waits until it is ready and has settled, then over the window records it with perf
-/// (`PerfRecording`) and reads its procfs counts at both ends (`ProcessActivity`), asks it for
-/// its summary (`CallSummary`) and reports (`CallReport`). The parent only waits meanwhile; perf
-/// runs beside the child, its own cost not counted in the child's.
+/// waits until it is ready and has settled, then over the window samples it with perf
+/// (`PerfRecording`, switched on and off at the window's ends) and reads its procfs counts at
+/// both ends (`ProcessActivity`), asks it for its summary (`CallSummary`) and reports
+/// (`CallReport`). The parent only waits meanwhile; perf runs beside the child, its own cost not
+/// counted in the child's.
 func runCall(_ arguments: ArraySlice<String>) throws {
     let options = try CommandLineArguments(arguments, valueOptions: ["seconds", "settle", "frequency", "json", "perf-data"],
                                            flagOptions: ["child"])
@@ -45,38 +46,27 @@ func runCall(_ arguments: ArraySlice<String>) throws {
         "call", "--child", "--seconds", "\(readyTimeout + settle + seconds + 120)"])
     defer { child.stop() }
     try child.waitUntilReady(timeoutSeconds: readyTimeout)
-    Thread.sleep(forTimeInterval: Double(settle))
-
+    // perf starts while the call settles, its events off: its start-up is not in the window.
     var recording: Result<PerfRecording, PerfError>
     if let perf = PerfRecording.locate() {
         recording = Result { () throws(PerfError) in
-            try PerfRecording(perf: perf, processID: child.processID, seconds: seconds, frequency: frequency,
-                              dataPath: dataPath, logPath: scratch + "/perf.log")
+            try PerfRecording(perf: perf, processID: child.processID, frequency: frequency, dataPath: dataPath, scratch: scratch)
         }
     } else {
         recording = .failure(.notInstalled)
     }
+    Thread.sleep(forTimeInterval: Double(settle))
+    recording = recording.flatMap { perf in Result { () throws(PerfError) in try perf.enable(); return perf } }
     let clock = ContinuousClock()
     let start = try ProcessActivity.read(child.processID)
     let startedAt = clock.now
-    switch recording {
-    case let .success(perf):
-        do {
-            try perf.waitUntilDone()
-        } catch {
-            recording = .failure(error)
-            // The window is the same with or without perf.
-            let left = startedAt.duration(to: clock.now)
-            Thread.sleep(forTimeInterval: max(0, Double(seconds) - Double(left.components.seconds)))
-        }
-    case .failure:
-        Thread.sleep(forTimeInterval: Double(seconds))
-    }
+    Thread.sleep(forTimeInterval: Double(seconds))
     let end = try ProcessActivity.read(child.processID)
     let elapsed = startedAt.duration(to: clock.now)
     guard child.isRunning else { throw ChildBenchError.childEnded(scenario: CallScenario.name) }
     let elapsedSeconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     let measurement = IdleMeasurement(from: start, to: end, seconds: elapsedSeconds, ticksPerSecond: ticksPerSecond)
+    recording = recording.flatMap { perf in Result { () throws(PerfError) in try perf.disable(); try perf.stop(); return perf } }
 
     let summaryText = try child.finish(timeoutSeconds: 60)
     guard let summary = try? JSONDecoder().decode(CallSummary.self, from: Data(summaryText.utf8)) else {

@@ -37,9 +37,8 @@ struct CallReport: Codable, Sendable {
         switch profile {
         case let .success(profile):
             self.profile = profile
-            // perf samples for exactly `seconds` (its `sleep`); the procfs window also spans perf
-            // starting and writing its data (about 1 s here). Both give rates of a steady call.
-            split = CPUSplit(profile, cpuPercentOfOneCore: process.cpuPercentOfOneCore, sampledSeconds: Double(seconds))
+            // perf samples between the two procfs reads (switched on just before, off just after).
+            split = CPUSplit(profile, cpuPercentOfOneCore: process.cpuPercentOfOneCore, sampledSeconds: process.seconds)
         case let .failure(error):
             profilerUnavailable = error.description
         }
@@ -81,7 +80,8 @@ struct CallReport: Codable, Sendable {
 
     private func splitTable(_ split: CPUSplit, profile: PerfProfile) -> [String] {
         var lines = [
-            "Split by shared object: `\(profile.recordCommand)`, `perf report --sort dso`; \(split.totalSamples) samples "
+            "Split by shared object: `perf record -e cpu-clock -F \(profile.frequency) -p PID` switched on and off at the window's "
+                + "ends (`--control`), then `perf report --sort dso`; \(split.totalSamples) samples "
                 + "(\(Self.percent(split.sampledCPUPercentOfOneCore)) % of one core by count). CPU % of one core = share x the total above.",
             "",
             "| group | samples | share | CPU % of one core |",
