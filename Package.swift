@@ -72,8 +72,8 @@ let package = Package(
         // into simulcast-bench only: it replaces the allocator of whatever executable links it.
         .target(name: "AllocationCounter", path: "Benchmarks/AllocationCounter"),
         .executableTarget(name: "simulcast-bench",
-                          dependencies: ["MediaEngine", "MediaCodecs", "EngineCore", "SessionCore", "RTPWire", "Simulcast", "SRTP", "SFrame", "CReference",
-                                         "CommandLineSupport", "AllocationCounter", "CShims"],
+                          dependencies: ["MediaEngine", "MediaEngineTesting", "MediaCodecs", "EngineCore", "SessionCore", "RTPWire", "Simulcast", "SRTP",
+                                         "SFrame", "CReference", "CommandLineSupport", "AllocationCounter", "CShims"],
                           path: "Benchmarks/simulcast-bench"),
 
         .testTarget(name: "RTPWireTests", dependencies: ["RTPWire"], path: "Tests/RTPWireTests"),

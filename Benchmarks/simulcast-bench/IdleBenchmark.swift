@@ -13,7 +13,7 @@ usage: simulcast-bench idle [--seconds N] [--settle S] [--scenarios sleep,engine
   --json PATH        the report as JSON: every thread's rates, where and when it was measured
 """
 
-/// `simulcast-bench idle`: for each scenario, starts a child (`IdleChild`), waits until it is
+/// `simulcast-bench idle`: for each scenario, starts a child (`BenchChild`), waits until it is
 /// ready and has settled, then reads its procfs counts at both ends of the window
 /// (`ProcessActivity`, `IdleMeasurement`). One child at a time, so no scenario's process runs
 /// beside another's. The parent only sleeps meanwhile; what it does is not counted.
@@ -25,7 +25,7 @@ func runIdle(_ arguments: ArraySlice<String>) throws {
     let seconds = try options.int("seconds", default: 20, range: 1...3600)
     if let child = options.string("child") {
         guard let scenario = IdleScenario(rawValue: child) else { throw unknownScenario(child, option: "child") }
-        try IdleChild.run(scenario, seconds: seconds)
+        try BenchChild.run(scenario.rawValue, holdSeconds: seconds) { try await scenario.setUp() }
         return
     }
     let settle = try options.int("settle", default: 2, range: 0...600)
@@ -50,10 +50,11 @@ func runIdle(_ arguments: ArraySlice<String>) throws {
 
 /// One scenario's child, from start to reaped.
 private func measureIdle(_ scenario: IdleScenario, settle: Int, seconds: Int, ticksPerSecond: Int)
-    throws(IdleBenchError) -> IdleMeasurement {
+    throws(ChildBenchError) -> IdleMeasurement {
     // Time enough to start, settle and be measured; the parent stops it as soon as it has.
     let readyTimeout = 60
-    let child = try IdleChildProcess(scenario, holdSeconds: readyTimeout + settle + seconds + 30)
+    let child = try BenchChildProcess(scenario: scenario.rawValue, arguments: [
+        "idle", "--child", scenario.rawValue, "--seconds", "\(readyTimeout + settle + seconds + 30)"])
     defer { child.stop() }
     try child.waitUntilReady(timeoutSeconds: readyTimeout)
     Thread.sleep(forTimeInterval: Double(settle))

@@ -30,14 +30,10 @@ struct IdleReport: Codable, Sendable {
 
     init(settleSeconds: Int, seconds: Int, clockTicksPerSecond: Int, scenarios: [Scenario]) {
         measuredAt = ISO8601DateFormatter().string(from: Date())
-        hostname = Self.procText("/proc/sys/kernel/hostname")
-        kernel = Self.procText("/proc/sys/kernel/osrelease")
+        hostname = MachineInfo.hostname
+        kernel = MachineInfo.kernelRelease
         machine = .current()
-        #if DEBUG
-        build = "debug"
-        #else
-        build = "release"
-        #endif
+        build = MachineInfo.buildConfiguration
         self.settleSeconds = settleSeconds
         self.seconds = seconds
         self.clockTicksPerSecond = clockTicksPerSecond
@@ -76,8 +72,4 @@ struct IdleReport: Codable, Sendable {
     }
 
     private static func rate(_ value: Double) -> String { String(format: "%.1f", value) }
-
-    private static func procText(_ path: String) -> String {
-        ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "unknown").trimmingCharacters(in: .whitespacesAndNewlines)
-    }
 }

@@ -46,11 +46,13 @@ enum IdleScenario: String, CaseIterable, Sendable {
 
 /// A scenario that is set up: the engine, the objects a client would hold (room, participants,
 /// tracks: held, so nothing the scenario made is let go of while it idles) and the tasks that
-/// read their streams.
-struct IdleScenarioSession: Sendable {
+/// read their streams. The parent stops an idle child with SIGTERM: it has no summary.
+struct IdleScenarioSession: BenchChildSession {
     let engine: MediaEngine?
     let held: [any Sendable]
     let drains: [Task<Void, Never>]
+
+    func summaryLine() async -> String? { nil }
 
     /// Closes the engine, which ends every stream, so the readers finish.
     func close() async {

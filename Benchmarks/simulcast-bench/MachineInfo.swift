@@ -27,6 +27,19 @@ struct MachineInfo: Codable, Sendable {
         #endif
     }
 
+    /// This machine's name (/proc/sys/kernel/hostname), "unknown" if unreadable.
+    static var hostname: String { procText("/proc/sys/kernel/hostname") }
+
+    /// The running kernel's release (/proc/sys/kernel/osrelease), "unknown" if unreadable.
+    static var kernelRelease: String { procText("/proc/sys/kernel/osrelease") }
+
+    /// The 1, 5 and 15 minute load averages (/proc/loadavg): how busy the machine was.
+    static var loadAverage: String { procText("/proc/loadavg").split(separator: " ").prefix(3).joined(separator: " ") }
+
+    private static func procText(_ path: String) -> String {
+        ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "unknown").trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     /// "2026-12-03 on 2 CPUs (AMD EPYC), release build": where and when, for a table's first line.
     var sentence: String {
         "\(measuredOn ?? "an unrecorded day") on \(cpus) CPUs (\(cpuModel)), \(Self.buildConfiguration) build"

@@ -25,7 +25,7 @@ struct ProcessActivity: Sendable {
 
     /// Reads `/proc/<processID>` now. A thread that ends while it is read is left out (it is not
     /// there at this end).
-    static func read(_ processID: pid_t) throws(IdleBenchError) -> ProcessActivity {
+    static func read(_ processID: pid_t) throws(ChildBenchError) -> ProcessActivity {
         // The CPU time first: if the process has gone, its stat file is the first read that fails.
         let cpuTicks = try readCPUTicks(processID)
         let taskDirectory = "/proc/\(processID)/task"
@@ -51,7 +51,7 @@ struct ProcessActivity: Sendable {
 
     /// utime (field 14) + stime (field 15) of `/proc/<pid>/stat`. The fields are counted after
     /// the last `)`: the command name before it, in parentheses, may itself hold spaces and `)`.
-    private static func readCPUTicks(_ processID: pid_t) throws(IdleBenchError) -> Int {
+    private static func readCPUTicks(_ processID: pid_t) throws(ChildBenchError) -> Int {
         let path = "/proc/\(processID)/stat"
         guard let stat = try? String(contentsOfFile: path, encoding: .utf8) else {
             throw .procUnreadable(path: path, reason: "the process has ended")
@@ -66,7 +66,7 @@ struct ProcessActivity: Sendable {
     }
 
     /// The number after `name:` in a status file (`voluntary_ctxt_switches:\t1234`).
-    private static func field(_ name: String, of status: String, path: String) throws(IdleBenchError) -> Int {
+    private static func field(_ name: String, of status: String, path: String) throws(ChildBenchError) -> Int {
         let prefix = name + ":"
         guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(prefix) }),
               let value = Int(line.dropFirst(prefix.count).trimmingCharacters(in: .whitespaces)) else {

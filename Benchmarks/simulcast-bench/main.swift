@@ -24,6 +24,7 @@ usage: simulcast-bench <command> [options]
   screen       the screen-share track on the generated screen next to the camera pipeline
   charts       redraw the SVG charts from the JSON results of encode and cc-eval (no measuring)
   idle         wake-ups a second and CPU % of an idle engine (room, camera, no frames) next to a sleeping process
+  call         CPU of a 1:1 720p call (3 layers, Opus both ways) split into libvpx/libopus/libyuv/libsrtp, kernel and the rest
 run `simulcast-bench <command> --help` for its options
 """
 
@@ -186,6 +187,7 @@ let subcommands: [BenchSubcommand] = [
     BenchSubcommand(name: "screen", usage: screenShareUsage, run: runScreenShare),
     BenchSubcommand(name: "charts", usage: chartsUsage, run: runCharts),
     BenchSubcommand(name: "idle", usage: idleUsage, run: runIdle),
+    BenchSubcommand(name: "call", usage: callUsage, run: runCall),
     // The child `CallgrindCounter` starts under valgrind; not for people.
     BenchSubcommand(name: CallgrindCounter.subcommand, usage: "internal: run by `encode --instructions callgrind`",
                     run: runEncodeInstructions),
