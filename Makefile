@@ -84,10 +84,10 @@ bench-deps:
 # A 1:1 call through a hosted room (720p, three layers, Opus both ways) for 30 s in a child
 # process: its CPU split by shared object with perf (libvpx, libopus, libyuv, libsrtp2 + crypto,
 # kernel, everything else; issue 27: everything else at most 10 % of the codec work). perf is
-# Debian's linux-perf (not installed by bench-deps); without it only the total CPU is printed.
+# Debian's linux-perf (installed by bench-deps); without it only the total CPU is printed.
 # Not in `make test`: a benchmark.
 .PHONY: bench-call
-bench-call: deps
+bench-call: deps bench-deps
 	$(NICE) $(SWIFT) build -c release --product simulcast-bench
 	$(NICE) "$$($(SWIFT) build -c release --show-bin-path)/simulcast-bench" call --seconds 30 --json out/call.json
 
