@@ -57,15 +57,7 @@ func runCall(_ arguments: ArraySlice<String>) throws {
     }
     Thread.sleep(forTimeInterval: Double(settle))
     recording = recording.flatMap { perf in Result { () throws(PerfError) in try perf.enable(); return perf } }
-    let clock = ContinuousClock()
-    let start = try ProcessActivity.read(child.processID)
-    let startedAt = clock.now
-    Thread.sleep(forTimeInterval: Double(seconds))
-    let end = try ProcessActivity.read(child.processID)
-    let elapsed = startedAt.duration(to: clock.now)
-    guard child.isRunning else { throw ChildBenchError.childEnded(scenario: CallScenario.name) }
-    let elapsedSeconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-    let measurement = IdleMeasurement(from: start, to: end, seconds: elapsedSeconds, ticksPerSecond: ticksPerSecond)
+    let measurement = try IdleMeasurement.sample(child, scenario: CallScenario.name, seconds: seconds, ticksPerSecond: ticksPerSecond)
     recording = recording.flatMap { perf in Result { () throws(PerfError) in try perf.disable(); try perf.stop(); return perf } }
 
     let summaryText = try child.finish(timeoutSeconds: 60)

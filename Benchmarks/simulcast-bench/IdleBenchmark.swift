@@ -58,16 +58,7 @@ private func measureIdle(_ scenario: IdleScenario, settle: Int, seconds: Int, ti
     defer { child.stop() }
     try child.waitUntilReady(timeoutSeconds: readyTimeout)
     Thread.sleep(forTimeInterval: Double(settle))
-    let clock = ContinuousClock()
-    let start = try ProcessActivity.read(child.processID)
-    let startedAt = clock.now
-    Thread.sleep(forTimeInterval: Double(seconds))
-    let end = try ProcessActivity.read(child.processID)
-    let elapsed = startedAt.duration(to: clock.now)
-    // A child that ended (a zombie not yet reaped) still has a stat file: ask whether it runs.
-    guard child.isRunning else { throw .childEnded(scenario: scenario.rawValue) }
-    let elapsedSeconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-    return IdleMeasurement(from: start, to: end, seconds: elapsedSeconds, ticksPerSecond: ticksPerSecond)
+    return try IdleMeasurement.sample(child, scenario: scenario.rawValue, seconds: seconds, ticksPerSecond: ticksPerSecond)
 }
 
 private func unknownScenario(_ name: String, option: String) -> ValidationError {

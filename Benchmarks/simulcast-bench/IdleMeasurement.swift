@@ -1,3 +1,5 @@
+import Foundation
+
 /// What one process did between two `ProcessActivity` snapshots: wake-ups (voluntary context
 /// switches) a second of every thread and of all of them, preemptions a second, and CPU as a
 /// percentage of one core.
@@ -56,5 +58,23 @@ struct IdleMeasurement: Codable, Sendable {
         threadsAtStart = start.threads.count
         threadsAtEnd = end.threads.count
         threads = rates
+    }
+}
+
+extension IdleMeasurement {
+    /// What `child` did over the next `seconds`: its `/proc` activity at both ends of the
+    /// window and the time between them (a child that ended meanwhile is an error).
+    static func sample(_ child: BenchChildProcess, scenario: String, seconds: Int, ticksPerSecond: Int)
+        throws(ChildBenchError) -> IdleMeasurement {
+        let clock = ContinuousClock()
+        let start = try ProcessActivity.read(child.processID)
+        let startedAt = clock.now
+        Thread.sleep(forTimeInterval: Double(seconds))
+        let end = try ProcessActivity.read(child.processID)
+        let elapsed = startedAt.duration(to: clock.now)
+        // A child that ended (a zombie not yet reaped) still has a stat file: ask whether it runs.
+        guard child.isRunning else { throw .childEnded(scenario: scenario) }
+        let elapsedSeconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        return IdleMeasurement(from: start, to: end, seconds: elapsedSeconds, ticksPerSecond: ticksPerSecond)
     }
 }
