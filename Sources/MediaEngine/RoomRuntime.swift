@@ -511,12 +511,12 @@ final class RoomRuntime {
             guard let participant = participants[id] else { continue }
             for (_, video) in participant.publishedVideos {
                 guard let node = video.node.transport as? UDPAndTCPTransport else { return false }
-                descriptors += node.readinessDescriptors
-                descriptors += video.path.transport.readinessDescriptors
+                node.appendReadinessDescriptors(to: &descriptors)
+                video.path.transport.appendReadinessDescriptors(to: &descriptors)
             }
             for subscription in participant.subscriptions.values {
                 guard let path = subscription.path else { return false }
-                descriptors += path.transport.readinessDescriptors
+                path.transport.appendReadinessDescriptors(to: &descriptors)
             }
         }
         return true

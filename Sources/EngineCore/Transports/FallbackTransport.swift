@@ -115,11 +115,10 @@ public final class FallbackTransport: DatagramTransport {
 
     public func isReliableStream(to peer: NetworkEndpoint) -> Bool { connection != nil }
 
-    /// The socket an engine loop waits on for this transport (`poll`): the TCP connection once
-    /// there is one, else the UDP socket.
-    package var readinessDescriptors: [Int32] {
-        if let connection { return [connection.descriptor] }
-        return udp.map { [$0.descriptor] } ?? []
+    /// Appends the socket an engine loop waits on for this transport (`poll`): the TCP connection
+    /// once there is one, else the UDP socket.
+    package func appendReadinessDescriptors(to descriptors: inout [Int32]) {
+        if let descriptor = connection?.descriptor ?? udp?.descriptor { descriptors.append(descriptor) }
     }
 
     /// Sends to the server (`destination` must be `server`) on the path in use.

@@ -57,9 +57,8 @@ public enum STUNBindingCheck {
     /// MESSAGE-INTEGRITY under the same password (RFC 8489 §9.1.3), so the client can trust it.
     public static func response(answering transactionID: STUNTransactionID, from source: NetworkEndpoint,
                                 credentials: ICECredentials) -> [UInt8] {
-        let answer = STUNMessage(type: STUNMessageType(method: .binding, messageClass: .successResponse), transactionID: transactionID,
-                                 attributes: [.xorMappedAddress(.ipv4(source.address, port: source.port))])
-        return (try? answer.serialized(integrityKey: Array(credentials.password.utf8), fingerprint: true)) ?? []
+        (try? success(answering: transactionID, from: source).serialized(integrityKey: Array(credentials.password.utf8),
+                                                                          fingerprint: true)) ?? []
     }
 
     /// Whether `datagram` is the success response to the request with `transactionID`.
@@ -85,9 +84,12 @@ public enum STUNBindingCheck {
         guard datagram.count >= responseLength, STUNMessage.isSTUN(datagram),
               let message = try? STUNMessage(parsing: datagram),
               message.type == STUNMessageType(method: .binding, messageClass: .request) else { return nil }
-        let answer = STUNMessage(type: STUNMessageType(method: .binding, messageClass: .successResponse),
-                                 transactionID: message.transactionID,
-                                 attributes: [.xorMappedAddress(.ipv4(source.address, port: source.port))])
-        return try? answer.serialized()
+        return try? success(answering: message.transactionID, from: source).serialized()
+    }
+
+    /// A Binding success response telling `source` the address it was seen from (§14.2).
+    private static func success(answering transactionID: STUNTransactionID, from source: NetworkEndpoint) -> STUNMessage {
+        STUNMessage(type: STUNMessageType(method: .binding, messageClass: .successResponse), transactionID: transactionID,
+                    attributes: [.xorMappedAddress(.ipv4(source.address, port: source.port))])
     }
 }

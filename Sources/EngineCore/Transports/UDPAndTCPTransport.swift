@@ -75,13 +75,12 @@ public final class UDPAndTCPTransport: DatagramTransport {
     }
     /// Connections held now, proven or not.
     public var connectionCount: Int { connections.count }
-    /// The sockets an engine loop waits on for this transport (`poll`): UDP, the listener unless
-    /// accepting rests after a descriptor shortage, and every connection.
-    package var readinessDescriptors: [Int32] {
-        var descriptors = [udp.descriptor]
+    /// Appends the sockets an engine loop waits on for this transport (`poll`): UDP, the listener
+    /// unless accepting rests after a descriptor shortage, and every connection.
+    package func appendReadinessDescriptors(to descriptors: inout [Int32]) {
+        descriptors.append(udp.descriptor)
         if clock.monotonicMicroseconds() / 1000 >= acceptResumesMilliseconds { descriptors.append(listener.descriptor) }
         for peer in connections.values { descriptors.append(peer.connection.descriptor) }
-        return descriptors
     }
 
     /// The connection of a TCP peer (its counters: drops for back-pressure, queued bytes).
