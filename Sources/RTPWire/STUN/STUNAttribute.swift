@@ -19,6 +19,18 @@ public enum STUNAttribute: Sendable, Hashable {
     /// ICE-CONTROLLED (0x8029) and ICE-CONTROLLING (0x802A), RFC 8445 §7.1.3: the tie-breaker.
     case iceControlled(tieBreaker: UInt64)
     case iceControlling(tieBreaker: UInt64)
+    /// TURN (RFC 8656 §18): CHANNEL-NUMBER (0x000C), LIFETIME (0x000D, seconds),
+    /// XOR-PEER-ADDRESS (0x0012), DATA (0x0013), XOR-RELAYED-ADDRESS (0x0016),
+    /// REQUESTED-TRANSPORT (0x0019, the IP protocol number: 17 for UDP).
+    case channelNumber(UInt16)
+    case lifetime(UInt32)
+    case xorPeerAddress(STUNAddress)
+    case data([UInt8])
+    case xorRelayedAddress(STUNAddress)
+    case requestedTransport(UInt8)
+    /// Long-term credentials (RFC 8489 §9.2): REALM (0x0014) and NONCE (0x0015).
+    case realm(String)
+    case nonce(String)
     /// Any other attribute, kept as it came (type, value without padding).
     case unknown(type: UInt16, value: [UInt8])
 
@@ -35,7 +47,18 @@ public enum STUNAttribute: Sendable, Hashable {
         public static let fingerprint: UInt16 = 0x8028
         public static let iceControlled: UInt16 = 0x8029
         public static let iceControlling: UInt16 = 0x802A
+        public static let channelNumber: UInt16 = 0x000C
+        public static let lifetime: UInt16 = 0x000D
+        public static let xorPeerAddress: UInt16 = 0x0012
+        public static let data: UInt16 = 0x0013
+        public static let realm: UInt16 = 0x0014
+        public static let nonce: UInt16 = 0x0015
+        public static let xorRelayedAddress: UInt16 = 0x0016
+        public static let requestedTransport: UInt16 = 0x0019
     }
+
+    /// Longest REALM and NONCE values (RFC 8489 §14.9, §14.10: under 128 characters, 763 bytes).
+    public static let maximumRealmOrNonceLength = 763
 
     /// Longest USERNAME value (RFC 8489 §14.3: less than 513 bytes).
     public static let maximumUsernameLength = 512
@@ -54,6 +77,14 @@ public enum STUNAttribute: Sendable, Hashable {
         case .useCandidate: return Code.useCandidate
         case .iceControlled: return Code.iceControlled
         case .iceControlling: return Code.iceControlling
+        case .channelNumber: return Code.channelNumber
+        case .lifetime: return Code.lifetime
+        case .xorPeerAddress: return Code.xorPeerAddress
+        case .data: return Code.data
+        case .xorRelayedAddress: return Code.xorRelayedAddress
+        case .requestedTransport: return Code.requestedTransport
+        case .realm: return Code.realm
+        case .nonce: return Code.nonce
         case let .unknown(type, _): return type
         }
     }
@@ -96,6 +127,25 @@ public enum STUNAttribute: Sendable, Hashable {
         case Code.iceControlling:
             try expectLength(value, 8, "STUN ICE-CONTROLLING")
             return .iceControlling(tieBreaker: try reader.readUInt64("STUN ICE-CONTROLLING"))
+        case Code.channelNumber:
+            try expectLength(value, 4, "TURN CHANNEL-NUMBER")
+            return .channelNumber(try reader.readUInt16("TURN CHANNEL-NUMBER"))
+        case Code.lifetime:
+            try expectLength(value, 4, "TURN LIFETIME")
+            return .lifetime(try reader.readUInt32("TURN LIFETIME"))
+        case Code.xorPeerAddress:
+            return .xorPeerAddress(try STUNAddress.parse(value, xored: true, transactionID: transactionID))
+        case Code.xorRelayedAddress:
+            return .xorRelayedAddress(try STUNAddress.parse(value, xored: true, transactionID: transactionID))
+        case Code.data:
+            return .data(Array(value))
+        case Code.requestedTransport:
+            try expectLength(value, 4, "TURN REQUESTED-TRANSPORT")
+            return .requestedTransport(try reader.readUInt8("TURN REQUESTED-TRANSPORT"))
+        case Code.realm:
+            return .realm(try text(value, field: "STUN REALM", limit: maximumRealmOrNonceLength))
+        case Code.nonce:
+            return .nonce(try text(value, field: "STUN NONCE", limit: maximumRealmOrNonceLength))
         default:
             return .unknown(type: type, value: Array(value))
         }
@@ -122,6 +172,22 @@ public enum STUNAttribute: Sendable, Hashable {
             break
         case let .iceControlled(tieBreaker), let .iceControlling(tieBreaker):
             buffer.appendUInt64(tieBreaker)
+        case let .channelNumber(number):
+            buffer.appendUInt16(number)
+            buffer += [0, 0]  // RFFU (RFC 8656 §18.1)
+        case let .lifetime(seconds):
+            buffer.appendUInt32(seconds)
+        case let .xorPeerAddress(address), let .xorRelayedAddress(address):
+            try address.serialize(into: &buffer, xored: true, transactionID: transactionID)
+        case let .data(bytes):
+            guard bytes.count <= Int(UInt16.max) else { throw .outOfRange(field: "TURN DATA length", value: bytes.count) }
+            buffer += bytes
+        case let .requestedTransport(proto):
+            buffer += [proto, 0, 0, 0]
+        case let .realm(text):
+            try Self.append(text, into: &buffer, field: "STUN REALM", limit: Self.maximumRealmOrNonceLength)
+        case let .nonce(text):
+            try Self.append(text, into: &buffer, field: "STUN NONCE", limit: Self.maximumRealmOrNonceLength)
         case let .unknown(type, value):
             guard type != Code.messageIntegrity, type != Code.fingerprint else {
                 throw .unsupported("MESSAGE-INTEGRITY and FINGERPRINT are computed by STUNMessage.serialized")

@@ -17,6 +17,13 @@ public struct STUNMethod: RawRepresentable, Sendable, Hashable {
     }
 
     public static let binding = STUNMethod(rawValue: 0x001)!
+    /// TURN's methods (RFC 8656 §17).
+    public static let allocate = STUNMethod(rawValue: 0x003)!
+    public static let refresh = STUNMethod(rawValue: 0x004)!
+    public static let send = STUNMethod(rawValue: 0x006)!
+    public static let data = STUNMethod(rawValue: 0x007)!
+    public static let createPermission = STUNMethod(rawValue: 0x008)!
+    public static let channelBind = STUNMethod(rawValue: 0x009)!
 }
 
 /// The 14-bit message type of the STUN header: method bits M11…M0 with the class bits C1 C0
