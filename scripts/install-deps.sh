@@ -8,7 +8,8 @@ set -euo pipefail
 # iproute2's `ip` builds the private network namespaces of the ICE tests (scripts/netns-run.sh);
 # nftables' `nft` blocks UDP inside such a namespace for the TCP fallback tests (TCPFallbackCallTests).
 # OpenSSL 3 (libssl-dev) runs DTLS-SRTP (RFC 5764) for the WebRTC transport.
-packages=(libvpx-dev libyuv-dev libopus-dev libsrtp2-dev libssl-dev pkg-config
+# coturn is the real TURN server of TURNClientInteropTests (RFC 8656).
+packages=(libvpx-dev libyuv-dev libopus-dev libsrtp2-dev libssl-dev pkg-config coturn
           gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad
           ffmpeg iproute2 nftables "$@")
 "$(dirname "${BASH_SOURCE[0]}")/apt-install-missing.sh" "${packages[@]}"

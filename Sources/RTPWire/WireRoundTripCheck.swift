@@ -16,7 +16,8 @@ public enum WireRoundTripCheck: String, CaseIterable, Sendable {
     case rtcp
     /// Classic pcap files, with `PcapWriter` as the oracle.
     case pcap
-    /// STUN messages (RFC 8489) with MESSAGE-INTEGRITY and FINGERPRINT checks.
+    /// STUN messages (RFC 8489, with TURN's methods and attributes, RFC 8656) with MESSAGE-INTEGRITY
+    /// and FINGERPRINT checks, and TURN ChannelData (RFC 8656 §12.4) re-framed.
     case stun
     /// Session descriptions (RFC 8866), candidates, fingerprints, and an answer to a fixed offer.
     case sdp
@@ -142,6 +143,16 @@ public enum WireRoundTripCheck: String, CaseIterable, Sendable {
     }
 
     private static func checkSTUN(_ bytes: [UInt8]) -> String? {
+        if TURNChannelData.isChannelData(bytes[...]), let (channel, data) = try? TURNChannelData.parse(bytes[...]) {
+            let framed: [UInt8]? = Array(data).withUnsafeBytes { raw in
+                var out: [UInt8] = []
+                do throws(WireError) { try TURNChannelData.write(channel: channel, data: raw, padded: false, into: &out) } catch { return nil }
+                return out
+            }
+            guard let framed, framed == Array(bytes.prefix(TURNChannelData.headerLength + data.count)) else {
+                return "TURN ChannelData does not re-frame to its own bytes"
+            }
+        }
         let looksLikeSTUN = STUNMessage.isSTUN(bytes[...])
         _ = STUNMessage.checkIntegrity(bytes[...], key: Array("fuzz-password".utf8))
         _ = STUNMessage.checkFingerprint(bytes[...])

@@ -43,6 +43,11 @@ public final class TURNClient {
     public struct Received: Sendable, Equatable {
         public var peer: STUNAddress
         public var data: ArraySlice<UInt8>
+
+        public init(peer: STUNAddress, data: ArraySlice<UInt8>) {
+            self.peer = peer
+            self.data = data
+        }
     }
 
     public private(set) var state: State = .idle
@@ -219,8 +224,11 @@ public final class TURNClient {
                 ignoredDatagrams += 1
                 return nil
             }
-            // Once we authenticate, a response must prove it knows the key too (RFC 8489 §9.2.5).
-            if transaction.authenticated, let key, STUNMessage.checkIntegrity(datagram, key: key) != .valid {
+            // Once we authenticate, a success must prove it knows the key too (RFC 8489 §9.2.5). An
+            // error response is taken unsigned: a server cannot sign the 401 to a wrong password,
+            // and a forged error can do no more than a dropped response.
+            if message.type.messageClass == .successResponse, transaction.authenticated, let key,
+               STUNMessage.checkIntegrity(datagram, key: key) != .valid {
                 ignoredDatagrams += 1
                 return nil
             }
