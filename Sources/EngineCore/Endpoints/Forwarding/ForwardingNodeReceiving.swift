@@ -8,10 +8,7 @@ import SessionCore
 /// ends layers.
 extension ForwardingNode {
     func handleReceiveBuffer(length: Int, from source: NetworkEndpoint) {
-        let kind: RTPOrRTCP
-        do {
-            kind = try RTPOrRTCP.classify(receiveBuffer[0..<length])
-        } catch {
+        guard let kind = try? RTPOrRTCP.classify(receiveBuffer[0..<length]) else {
             counters.malformed += 1
             return
         }

@@ -50,7 +50,8 @@ public final class Subscriber {
     /// The sender's media address: pinned by its first valid packet, moved only by a run of valid
     /// packets from one new address; RTCP goes there unless `senderRTCPEndpoint` is configured.
     private var mediaSource = PeerAddressLatch<NetworkEndpoint>()
-    private var lastReportMicroseconds: Int64?
+    /// Receiver reports every `reportIntervalMilliseconds` (RFC 3550 §6.4.2).
+    private var reportSchedule: ReportScheduler
     private var counters = SubscriberStatistics(video: VideoReceiverStatistics(), audio: AudioReceiverStatistics())
 
     /// Largest datagram accepted.
@@ -73,6 +74,7 @@ public final class Subscriber {
         }
         receiveBuffer = Array(repeating: 0, count: Self.maximumDatagramSize)
         if configuration.sendsTransportFeedback { transportFeedback = TransportFeedbackRecorder() }
+        reportSchedule = ReportScheduler(interval: configuration.reportIntervalMilliseconds * 1000)
     }
 
     /// The transport's local endpoint (where the sender should send media).
@@ -124,10 +126,7 @@ public final class Subscriber {
     private func handleReceiveBuffer(length: Int, from source: NetworkEndpoint?) {
         counters.datagramsReceived += 1
         let now = clock.monotonicMicroseconds()
-        let kind: RTPOrRTCP
-        do {
-            kind = try RTPOrRTCP.classify(receiveBuffer[0..<length])
-        } catch {
+        guard let kind = try? RTPOrRTCP.classify(receiveBuffer[0..<length]) else {
             counters.malformedDatagrams += 1
             return
         }
@@ -244,26 +243,19 @@ public final class Subscriber {
            let report = transportFeedback?.feedback(senderSSRC: configuration.localSSRC, mediaSSRC: mediaSSRC, nowMicroseconds: now) {
             feedback.append(.transportWideFeedback(report))
         }
-        let reportDue = lastReportMicroseconds.map { now - $0 >= configuration.reportIntervalMilliseconds * 1000 } ?? true
+        let reportDue = reportSchedule.isDue(ssrc: configuration.localSSRC, now: now)
         guard !feedback.isEmpty || reportDue else { return }
         guard video.mediaSSRC != nil || audio.mediaSSRC != nil else { return }
-        var packets: [RTCPPacket] = []
         var blocks: [ReportBlock] = []
         if reportDue {
-            lastReportMicroseconds = now
+            reportSchedule.reported(ssrc: configuration.localSSRC, now: now)
             if let block = video.makeReportBlock(nowMicroseconds: now) { blocks.append(block) }
             if let block = audio.makeReportBlock(nowMicroseconds: now) { blocks.append(block) }
+            if let remb = video.makeREMB(nowMicroseconds: now) { feedback.append(.receiverEstimatedMaxBitrate(remb)) }
         }
         // RFC 3550 §6.1: a compound packet starts with a report (an empty RR between reports).
-        packets.append(.receiverReport(ReceiverReport(ssrc: configuration.localSSRC, reportBlocks: blocks)))
-        if let cname = configuration.cname {
-            packets.append(.sourceDescription(SourceDescription(chunks: [.cname(ssrc: configuration.localSSRC, cname)])))
-        }
-        packets.append(contentsOf: feedback)
-        if reportDue, let remb = video.makeREMB(nowMicroseconds: now) {
-            packets.append(.receiverEstimatedMaxBitrate(remb))
-        }
-        send(RTCPCompoundPacket(packets: packets))
+        send(ReportCompound.receiverReport(localSSRC: configuration.localSSRC, blocks: blocks, cname: configuration.cname,
+                                           feedback: feedback))
     }
 
     private func send(_ compound: RTCPCompoundPacket) {
