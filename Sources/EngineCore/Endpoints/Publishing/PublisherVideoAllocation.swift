@@ -69,56 +69,51 @@ struct PublisherVideoAllocation {
         }
         let shares = allocator.allocate(bitsPerSecond: bitsPerSecond, allowed: allowed, nowMilliseconds: nowMilliseconds)
         rateAllocator = allocator
-        var paused = 0, resumed = 0
-        do {
-            for index in shares.indices where allowed[index] {
-                let pausedForBandwidth = encoder.isPaused(layer: index, reason: .bandwidth)
-                if shares[index] == 0 {
-                    guard !pausedForBandwidth else { continue }
-                    try encoder.setPaused(true, layer: index, reason: .bandwidth)
-                    paused += 1
-                    continue
-                }
+        var changes = (paused: 0, resumed: 0)
+        for index in shares.indices where allowed[index] {
+            let pausedForBandwidth = encoder.isPaused(layer: index, reason: .bandwidth)
+            guard shares[index] > 0 else {
+                if !pausedForBandwidth { try setPausedForBandwidth(true, layer: index, encoder, &changes) }
+                continue
+            }
+            do {
                 let current = try encoder.targetBitrateKbps(forLayer: index)
                 if abs(shares[index] - current) * 20 > current { try encoder.setBitrate(kbps: shares[index], forLayer: index) }
-                if pausedForBandwidth {
-                    try encoder.setPaused(false, layer: index, reason: .bandwidth)
-                    resumed += 1
-                }
+            } catch {
+                throw .encoder(error)
             }
-        } catch {
-            counted(paused, resumed)
-            throw .encoder(error)
+            if pausedForBandwidth { try setPausedForBandwidth(false, layer: index, encoder, &changes) }
         }
-        return counted(paused, resumed)
+        return changes
     }
 
-    /// Pauses layers from `active` up for bandwidth and resumes the ones below it that REMB paused.
+    /// Pauses layers from `active` up for bandwidth and resumes the ones below it that REMB paused
+    /// (the encoder starts a layer with a key frame once nothing else pauses it).
     private mutating func applyLayerCount(_ active: Int, encoder: SimulcastEncoder) throws(PublisherError) -> (paused: Int, resumed: Int) {
-        var paused = 0, resumed = 0
-        do {
-            for index in encoder.plan.layers.indices {
-                let pausedForBandwidth = encoder.isPaused(layer: index, reason: .bandwidth)
-                if index >= active, !pausedForBandwidth {
-                    try encoder.setPaused(true, layer: index, reason: .bandwidth)
-                    paused += 1
-                } else if index < active, pausedForBandwidth {
-                    // The encoder starts the layer with a key frame once nothing else pauses it.
-                    try encoder.setPaused(false, layer: index, reason: .bandwidth)
-                    resumed += 1
-                }
+        var changes = (paused: 0, resumed: 0)
+        for index in encoder.plan.layers.indices {
+            let pausedForBandwidth = encoder.isPaused(layer: index, reason: .bandwidth)
+            if (index >= active) != pausedForBandwidth {
+                try setPausedForBandwidth(index >= active, layer: index, encoder, &changes)
             }
-        } catch {
-            counted(paused, resumed)
-            throw .encoder(error)
         }
-        return counted(paused, resumed)
+        return changes
     }
 
-    @discardableResult
-    private mutating func counted(_ paused: Int, _ resumed: Int) -> (paused: Int, resumed: Int) {
-        layerPauses += paused
-        layerResumes += resumed
-        return (paused, resumed)
+    /// Pauses or resumes `layer` for bandwidth, counted in `changes` and in the totals.
+    private mutating func setPausedForBandwidth(_ pause: Bool, layer: Int, _ encoder: SimulcastEncoder,
+                                                _ changes: inout (paused: Int, resumed: Int)) throws(PublisherError) {
+        do {
+            try encoder.setPaused(pause, layer: layer, reason: .bandwidth)
+        } catch {
+            throw .encoder(error)
+        }
+        if pause {
+            layerPauses += 1
+            changes.paused += 1
+        } else {
+            layerResumes += 1
+            changes.resumed += 1
+        }
     }
 }
