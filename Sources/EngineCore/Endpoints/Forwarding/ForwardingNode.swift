@@ -25,6 +25,13 @@ import SessionCore
 /// the layers every subscriber forwards or switches to, plus each one's preferred layer, so a
 /// subscriber recovering bandwidth finds its layer running.
 ///
+/// It is an assembly of stages (`Stages/`): per subscriber (`ForwardedDownstream`) a
+/// `NACKResponder`, a `ReportScheduler` for its SRs, a `ReportBlockTracker` (RTT) and a
+/// `REMBLimit`; toward the publisher a `NACKRequester` per layer and a `KeyFrameRequestGate`,
+/// their RTCP built by `ReportCompound`. The files: receiving (`ForwardingNodeReceiving`),
+/// subscriber RTCP (`ForwardingNodeSubscriberRTCP`), sending (`ForwardingNodeSending`), feedback
+/// to the publisher (`ForwardingNodeUpstreamFeedback`), statistics (`ForwardingNodeStatistics`).
+///
 /// Time comes from the injected clock (microseconds). Not `Sendable`: drive it from one thread
 /// (`poll` + `service` in a loop). Nothing here traps on received bytes.
 public final class ForwardingNode {

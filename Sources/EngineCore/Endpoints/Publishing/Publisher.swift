@@ -15,6 +15,11 @@ import SessionCore
 /// (`KeyFrameRequestScope`: by default on every layer, throttled per track), generic NACKs resend
 /// from history, REMB bounds the total video bitrate by pausing top layers (`REMBPolicy`).
 ///
+/// The RTCP side is an assembly of stages (`Stages/`): `ReportScheduler` and `ReportCompound`
+/// (`PublisherReports.swift`), `KeyFrameRequestGate`, `NACKResponder`, `ReportBlockTracker`,
+/// `REMBLimit` and the send-side estimator (`PublisherFeedback.swift`), which bound the video
+/// through `PublisherVideoAllocation`; the media path is in `PublisherMedia.swift`.
+///
 /// Time and randomness are injected (`PublisherClock`, any `RandomNumberGenerator`). Not
 /// `Sendable`: it owns encoders and SRTP sessions; confine it to one thread or task.
 public final class Publisher {
@@ -47,10 +52,8 @@ public final class Publisher {
         public var layersResumed = 0
     }
 
-
     /// A reception report block about one of our streams (RFC 3550 §6.4.1) with its RTT.
     public typealias ReceivedReportBlock = EngineCore.ReceivedReportBlock
-
 
     /// Per-SSRC send counters.
     public struct StreamStatistics: Sendable, Equatable {
@@ -247,19 +250,11 @@ public final class Publisher {
 
     /// Counters per SSRC: video layers lightest first, then audio.
     public var statistics: [StreamStatistics] {
-        var result: [StreamStatistics] = []
-        for sender in videoSenders {
-            result.append(StreamStatistics(ssrc: sender.ssrc, name: sender.configuration.rid ?? "video",
-                                           packets: sender.packetCount, payloadOctets: sender.octetCount,
-                                           wireBytes: sender.wireBytes, retransmissions: sender.retransmissions,
-                                           retransmissionsRefused: sender.retransmissionRefusals.total))
+        allSenders.map { sender in
+            StreamStatistics(ssrc: sender.ssrc, name: sender === audioSender ? "audio" : sender.configuration.rid ?? "video",
+                             packets: sender.packetCount, payloadOctets: sender.octetCount,
+                             wireBytes: sender.wireBytes, retransmissions: sender.retransmissions,
+                             retransmissionsRefused: sender.retransmissionRefusals.total)
         }
-        if let sender = audioSender {
-            result.append(StreamStatistics(ssrc: sender.ssrc, name: "audio", packets: sender.packetCount,
-                                           payloadOctets: sender.octetCount, wireBytes: sender.wireBytes,
-                                           retransmissions: sender.retransmissions,
-                                           retransmissionsRefused: sender.retransmissionRefusals.total))
-        }
-        return result
     }
 }
