@@ -60,7 +60,7 @@ public final class ForwardingNode {
     var upstreamNACK: [NACKRequester]
     var upstreamKeyFrameGate: KeyFrameRequestGate
     /// When each of the publisher's packets arrived, for transport-wide feedback (if sent).
-    var transportFeedback: TransportFeedbackRecorder?
+    var transportFeedback: TransportFeedbackStage
     var downstreams: [String: ForwardedDownstream] = [:]
     /// The same subscribers sorted by id, kept sorted as they come and go: audio forwarding and
     /// `service` walk them in a stable order without sorting (allocating) each time.
@@ -100,7 +100,7 @@ public final class ForwardingNode {
             PacketHistory(capacity: configuration.historyCapacity, maximumPacketSize: 1500)
         }
         upstreamNACK = configuration.layerSSRCs.map { _ in NACKRequester(configuration: configuration.upstreamNACK) }
-        if configuration.sendsTransportFeedback { transportFeedback = TransportFeedbackRecorder() }
+        transportFeedback = TransportFeedbackStage(enabled: configuration.sendsTransportFeedback)
         upstreamKeyFrameGate = KeyFrameRequestGate(minimumIntervalMilliseconds: configuration.keyFrameRequestIntervalMilliseconds)
         rebuildBuffer.reserveCapacity(1500)
         numberedBuffer.reserveCapacity(2048)
@@ -237,9 +237,9 @@ public final class ForwardingNode {
             sendSenderReportIfDue(downstream, now: now)
             if downstream.downlink != nil { probeDownlink(downstream, now: now) }
         }
-        if let report = transportFeedback?.feedback(senderSSRC: configuration.localSSRC, mediaSSRC: configuration.layerSSRCs[0],
-                                                     nowMicroseconds: clock.monotonicMicroseconds()),
-           sendToPublisher(.transportWideFeedback(report)) {
+        if let report = transportFeedback.feedback(senderSSRC: configuration.localSSRC, mediaSSRC: configuration.layerSSRCs[0],
+                                                    nowMicroseconds: clock.monotonicMicroseconds()),
+           sendToPublisher(report) {
             counters.transportFeedbacksSent += 1
         }
         requestUpstreamRetransmissions(now: now)

@@ -59,7 +59,7 @@ extension ForwardingNode {
                 counters.foreignSourcePackets += 1
                 return
             }
-            if transportFeedback != nil { _ = recordTransportSequence(view, paddingOnly: false) }
+            if transportFeedback.isEnabled { _ = recordTransportSequence(view, paddingOnly: false) }
             handlePublisherRTP(view)
         }
     }
@@ -69,9 +69,9 @@ extension ForwardingNode {
     /// returns whether it was one (always true without it).
     func recordTransportSequence(_ view: RTPPacketView, paddingOnly: Bool) -> Bool {
         if paddingOnly, !(view.payload.isEmpty && view.paddingLength > 0) { return false }
-        if transportFeedback != nil,
+        if transportFeedback.isEnabled,
            let sequence = try? view.extensionValue(TransportSequenceNumber.self, map: configuration.extensionMap) {
-            transportFeedback?.record(transportSequenceNumber: sequence.value, arrivalMicroseconds: clock.monotonicMicroseconds())
+            transportFeedback.arrived(sequence, arrivalMicroseconds: clock.monotonicMicroseconds())
         }
         return true
     }

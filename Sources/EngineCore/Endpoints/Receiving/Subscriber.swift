@@ -46,7 +46,7 @@ public final class Subscriber {
     private var receiveBuffer: [UInt8]
     private var feedback: [RTCPPacket] = []
     /// Arrivals by transport-wide sequence number, when `sendsTransportFeedback`.
-    private var transportFeedback: TransportFeedbackRecorder?
+    private var transportFeedback: TransportFeedbackStage
     /// The sender's media address: pinned by its first valid packet, moved only by a run of valid
     /// packets from one new address; RTCP goes there unless `senderRTCPEndpoint` is configured.
     private var mediaSource = PeerAddressLatch<NetworkEndpoint>()
@@ -73,7 +73,7 @@ public final class Subscriber {
             security = SRTPSecurity(outbound: nil, inbound: nil)
         }
         receiveBuffer = Array(repeating: 0, count: Self.maximumDatagramSize)
-        if configuration.sendsTransportFeedback { transportFeedback = TransportFeedbackRecorder() }
+        transportFeedback = TransportFeedbackStage(enabled: configuration.sendsTransportFeedback)
         reportSchedule = ReportScheduler(interval: configuration.reportIntervalMilliseconds * 1000)
     }
 
@@ -172,9 +172,9 @@ public final class Subscriber {
             counters.foreignSourceDatagrams += 1
             return
         }
-        if transportFeedback != nil, let extensions = packet.header.extensions,
+        if transportFeedback.isEnabled, let extensions = packet.header.extensions,
            let sequence = try? extensions.value(TransportSequenceNumber.self, map: extensionMap) {
-            transportFeedback?.record(transportSequenceNumber: sequence.value, arrivalMicroseconds: now)
+            transportFeedback.arrived(sequence, arrivalMicroseconds: now)
         }
         // Padding only (RFC 3550 §5.1; a sender probing the link): it counted for the feedback
         // above and carries nothing for the receivers.
@@ -240,8 +240,8 @@ public final class Subscriber {
         feedback.removeAll(keepingCapacity: true)
         video.collectFeedback(nowMicroseconds: now, into: &feedback)
         if let mediaSSRC = video.mediaSSRC ?? audio.mediaSSRC,
-           let report = transportFeedback?.feedback(senderSSRC: configuration.localSSRC, mediaSSRC: mediaSSRC, nowMicroseconds: now) {
-            feedback.append(.transportWideFeedback(report))
+           let report = transportFeedback.feedback(senderSSRC: configuration.localSSRC, mediaSSRC: mediaSSRC, nowMicroseconds: now) {
+            feedback.append(report)
         }
         let reportDue = reportSchedule.isDue(ssrc: configuration.localSSRC, now: now)
         guard !feedback.isEmpty || reportDue else { return }
