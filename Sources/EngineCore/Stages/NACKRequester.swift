@@ -38,6 +38,9 @@ struct NACKRequester {
         generator.flush(before: sequence)
     }
 
+    /// How many sequence numbers the last `request` asked for.
+    var lastRequestCount: Int { due.count }
+
     /// The generic NACK from `senderSSRC` about `mediaSSRC` due at `nowMilliseconds`, nil when
     /// nothing is (`roundTripMilliseconds`: the retry interval, if known).
     mutating func request(senderSSRC: UInt32, mediaSSRC: UInt32, nowMilliseconds: Int64,

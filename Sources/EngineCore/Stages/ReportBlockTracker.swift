@@ -17,7 +17,7 @@ public struct ReceivedReportBlock: Sendable, Equatable {
 /// §6.4.1 and A.8): keeps the latest block about each stream it sends and the round-trip time
 /// the blocks give, for the NACK responder (retransmission budget) and the send-side estimator.
 ///
-/// One entry per stream reported on; nothing is allocated per block once each stream has one.
+/// One entry per stream reported on, reserved at init for `streams`; nothing is allocated per block.
 struct ReportBlockTracker {
     /// What estimators assume before any report gave a round-trip time (libwebrtc's default).
     static let assumedRoundTripMilliseconds = 100.0
@@ -26,6 +26,10 @@ struct ReportBlockTracker {
     private(set) var latest: [UInt32: ReceivedReportBlock] = [:]
     /// The last round-trip time any block gave (a block without LSR leaves it as it was).
     private(set) var lastRoundTripMicroseconds: Int64?
+
+    init(streams: Int) {
+        latest.reserveCapacity(streams)
+    }
 
     /// Takes one block about stream `block.ssrc` that arrived at `arrivalCompactNTP` (wall clock,
     /// compact NTP) and `nowMicroseconds` (monotonic).

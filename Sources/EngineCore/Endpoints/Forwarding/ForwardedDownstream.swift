@@ -16,9 +16,9 @@ final class ForwardedDownstream {
     var link: (any ForwardingLink)?
     var counters = ForwardedSubscriberCounters()
     /// Sender reports once a second (RFC 3550 §6.4.1), so its receiver reports carry LSR/DLSR.
-    var reportSchedule = ReportScheduler(interval: 1000)
+    var reportSchedule = ReportScheduler(interval: 1000, streams: 1)
     /// The RTT its receiver reports give, and the bound its REMBs set.
-    var reportBlocks = ReportBlockTracker()
+    var reportBlocks = ReportBlockTracker(streams: 1)
     var rembLimit = REMBLimit()
     /// The RTP timestamp of the last packet we sent it (for its sender reports).
     var lastRTPTimestamp: UInt32 = 0
@@ -80,13 +80,12 @@ final class ForwardedDownstream {
 
     /// The sender report for its stream, when one is due at `now` (once a second, after the
     /// first packet; RFC 3550 §6.4.1). The NTP time is `ntpTimestamp`.
-    func senderReportIfDue(now: Int64, ntpTimestamp: @autoclosure () -> UInt64) -> RTCPCompoundPacket? {
+    func senderReportIfDue(now: Int64, ntpTimestamp: @autoclosure () -> UInt64) -> SenderReport? {
         guard counters.packetsSent > 0, reportSchedule.isDue(ssrc: configuration.outputSSRC, now: now) else { return nil }
         reportSchedule.reported(ssrc: configuration.outputSSRC, now: now)
-        let report = SenderReport(
+        return SenderReport(
             ssrc: configuration.outputSSRC, ntpTimestamp: ntpTimestamp(),
             rtpTimestamp: lastRTPTimestamp, packetCount: UInt32(truncatingIfNeeded: counters.packetsSent),
             octetCount: UInt32(truncatingIfNeeded: counters.payloadOctets))
-        return ReportCompound.senderReport(report, cname: nil)
     }
 }

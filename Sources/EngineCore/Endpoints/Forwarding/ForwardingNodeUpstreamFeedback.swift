@@ -1,9 +1,9 @@
 import RTPWire
 
 /// The `ForwardingNode`'s feedback to the publisher, each through its stage and in one (S)RTCP
-/// compound (`ReportCompound`): key-frame requests through the `KeyFrameRequestGate` (RFC 4585
+/// compound: key-frame requests through the `KeyFrameRequestGate` (RFC 4585
 /// §6.3.1 PLI, one per layer per interval), generic NACKs from each layer's `NACKRequester`
-/// (RFC 4585 §6.2.1).
+/// (RFC 4585 §6.2.1), transport-wide feedback from the `TransportFeedbackStage`.
 extension ForwardingNode {
     /// Sends a PLI for each layer SSRC (rate-limited per SSRC).
     func requestKeyFrames(_ ssrcs: [UInt32]) {
@@ -27,7 +27,7 @@ extension ForwardingNode {
                                                          nowMilliseconds: now, roundTripMilliseconds: nil) else { continue }
             sendToPublisher(.genericNACK(nack))
             counters.upstreamNACKsSent += 1
-            counters.upstreamPacketsRequested += nack.lostSequenceNumbers.count
+            counters.upstreamPacketsRequested += upstreamNACK[layer].lastRequestCount
         }
     }
 
@@ -36,9 +36,9 @@ extension ForwardingNode {
     @discardableResult
     func sendToPublisher(_ feedback: RTCPPacket) -> Bool {
         guard let destination = publisherEndpoint else { return false }
+        let compound = RTCPCompoundPacket(packets: [.receiverReport(ReceiverReport(ssrc: configuration.localSSRC)), feedback])
         do {
-            let length = try publisherSecurity.protect(ReportCompound.receiverReport(localSSRC: configuration.localSSRC,
-                                                                                     feedback: [feedback]))
+            let length = try publisherSecurity.protect(compound)
             send(publisherSecurity.output[0..<length], to: destination)
             return true
         } catch {

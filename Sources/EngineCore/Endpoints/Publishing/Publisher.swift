@@ -85,7 +85,7 @@ public final class Publisher {
     /// report blocks and RTT, NACK answering, REMB, and the video's fit to the estimates.
     var keyFrameGate: KeyFrameRequestGate
     var reportSchedule: ReportScheduler
-    var reportBlocks = ReportBlockTracker()
+    var reportBlocks: ReportBlockTracker
     var nackResponder = NACKResponder()
     var rembLimit = REMBLimit()
     var videoAllocation: PublisherVideoAllocation
@@ -219,7 +219,8 @@ public final class Publisher {
         sendersBySSRC = bySSRC
         allSenders = videoSenders + (audioSender.map { [$0] } ?? [])
         keyFrameGate = KeyFrameRequestGate(minimumIntervalMilliseconds: configuration.keyFrameRequestIntervalMilliseconds)
-        reportSchedule = ReportScheduler(interval: configuration.reportIntervalMicroseconds)
+        reportSchedule = ReportScheduler(interval: configuration.reportIntervalMicroseconds, streams: allSenders.count)
+        reportBlocks = ReportBlockTracker(streams: allSenders.count)
         videoAllocation = PublisherVideoAllocation(configuration: configuration)
         dynaCast = configuration.video.map { DynaCastPolicy(plan: $0.plan) }
         if let estimation = configuration.sendSideEstimation {

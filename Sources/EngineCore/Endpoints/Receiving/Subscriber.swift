@@ -74,7 +74,7 @@ public final class Subscriber {
         }
         receiveBuffer = Array(repeating: 0, count: Self.maximumDatagramSize)
         transportFeedback = TransportFeedbackStage(enabled: configuration.sendsTransportFeedback)
-        reportSchedule = ReportScheduler(interval: configuration.reportIntervalMilliseconds * 1000)
+        reportSchedule = ReportScheduler(interval: configuration.reportIntervalMilliseconds * 1000, streams: 1)
     }
 
     /// The transport's local endpoint (where the sender should send media).
