@@ -2,8 +2,8 @@ import RTPWire
 
 /// The RTCP compound packets the endpoints send (RFC 3550 §6.1: a compound starts with a report,
 /// SR or RR, then SDES; feedback follows; BYE comes last, §6.6). One place builds them, so every
-/// endpoint puts the same packets in the same order. (The forwarding node's one-packet-list
-/// compounds are written where they are protected: a list built there stays on the stack.)
+/// endpoint puts the same packets in the same order. (The forwarding node's one-packet
+/// compounds are not built here: it reuses one list per subscriber for its sender reports.)
 enum ReportCompound {
     /// SR, then SDES CNAME (when `cname` is set), then BYE (RFC 3550 §6.4.1, §6.5.1, §6.6).
     static func senderReport(_ report: SenderReport, cname: String?, goodbye: Goodbye? = nil) -> RTCPCompoundPacket {

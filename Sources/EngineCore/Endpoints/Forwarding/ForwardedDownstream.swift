@@ -20,6 +20,11 @@ final class ForwardedDownstream {
     /// The RTT its receiver reports give, and the bound its REMBs set.
     var reportBlocks = ReportBlockTracker(streams: 1)
     var rembLimit = REMBLimit()
+    /// Its sender-report compound, reused: each report is written into the one packet list made
+    /// here, so a report allocates nothing.
+    private(set) var senderReportCompound = RTCPCompoundPacket(packets: [
+        .senderReport(SenderReport(ssrc: 0, ntpTimestamp: 0, rtpTimestamp: 0, packetCount: 0, octetCount: 0)),
+    ])
     /// The RTP timestamp of the last packet we sent it (for its sender reports).
     var lastRTPTimestamp: UInt32 = 0
     /// The bitrate we send it, over windows of at least a second.
@@ -78,14 +83,16 @@ final class ForwardedDownstream {
         rateWindowStartBytes = counters.bytesSent
     }
 
-    /// The sender report for its stream, when one is due at `now` (once a second, after the
-    /// first packet; RFC 3550 §6.4.1). The NTP time is `ntpTimestamp`.
-    func senderReportIfDue(now: Int64, ntpTimestamp: @autoclosure () -> UInt64) -> SenderReport? {
-        guard counters.packetsSent > 0, reportSchedule.isDue(ssrc: configuration.outputSSRC, now: now) else { return nil }
+    /// Writes the sender report for its stream into `senderReportCompound` when one is due at
+    /// `now` (once a second, after the first packet; RFC 3550 §6.4.1); returns whether it did.
+    /// The NTP time is `ntpTimestamp`.
+    func writeSenderReportIfDue(now: Int64, ntpTimestamp: @autoclosure () -> UInt64) -> Bool {
+        guard counters.packetsSent > 0, reportSchedule.isDue(ssrc: configuration.outputSSRC, now: now) else { return false }
         reportSchedule.reported(ssrc: configuration.outputSSRC, now: now)
-        return SenderReport(
+        senderReportCompound.packets[0] = .senderReport(SenderReport(
             ssrc: configuration.outputSSRC, ntpTimestamp: ntpTimestamp(),
             rtpTimestamp: lastRTPTimestamp, packetCount: UInt32(truncatingIfNeeded: counters.packetsSent),
-            octetCount: UInt32(truncatingIfNeeded: counters.payloadOctets))
+            octetCount: UInt32(truncatingIfNeeded: counters.payloadOctets)))
+        return true
     }
 }

@@ -70,6 +70,9 @@ public final class ForwardingNode {
     /// Layers the publisher ended with an RTCP BYE (until their next packet).
     var endedLayers: Set<Int> = []
     var receiveBuffer = [UInt8](repeating: 0, count: 2048)
+    /// The compound our feedback to the publisher goes in (RFC 3550 §6.1: an empty RR first),
+    /// reused: each feedback packet is written into its second place.
+    var publisherFeedbackCompound: RTCPCompoundPacket
     var rebuildBuffer: [UInt8] = []
     /// A packet for one subscriber with that subscriber's transport-wide number written in, and
     /// the node's probe packets (downlink estimation only).
@@ -100,6 +103,8 @@ public final class ForwardingNode {
             PacketHistory(capacity: configuration.historyCapacity, maximumPacketSize: 1500)
         }
         upstreamNACK = configuration.layerSSRCs.map { _ in NACKRequester(configuration: configuration.upstreamNACK) }
+        let emptyReport = RTCPPacket.receiverReport(ReceiverReport(ssrc: configuration.localSSRC))
+        publisherFeedbackCompound = RTCPCompoundPacket(packets: [emptyReport, emptyReport])
         transportFeedback = TransportFeedbackStage(enabled: configuration.sendsTransportFeedback)
         upstreamKeyFrameGate = KeyFrameRequestGate(minimumIntervalMilliseconds: configuration.keyFrameRequestIntervalMilliseconds)
         rebuildBuffer.reserveCapacity(1500)

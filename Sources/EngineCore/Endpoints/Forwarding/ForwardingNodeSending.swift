@@ -85,9 +85,9 @@ extension ForwardingNode {
     /// A sender report for the subscriber's stream once a second (RFC 3550 §6.4.1), so its
     /// receiver reports carry LSR/DLSR and we get a round-trip time.
     func sendSenderReportIfDue(_ downstream: ForwardedDownstream, now: Int64) {
-        guard let report = downstream.senderReportIfDue(now: now, ntpTimestamp: clock.ntpTimestamp()) else { return }
+        guard downstream.writeSenderReportIfDue(now: now, ntpTimestamp: clock.ntpTimestamp()) else { return }
         do {
-            let length = try downstream.security.protect(RTCPCompoundPacket(packets: [.senderReport(report)]))
+            let length = try downstream.security.protect(downstream.senderReportCompound)
             transmit(downstream.security.output[0..<length], to: downstream, now: now)
         } catch {
             counters.sendFailures += 1

@@ -36,9 +36,9 @@ extension ForwardingNode {
     @discardableResult
     func sendToPublisher(_ feedback: RTCPPacket) -> Bool {
         guard let destination = publisherEndpoint else { return false }
-        let compound = RTCPCompoundPacket(packets: [.receiverReport(ReceiverReport(ssrc: configuration.localSSRC)), feedback])
+        publisherFeedbackCompound.packets[1] = feedback
         do {
-            let length = try publisherSecurity.protect(compound)
+            let length = try publisherSecurity.protect(publisherFeedbackCompound)
             send(publisherSecurity.output[0..<length], to: destination)
             return true
         } catch {
