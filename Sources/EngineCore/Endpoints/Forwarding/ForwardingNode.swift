@@ -51,7 +51,6 @@ public final class ForwardingNode {
     /// else are dropped and counted in `counters.foreignSourcePackets`.
     public internal(set) var publisherSource = PeerAddressLatch<NetworkEndpoint>()
 
-
     let clock: MediaClock
     /// Unprotects the publisher's media and RTCP, protects the feedback we send it.
     let publisherSecurity: SRTPSecurity
