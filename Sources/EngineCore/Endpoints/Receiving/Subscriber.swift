@@ -8,7 +8,9 @@ import SessionCore
 /// (RFC 5761) → `VideoReceiver` (VP8) / `AudioReceiver` (Opus) by payload type. RTCP out —
 /// RR with a report block per received stream, SDES CNAME, generic NACK, PLI, REMB — goes as one
 /// compound packet (SRTCP-protected unless insecure) to the sender's RTCP address, whenever
-/// feedback is due or every `reportIntervalMilliseconds`. RTCP in: SRs (for LSR/DLSR).
+/// feedback is due or every `reportIntervalMilliseconds` (`ReportScheduler`, built by
+/// `ReportCompound`; transport-wide feedback from the `TransportFeedbackStage`). RTCP in: SRs
+/// (for LSR/DLSR).
 ///
 /// Driving it: call `poll(timeoutMilliseconds:)` (reads and handles what the transport has) and
 /// `service()` (timers: jitter-buffer release, NACK retries, PLI, reports) in a loop, or

@@ -23,9 +23,10 @@ public struct DecodedVideoFrame: Sendable {
 
 /// The video half of the receive path for one VP8 RTP stream (ARCHITECTURE "receive"):
 /// parsed RTP packet → per-SSRC `ReceiveStatistics` → `JitterBuffer` → `VP8FrameAssembler` →
-/// `VP8Decoder` → `onFrame`. It also decides the feedback: generic NACK (`NACKGenerator`),
-/// PLI when the decoder cannot continue (rate-limited by `KeyFrameRequestThrottle`), the RR
-/// report block and REMB (`BandwidthEstimator`). Transport and SRTP are the `Subscriber`'s job.
+/// `VP8Decoder` → `onFrame`. It also decides the feedback, each through its stage: generic NACK
+/// (`NACKRequester`), PLI when the decoder cannot continue (`KeyFrameRequestGate`), the RR
+/// report block (`ReceiveStatistics`) and REMB (`REMBReporter`). Transport and SRTP are the
+/// `Subscriber`'s job.
 ///
 /// Key frames: until the first key frame, and after a decoder error or a lost TL0 frame (the
 /// assembler reports the next TL0 frame not decodable), complete frames are dropped and a PLI is
