@@ -10,10 +10,7 @@ import SessionCore
 /// receiver reports into its `ReportBlockTracker` (RTT) and loss ceiling (RFC 3550 §6.4.2).
 extension ForwardingNode {
     func handleSubscriberRTCP(length: Int, from id: String, _ downstream: ForwardedDownstream) {
-        let compound: RTCPCompoundPacket
-        do {
-            compound = try RTCPCompoundPacket(parsing: receiveBuffer[0..<length])
-        } catch {
+        guard let compound = try? RTCPCompoundPacket(parsing: receiveBuffer[0..<length]) else {
             downstream.counters.rtcpErrors += 1
             return
         }

@@ -214,10 +214,7 @@ public final class Subscriber {
     }
 
     private func handleRTCP(length: Int, now: Int64) {
-        let compound: RTCPCompoundPacket
-        do {
-            compound = try RTCPCompoundPacket(parsing: receiveBuffer[0..<length])
-        } catch {
+        guard let compound = try? RTCPCompoundPacket(parsing: receiveBuffer[0..<length]) else {
             counters.malformedDatagrams += 1
             return
         }
