@@ -56,13 +56,9 @@ public final class ICEDatagramTransport: DatagramTransport {
     public func receive(into buffer: UnsafeMutableRawBufferPointer, timeoutMilliseconds: Int32)
         throws(NetworkError) -> (count: Int, from: NetworkEndpoint)?
     {
-        var timeout = timeoutMilliseconds
-        while true {
-            service()
-            guard let received = try socket.receive(into: buffer, timeoutMilliseconds: timeout) else { return nil }
-            timeout = 0  // after the first datagram, only what is already queued
-            let bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<received.count])
-            let source = Self.stunAddress(received.from)
+        try BundleReceiveLoop.receive(from: socket, into: buffer, timeoutMilliseconds: timeoutMilliseconds,
+                                      service: service) { bytes, from in
+            let source = Self.stunAddress(from)
             switch BundledDatagramKind.classify(firstByte: bytes.first) {
             case .stun:
                 counters.stun += 1
@@ -72,14 +68,15 @@ public final class ICEDatagramTransport: DatagramTransport {
             case .dtls, .rtpOrRTCP:
                 guard agent.permits(source) else {
                     counters.fromUncheckedAddresses += 1
-                    continue
+                    return nil
                 }
                 // Named as the agent names it (`selectedRemote`): ICE addresses carry no transport,
                 // and over ICE-TCP the connection's peer would otherwise differ from it.
-                return (received.count, received.from.on(.udp))
+                return from.on(.udp)
             case .other:
                 counters.unknownKinds += 1
             }
+            return nil
         }
     }
 

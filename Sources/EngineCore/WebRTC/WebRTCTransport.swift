@@ -64,15 +64,12 @@ public final class WebRTCTransport: DatagramTransport {
     public func receive(into buffer: UnsafeMutableRawBufferPointer, timeoutMilliseconds: Int32)
         throws(NetworkError) -> (count: Int, from: NetworkEndpoint)?
     {
-        var timeout = timeoutMilliseconds
-        while true {
-            service()
-            guard let received = try ice.receive(into: buffer, timeoutMilliseconds: timeout) else { return nil }
-            timeout = 0
-            let bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<received.count])
-            guard BundledDatagramKind.classify(firstByte: bytes.first) == .dtls else { return received }
+        try BundleReceiveLoop.receive(from: ice, into: buffer, timeoutMilliseconds: timeoutMilliseconds,
+                                      service: service) { bytes, from in
+            guard BundledDatagramKind.classify(firstByte: bytes.first) == .dtls else { return from }
             let record = Array(bytes)
-            transmit(dtls.handle(record[...]), to: received.from)
+            transmit(dtls.handle(record[...]), to: from)
+            return nil
         }
     }
 

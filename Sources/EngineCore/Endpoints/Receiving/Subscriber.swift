@@ -8,7 +8,9 @@ import SessionCore
 /// (RFC 5761) → `VideoReceiver` (VP8) / `AudioReceiver` (Opus) by payload type. RTCP out —
 /// RR with a report block per received stream, SDES CNAME, generic NACK, PLI, REMB — goes as one
 /// compound packet (SRTCP-protected unless insecure) to the sender's RTCP address, whenever
-/// feedback is due or every `reportIntervalMilliseconds`. RTCP in: SRs (for LSR/DLSR).
+/// feedback is due or every `reportIntervalMilliseconds` (`ReportScheduler`, built by
+/// `ReportCompound`; transport-wide feedback from the `TransportFeedbackStage`). RTCP in: SRs
+/// (for LSR/DLSR).
 ///
 /// Driving it: call `poll(timeoutMilliseconds:)` (reads and handles what the transport has) and
 /// `service()` (timers: jitter-buffer release, NACK retries, PLI, reports) in a loop, or
@@ -46,11 +48,12 @@ public final class Subscriber {
     private var receiveBuffer: [UInt8]
     private var feedback: [RTCPPacket] = []
     /// Arrivals by transport-wide sequence number, when `sendsTransportFeedback`.
-    private var transportFeedback: TransportFeedbackRecorder?
+    private var transportFeedback: TransportFeedbackStage
     /// The sender's media address: pinned by its first valid packet, moved only by a run of valid
     /// packets from one new address; RTCP goes there unless `senderRTCPEndpoint` is configured.
     private var mediaSource = PeerAddressLatch<NetworkEndpoint>()
-    private var lastReportMicroseconds: Int64?
+    /// Receiver reports every `reportIntervalMilliseconds` (RFC 3550 §6.4.2).
+    private var reportSchedule: ReportScheduler
     private var counters = SubscriberStatistics(video: VideoReceiverStatistics(), audio: AudioReceiverStatistics())
 
     /// Largest datagram accepted.
@@ -72,7 +75,8 @@ public final class Subscriber {
             security = SRTPSecurity(outbound: nil, inbound: nil)
         }
         receiveBuffer = Array(repeating: 0, count: Self.maximumDatagramSize)
-        if configuration.sendsTransportFeedback { transportFeedback = TransportFeedbackRecorder() }
+        transportFeedback = TransportFeedbackStage(enabled: configuration.sendsTransportFeedback)
+        reportSchedule = ReportScheduler(interval: configuration.reportIntervalMilliseconds * 1000, streams: 1)
     }
 
     /// The transport's local endpoint (where the sender should send media).
@@ -124,10 +128,7 @@ public final class Subscriber {
     private func handleReceiveBuffer(length: Int, from source: NetworkEndpoint?) {
         counters.datagramsReceived += 1
         let now = clock.monotonicMicroseconds()
-        let kind: RTPOrRTCP
-        do {
-            kind = try RTPOrRTCP.classify(receiveBuffer[0..<length])
-        } catch {
+        guard let kind = try? RTPOrRTCP.classify(receiveBuffer[0..<length]) else {
             counters.malformedDatagrams += 1
             return
         }
@@ -173,9 +174,9 @@ public final class Subscriber {
             counters.foreignSourceDatagrams += 1
             return
         }
-        if transportFeedback != nil, let extensions = packet.header.extensions,
+        if transportFeedback.isEnabled, let extensions = packet.header.extensions,
            let sequence = try? extensions.value(TransportSequenceNumber.self, map: extensionMap) {
-            transportFeedback?.record(transportSequenceNumber: sequence.value, arrivalMicroseconds: now)
+            transportFeedback.arrived(sequence, arrivalMicroseconds: now)
         }
         // Padding only (RFC 3550 §5.1; a sender probing the link): it counted for the feedback
         // above and carries nothing for the receivers.
@@ -213,10 +214,7 @@ public final class Subscriber {
     }
 
     private func handleRTCP(length: Int, now: Int64) {
-        let compound: RTCPCompoundPacket
-        do {
-            compound = try RTCPCompoundPacket(parsing: receiveBuffer[0..<length])
-        } catch {
+        guard let compound = try? RTCPCompoundPacket(parsing: receiveBuffer[0..<length]) else {
             counters.malformedDatagrams += 1
             return
         }
@@ -241,29 +239,22 @@ public final class Subscriber {
         feedback.removeAll(keepingCapacity: true)
         video.collectFeedback(nowMicroseconds: now, into: &feedback)
         if let mediaSSRC = video.mediaSSRC ?? audio.mediaSSRC,
-           let report = transportFeedback?.feedback(senderSSRC: configuration.localSSRC, mediaSSRC: mediaSSRC, nowMicroseconds: now) {
-            feedback.append(.transportWideFeedback(report))
+           let report = transportFeedback.feedback(senderSSRC: configuration.localSSRC, mediaSSRC: mediaSSRC, nowMicroseconds: now) {
+            feedback.append(report)
         }
-        let reportDue = lastReportMicroseconds.map { now - $0 >= configuration.reportIntervalMilliseconds * 1000 } ?? true
+        let reportDue = reportSchedule.isDue(ssrc: configuration.localSSRC, now: now)
         guard !feedback.isEmpty || reportDue else { return }
         guard video.mediaSSRC != nil || audio.mediaSSRC != nil else { return }
-        var packets: [RTCPPacket] = []
         var blocks: [ReportBlock] = []
         if reportDue {
-            lastReportMicroseconds = now
+            reportSchedule.reported(ssrc: configuration.localSSRC, now: now)
             if let block = video.makeReportBlock(nowMicroseconds: now) { blocks.append(block) }
             if let block = audio.makeReportBlock(nowMicroseconds: now) { blocks.append(block) }
+            if let remb = video.makeREMB(nowMicroseconds: now) { feedback.append(.receiverEstimatedMaxBitrate(remb)) }
         }
         // RFC 3550 §6.1: a compound packet starts with a report (an empty RR between reports).
-        packets.append(.receiverReport(ReceiverReport(ssrc: configuration.localSSRC, reportBlocks: blocks)))
-        if let cname = configuration.cname {
-            packets.append(.sourceDescription(SourceDescription(chunks: [.cname(ssrc: configuration.localSSRC, cname)])))
-        }
-        packets.append(contentsOf: feedback)
-        if reportDue, let remb = video.makeREMB(nowMicroseconds: now) {
-            packets.append(.receiverEstimatedMaxBitrate(remb))
-        }
-        send(RTCPCompoundPacket(packets: packets))
+        send(ReportCompound.receiverReport(localSSRC: configuration.localSSRC, blocks: blocks, cname: configuration.cname,
+                                           feedback: feedback))
     }
 
     private func send(_ compound: RTCPCompoundPacket) {

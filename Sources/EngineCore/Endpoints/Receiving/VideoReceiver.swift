@@ -23,9 +23,10 @@ public struct DecodedVideoFrame: Sendable {
 
 /// The video half of the receive path for one VP8 RTP stream (ARCHITECTURE "receive"):
 /// parsed RTP packet → per-SSRC `ReceiveStatistics` → `JitterBuffer` → `VP8FrameAssembler` →
-/// `VP8Decoder` → `onFrame`. It also decides the feedback: generic NACK (`NACKGenerator`),
-/// PLI when the decoder cannot continue (rate-limited by `KeyFrameRequestThrottle`), the RR
-/// report block and REMB (`BandwidthEstimator`). Transport and SRTP are the `Subscriber`'s job.
+/// `VP8Decoder` → `onFrame`. It also decides the feedback, each through its stage: generic NACK
+/// (`NACKRequester`), PLI when the decoder cannot continue (`KeyFrameRequestGate`), the RR
+/// report block (`ReceiveStatistics`) and REMB (`REMBReporter`). Transport and SRTP are the
+/// `Subscriber`'s job.
 ///
 /// Key frames: until the first key frame, and after a decoder error or a lost TL0 frame (the
 /// assembler reports the next TL0 frame not decodable), complete frames are dropped and a PLI is
@@ -89,15 +90,13 @@ public final class VideoReceiver {
     private var receiveStatistics: ReceiveStatistics?
     private var jitterBuffer: JitterBuffer
     private var assembler = VP8FrameAssembler()
-    private var nack: NACKGenerator
-    private var estimator: BandwidthEstimator
+    /// Stages: NACK generation, key-frame request throttling, REMB.
+    private var nack: NACKRequester
+    private var keyFrameGate: KeyFrameRequestGate
+    private var remb: REMBReporter
     private var freeze: FreezeDetector
-    private var throttle: KeyFrameRequestThrottle
     private var waitingForKeyFrame = true
     private var keyFrameRequestPending = false
-    private var nackScratch: [Int64] = []
-    private var lossExpectedPrior: Int64 = 0
-    private var lossReceivedPrior: Int64 = 0
     private var counters = VideoReceiverStatistics()
 
     /// A receiver with its own VP8 decoder.
@@ -105,10 +104,10 @@ public final class VideoReceiver {
         self.configuration = configuration
         decoder = try VP8Decoder()
         jitterBuffer = JitterBuffer(configuration: configuration.jitterBuffer)
-        nack = NACKGenerator(configuration: configuration.nack)
-        estimator = BandwidthEstimator(configuration: configuration.bandwidth)
+        nack = NACKRequester(configuration: configuration.nack)
+        remb = REMBReporter(configuration: configuration.bandwidth)
         freeze = FreezeDetector(thresholdMilliseconds: configuration.freezeThresholdMilliseconds)
-        throttle = KeyFrameRequestThrottle(minimumIntervalMilliseconds: configuration.keyFrameRequestIntervalMilliseconds)
+        keyFrameGate = KeyFrameRequestGate(minimumIntervalMilliseconds: configuration.keyFrameRequestIntervalMilliseconds)
     }
 
     /// The media SSRC being received, nil before the first packet.
@@ -137,7 +136,7 @@ public final class VideoReceiver {
         let nowMilliseconds = arrivalMicroseconds / 1000
         receiveStatistics?.record(sequenceNumber: header.sequenceNumber, rtpTimestamp: header.timestamp,
                                   arrivalMicroseconds: arrivalMicroseconds, payloadBytes: packet.payload.count)
-        estimator.packetReceived(bytes: wireBytes, nowMilliseconds: nowMilliseconds)
+        remb.received(bytes: wireBytes, nowMilliseconds: nowMilliseconds)
         counters.packetsReceived += 1
         counters.bytesReceived += Int64(wireBytes)
         let restarts = jitterBuffer.restarts
@@ -146,9 +145,9 @@ public final class VideoReceiver {
         }
         if jitterBuffer.restarts != restarts {
             // The sender's sequence numbers jumped backwards: old gaps are meaningless.
-            nack = NACKGenerator(configuration: configuration.nack)
+            nack.reset()
         }
-        nack.packetReceived(sequence, nowMilliseconds: nowMilliseconds)
+        nack.received(extended: sequence, nowMilliseconds: nowMilliseconds)
         switch result {
         case .buffered:
             if waitingForKeyFrame, let next = jitterBuffer.nextToRelease, sequence > next, Self.startsKeyFrame(packet) {
@@ -177,11 +176,10 @@ public final class VideoReceiver {
         receiveStatistics = ReceiveStatistics(ssrc: ssrc, clockRate: configuration.clockRate)
         jitterBuffer.reset()
         assembler = VP8FrameAssembler()
-        nack = NACKGenerator(configuration: configuration.nack)
+        nack.reset()
+        remb.restart()
         waitingForKeyFrame = true
         keyFrameRequestPending = false
-        lossExpectedPrior = 0
-        lossReceivedPrior = 0
         counters.ssrc = ssrc
     }
 
@@ -266,17 +264,13 @@ public final class VideoReceiver {
         guard let ssrc else { return }
         let nowMilliseconds = nowMicroseconds / 1000
         process(nowMicroseconds: nowMicroseconds)
-        nackScratch.removeAll(keepingCapacity: true)
-        if requestsRetransmissions {
-            nack.requestInto(&nackScratch, nowMilliseconds: nowMilliseconds, roundTripMilliseconds: roundTripMilliseconds)
-        }
-        if !nackScratch.isEmpty {
-            let lost = nackScratch.map { UInt16(truncatingIfNeeded: $0) }
-            packets.append(.genericNACK(GenericNACK(senderSSRC: configuration.localSSRC, mediaSSRC: ssrc,
-                                                    lostSequenceNumbers: lost)))
+        if requestsRetransmissions,
+           let request = nack.request(senderSSRC: configuration.localSSRC, mediaSSRC: ssrc, nowMilliseconds: nowMilliseconds,
+                                      roundTripMilliseconds: roundTripMilliseconds) {
+            packets.append(.genericNACK(request))
             counters.nackPacketsSent += 1
         }
-        if keyFrameRequestPending, throttle.shouldPass(ssrc: ssrc, nowMilliseconds: nowMilliseconds) {
+        if keyFrameRequestPending, keyFrameGate.admit(ssrc, nowMilliseconds: nowMilliseconds) {
             packets.append(.pictureLossIndication(PictureLossIndication(senderSSRC: configuration.localSSRC,
                                                                         mediaSSRC: ssrc)))
             counters.keyFrameRequests += 1
@@ -293,13 +287,7 @@ public final class VideoReceiver {
     /// for the stream, nil before the first packet.
     public func makeREMB(nowMicroseconds: Int64) -> ReceiverEstimatedMaxBitrate? {
         guard let ssrc, let stats = receiveStatistics else { return nil }
-        let expected = stats.expectedPackets - lossExpectedPrior
-        let received = stats.packetsReceived - lossReceivedPrior
-        lossExpectedPrior = stats.expectedPackets
-        lossReceivedPrior = stats.packetsReceived
-        let loss = expected > 0 ? Double(max(0, expected - received)) / Double(expected) : 0
-        estimator.update(lossFraction: loss, nowMilliseconds: nowMicroseconds / 1000)
-        return estimator.rembPacket(senderSSRC: configuration.localSSRC, mediaSSRCs: [ssrc])
+        return remb.report(stats, senderSSRC: configuration.localSSRC, mediaSSRC: ssrc, nowMilliseconds: nowMicroseconds / 1000)
     }
 
     /// A snapshot of the counters at `nowMicroseconds`.
@@ -308,14 +296,14 @@ public final class VideoReceiver {
         snapshot.packetsLost = receiveStatistics?.cumulativeLost ?? 0
         snapshot.jitterMilliseconds = receiveStatistics?.jitterMilliseconds ?? 0
         snapshot.packetsGivenUp = jitterBuffer.packetsGivenUp
-        snapshot.nackRequests = nack.requestsSent
-        snapshot.packetsRecovered = nack.packetsRecovered
+        snapshot.nackRequests = nack.generator.requestsSent
+        snapshot.packetsRecovered = nack.generator.packetsRecovered
         let freezes = freeze.summary(nowMilliseconds: nowMicroseconds / 1000)
         snapshot.freezeCount = freezes.count
         snapshot.totalFrozenMilliseconds = freezes.totalMilliseconds
         snapshot.longestFreezeMilliseconds = freezes.longestMilliseconds
-        snapshot.bandwidthEstimateBitsPerSecond = estimator.estimateBitsPerSecond
-        snapshot.incomingBitsPerSecond = estimator.incomingBitsPerSecond(nowMilliseconds: nowMicroseconds / 1000)
+        snapshot.bandwidthEstimateBitsPerSecond = remb.estimator.estimateBitsPerSecond
+        snapshot.incomingBitsPerSecond = remb.estimator.incomingBitsPerSecond(nowMilliseconds: nowMicroseconds / 1000)
         return snapshot
     }
 }
