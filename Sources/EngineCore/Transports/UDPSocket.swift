@@ -110,6 +110,10 @@ public final class UDPSocket: DatagramTransport {
         }
     }
 
+    /// Whether datagrams of the last batch wait to be handed out (`receive` returns them without
+    /// a system call; a `poll` of the socket would not see them).
+    package var hasBatchedDatagrams: Bool { batch?.hasPending ?? false }
+
     /// Has the kernel stamp each datagram's arrival (`SO_TIMESTAMPNS`): `lastArrivalNanoseconds`
     /// then says when the datagram `receive` last returned reached the socket.
     package func enableReceiveTimestamps() throws(NetworkError) {
