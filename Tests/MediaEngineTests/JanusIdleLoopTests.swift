@@ -26,10 +26,7 @@ extension JanusRoomAPITests {
                                                  localAddress: PrivateNamespace.localAddress)
         _ = try await bob.subscribe(to: feedId)
         try await Task.sleep(for: .milliseconds(500))  // the activity hold over
-        let thread = try #require(engine.loop.threadID)
-        let before = try IdleEngineLoopTests.voluntarySwitches(of: thread)
-        try await Task.sleep(for: .seconds(2))
-        let wakeUps = try IdleEngineLoopTests.voluntarySwitches(of: thread) - before
+        let wakeUps = try await IdleEngineLoopTests.wakeUps(of: try #require(engine.loop.threadID), during: 2)
         print("idle Janus room loop: \(wakeUps) wake-up(s) in 2 s (a 2 ms tick makes about 1,000)")
         #expect(wakeUps <= 40)
         await engine.close()
