@@ -21,6 +21,9 @@ struct PublisherFeeds {
     private var rembActiveLayers = 0
     /// Feedback datagrams handled so far.
     private var feedbackHandled = 0
+    /// The last pass stopped at `feedbackPerPass`: more may wait, some perhaps already read from
+    /// the socket (a `recvmmsg` batch, which `poll` does not see), so the next pass is due at once.
+    private(set) var feedbackMayWait = false
 
     mutating func addCamera(trackId: String, feed: TrackFeed<VideoFrame>, frameRate: Int, publisher: Publisher) {
         camera = PacedFeed(trackId: trackId, feed: feed, intervalMicroseconds: 1_000_000 / Int64(max(1, frameRate)))
@@ -66,9 +69,11 @@ struct PublisherFeeds {
         [camera?.sourceDue(now: now), microphone?.sourceDue(now: now)].compactMap { $0 }.min()
     }
 
-    /// When the next waiting frame (camera or microphone, pushed or played) is due; nil: none waits.
+    /// When the next waiting frame (camera or microphone, pushed or played) is due, or feedback
+    /// left over from the last pass (now); nil: none waits.
     func mediaDue(now: Int64, pacingPushes: Bool) -> Int64? {
-        [camera?.waitingDue(now: now, pacingPushes: pacingPushes), microphone?.waitingDue(now: now, pacingPushes: false)]
+        if feedbackMayWait { return now }
+        return [camera?.waitingDue(now: now, pacingPushes: pacingPushes), microphone?.waitingDue(now: now, pacingPushes: false)]
             .compactMap { $0 }.min()
     }
 
@@ -99,6 +104,7 @@ struct PublisherFeeds {
                 for _ in 0..<outcome.keyFramesRequested { events?.yield(.keyFrameRequested(trackId: camera.trackId)) }
             }
         }
+        feedbackMayWait = handled == Self.feedbackPerPass
     }
 
     /// A frame could not be sent: the event says so, and a playing source stops with the error
