@@ -124,4 +124,46 @@ import Testing
                 == .malformedAttribute(attribute: "extmap:\(id) urn:ietf:params:rtp-hdrext:sdes:mid", reason: "needs an id in 1...255 and a URI"))
         }
     }
+
+    /// A Janus multistream subscription to two publishers (audio + video each) whose offer also
+    /// carries a section Janus keeps for an unsubscribed stream (port 0) and an inactive one.
+    static var multistreamOffer: String {
+        let sections = janusLikeOffer.components(separatedBy: "m=")
+        let (head, audio, video) = (sections[0], "m=" + sections[1], "m=" + sections[2])
+        func renamed(_ section: String, mid: String, ssrc: Int) -> String {
+            section.replacingOccurrences(of: "a=mid:0", with: "a=mid:\(mid)").replacingOccurrences(of: "a=mid:1", with: "a=mid:\(mid)")
+                .replacingOccurrences(of: "a=ssrc:1111", with: "a=ssrc:\(ssrc)").replacingOccurrences(of: "a=ssrc:2222", with: "a=ssrc:\(ssrc)")
+                .replacingOccurrences(of: "a=candidate:1 1 udp 2015363327 10.99.0.2 20000 typ host\r\na=end-of-candidates\r\n", with: "")
+        }
+        let stopped = renamed(video, mid: "4", ssrc: 4444).replacingOccurrences(of: "m=video 9", with: "m=video 0")
+        let inactive = renamed(audio, mid: "5", ssrc: 5555).replacingOccurrences(of: "a=sendonly", with: "a=inactive")
+        return head.replacingOccurrences(of: "a=group:BUNDLE 0 1 2", with: "a=group:BUNDLE 0 1 2 3 5")
+            + audio + video + renamed(audio, mid: "2", ssrc: 2020) + renamed(video, mid: "3", ssrc: 3030) + stopped + inactive
+    }
+
+    @Test func aMultistreamSubscriptionHasEveryAudioAndVideoSectionAnswered() throws {
+        let session = try Self.answer(Self.multistreamOffer)
+        #expect(session.sections.map(\.mid) == ["0", "1", "2", "3"])
+        #expect(session.sections.map(\.kind) == [.audio, .video, .audio, .video])
+        #expect(session.sections[2].ssrcs == [2020] && session.sections[3].ssrcs.first == 3030)
+        #expect(session.audio?.mid == "0" && session.video?.mid == "1")
+        let answer = try SessionDescription(parsing: session.answer.text)
+        #expect(answer.attributes.value(of: "group") == "BUNDLE 0 1 2 3")
+        #expect(answer.media.map(\.port) == [9, 9, 9, 9, 0, 0])
+        #expect(answer.media.map { $0.mid ?? "" } == ["0", "1", "2", "3", "4", "5"])
+        for section in answer.media.prefix(4) { #expect(section.attributes.contains("recvonly")) }
+        // Candidates once, on the first section of the bundle.
+        #expect(answer.media.map { $0.attributes.values(of: "candidate").count } == [1, 0, 0, 0, 0, 0])
+    }
+
+    @Test func aHostileOfferCannotMakeTheAnswerHoldMoreThanTheLimit() throws {
+        var offer = Self.janusLikeOffer
+        for index in 0..<(ReceivingSession.sectionLimit + 10) {
+            offer += "m=audio 9 UDP/TLS/RTP/SAVPF 111\r\na=mid:\(index % 300 == 7 ? "0" : "x\(index)")\r\na=rtcp-mux\r\na=rtpmap:111 opus/48000/2\r\n"
+        }
+        let session = try Self.answer(offer)
+        #expect(session.sections.count == ReceivingSession.sectionLimit)
+        // A repeated mid is not accepted twice.
+        #expect(Set(session.sections.map(\.mid)).count == session.sections.count)
+    }
 }

@@ -1,17 +1,25 @@
 /// An offer from a peer that sends to us (an SFU's subscriber offer: Janus VideoRoom's `attached`
-/// JSEP) and our answer to it (RFC 9429 §5.3, RFC 3264 §6): the first Opus audio and the first
-/// VP8 video section are accepted `recvonly` in one BUNDLE group (RFC 8843) with rtcp-mux, every
-/// other section is rejected (port 0), and the answer carries our ICE credentials, candidates and
-/// DTLS fingerprint with the DTLS role the offer leaves us (`active` to an `actpass`, RFC 8842 §5.2).
+/// and `updated` JSEP, one section per consumed stream in a multistream subscription) and our
+/// answer to it (RFC 9429 §5.3, RFC 3264 §6): every Opus audio and every VP8 video section is
+/// accepted `recvonly` in one BUNDLE group (RFC 8843) with rtcp-mux; a section we cannot receive
+/// (another codec, data channels, one the offer already rejects or marks `inactive`) is answered
+/// rejected (port 0), and the answer carries our ICE credentials, candidates and DTLS fingerprint
+/// with the DTLS role the offer leaves us (`active` to an `actpass`, RFC 8842 §5.2).
 public struct ReceivingSession: Sendable {
     /// One accepted section: the payload type the peer sends, the header-extension ids it
     /// offered that we read, the RTCP feedback we answer with and the SSRCs it announced.
     public struct Section: Sendable, Equatable {
+        public enum Kind: Sendable, Equatable { case audio, video }
         public var mid: String
+        public var kind: Kind
         public var payloadType: UInt8
         public var extensionMap: RTPHeaderExtensionMap
         public var ssrcs: [UInt32]
     }
+
+    /// At most this many sections are accepted from one offer (the rest are rejected): a bound
+    /// on what a hostile offer can make the engine hold.
+    public static let sectionLimit = 256
 
     /// Header extensions read on received media (RFC 8285), kept with the offer's ids.
     static let audioExtensions: [RTPHeaderExtensionKind] = [.mid, .audioLevel, .absSendTime, .transportSequenceNumber]
@@ -23,9 +31,11 @@ public struct ReceivingSession: Sendable {
     public var remote: RemoteTransportDescription
     /// Our DTLS role: the client when `active`.
     public var localSetup: DTLSSetupRole
-    /// nil when the offer has no such section we can receive.
-    public var audio: Section?
-    public var video: Section?
+    /// Every accepted section, in the offer's order.
+    public var sections: [Section]
+    /// The first accepted audio and video sections (nil when the offer has none we can receive).
+    public var audio: Section? { sections.first { $0.kind == .audio } }
+    public var video: Section? { sections.first { $0.kind == .video } }
     public var answer: SessionDescription
 
     /// Answers `offer` with our transport. Throws `SDPError` when the offer has no section we
@@ -34,37 +44,38 @@ public struct ReceivingSession: Sendable {
                 cname: String) throws(SDPError) {
         var answered: [MediaDescription] = []
         var accepted: [MediaDescription] = []
-        var audio: Section?, video: Section?
+        var sections: [Section] = []
+        var mids: Set<String> = []
         for section in offer.media {
-            var codec: (name: String, kinds: [RTPHeaderExtensionKind])?
-            if section.media == "audio", audio == nil { codec = ("opus/48000/2", Self.audioExtensions) }
-            if section.media == "video", video == nil { codec = ("vp8/90000", Self.videoExtensions) }
-            guard !section.isRejected, let codec, let mid = section.mid, section.transportProtocol.hasPrefix("UDP/TLS/RTP/SAVP"),
+            var codec: (name: String, kind: Section.Kind, extensions: [RTPHeaderExtensionKind])?
+            if section.media == "audio" { codec = ("opus/48000/2", .audio, Self.audioExtensions) }
+            if section.media == "video" { codec = ("vp8/90000", .video, Self.videoExtensions) }
+            guard !section.isRejected, !section.attributes.contains("inactive"), sections.count < Self.sectionLimit,
+                  let codec, let mid = section.mid, !mids.contains(mid), section.transportProtocol.hasPrefix("UDP/TLS/RTP/SAVP"),
                   let payloadType = try section.payloadType(of: codec.name) else {
                 answered.append(Self.rejected(section))
                 continue
             }
             guard section.attributes.contains("rtcp-mux") else { throw .missing("a=rtcp-mux in section \(mid)") }
-            let kinds = codec.kinds
-            let accepting = Section(mid: mid, payloadType: payloadType, extensionMap: try section.extensionMap { kinds.contains($0) },
-                                    ssrcs: section.ssrcs)
-            if section.media == "audio" { audio = accepting } else { video = accepting }
+            let kinds = codec.extensions
+            sections.append(Section(mid: mid, kind: codec.kind, payloadType: payloadType,
+                                    extensionMap: try section.extensionMap { kinds.contains($0) }, ssrcs: section.ssrcs))
+            mids.insert(mid)
             accepted.append(section)
             answered.append(section)
         }
-        guard audio != nil || video != nil else { throw .unsupported("an offer with neither Opus audio nor VP8 video to receive") }
+        guard !sections.isEmpty else { throw .unsupported("an offer with neither Opus audio nor VP8 video to receive") }
         remote = try RemoteTransportDescription(session: offer, sections: accepted)
         localSetup = remote.setup == .active ? .passive : .active
-        self.audio = audio
-        self.video = video
+        self.sections = sections
 
-        let mids = [audio, video].compactMap { $0?.mid }
+        let bundled = sections.map(\.mid)
         var description = SessionDescription(origin: "- \(UInt32.random(in: 1...UInt32.max)) 2 IN IP4 127.0.0.1",
-                                             attributes: [SDPAttribute("group", (["BUNDLE"] + mids).joined(separator: " ")),
+                                             attributes: [SDPAttribute("group", (["BUNDLE"] + bundled).joined(separator: " ")),
                                                           SDPAttribute("msid-semantic", " WMS")])
         var first = true
         for section in answered {
-            guard !section.isRejected, let mid = section.mid, let ours = [audio, video].compactMap({ $0 }).first(where: { $0.mid == mid }) else {
+            guard !section.isRejected, let mid = section.mid, let ours = sections.first(where: { $0.mid == mid }) else {
                 description.media.append(section)
                 continue
             }

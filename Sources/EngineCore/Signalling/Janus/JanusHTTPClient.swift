@@ -149,7 +149,7 @@ public final class JanusHTTPClient {
     /// `object[key]` if `object` is a JSON object and that value an integer.
     static func integer(_ object: Any?, _ key: String) -> Int? {
         // JSONSerialization gives every number as an NSNumber: a fraction or a Bool is not an id.
-        guard let number = (object as? [String: Any])?[key] as? NSNumber, !(number is Bool),
+        guard let number = (object as? [String: Any])?[key] as? NSNumber, !JanusJSONFields.isBool(number),
               Int(exactly: number.doubleValue) != nil else { return nil }
         return number.intValue
     }

@@ -69,7 +69,7 @@ public final class JanusVideoRoomPublisher {
         defer { if !started { janus.close() } }
         do throws(JanusHTTPClient.Failure) {
             try janus.attach(plugin: "janus.plugin.videoroom")
-            try janus.message(["request": "join", "ptype": "publisher", "room": options.room, "display": options.display])
+            try janus.message(JanusVideoRoomRequest.joinAsPublisher(room: options.room, display: options.display).body)
             let joined = try janus.waitForEvent("joined", after: "join") { JanusHTTPClient.pluginData($0)?["videoroom"] as? String == "joined" }
             guard let id = JanusHTTPClient.integer(JanusHTTPClient.pluginData(joined), "id") else {
                 throw .unexpectedReply(request: "join", expected: "numeric plugindata.data.id in its joined event")
@@ -91,7 +91,7 @@ public final class JanusVideoRoomPublisher {
         var answerSDP: String?
         var configured: [String: Any] = [:]
         do throws(JanusHTTPClient.Failure) {
-            try janus.message(["request": "publish", "audio": options.audio, "video": true],
+            try janus.message(JanusVideoRoomRequest.publish(audio: options.audio, video: true, descriptions: [:]).body,
                               jsep: ["type": "offer", "sdp": offer.sessionDescription.text])
             _ = try janus.waitForEvent("JSEP answer", after: "publish") { event in
                 if let sdp = (event["jsep"] as? [String: Any])?["sdp"] as? String { answerSDP = sdp }
@@ -133,13 +133,13 @@ public final class JanusVideoRoomPublisher {
     /// Says goodbye (RTCP BYE), unpublishes and leaves the room.
     public func leave() {
         try? publisher.sendGoodbye(reason: "left")
-        _ = try? janus.message(["request": "leave"])
+        _ = try? janus.message(JanusVideoRoomRequest.leave.body)
         janus.close()
     }
 
     /// The room's participants as Janus lists them.
     public func participants(room: Int) throws(JanusHTTPClient.Failure) -> [[String: Any]] {
-        let reply = try janus.message(["request": "listparticipants", "room": room])
+        let reply = try janus.message(JanusVideoRoomRequest.listParticipants(room: room).body)
         return (JanusHTTPClient.pluginData(reply)?["participants"] as? [[String: Any]]) ?? []
     }
 

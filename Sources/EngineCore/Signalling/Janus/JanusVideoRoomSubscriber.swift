@@ -67,7 +67,7 @@ public final class JanusVideoRoomSubscriber {
         var videoMid: String?
         do throws(JanusHTTPClient.Failure) {
             try janus.attach(plugin: "janus.plugin.videoroom")
-            try janus.message(["request": "join", "ptype": "subscriber", "room": options.room, "streams": [["feed": options.feed]]])
+            try janus.message(JanusVideoRoomRequest.joinAsSubscriber(room: options.room, streams: [.init(feed: options.feed)], privateID: nil).body)
             // A refusal (`plugindata.data.error`) throws `.refused` from the wait.
             _ = try janus.waitForEvent("JSEP offer", after: "join") { event in
                 if let data = JanusHTTPClient.pluginData(event) {
@@ -94,14 +94,11 @@ public final class JanusVideoRoomSubscriber {
             throw .sdp(error)
         }
         do throws(JanusHTTPClient.Failure) {
-            var layers: [String: Any] = [:]
-            if let substream = options.substream { layers["substream"] = substream }
-            if let temporal = options.temporal { layers["temporal"] = temporal }
-            if !layers.isEmpty, let videoMid {
-                layers["mid"] = videoMid
-                try janus.message(["request": "configure", "streams": [layers]])
+            if options.substream != nil || options.temporal != nil, let videoMid {
+                try janus.message(JanusVideoRoomRequest.configureSubscription(
+                    [.init(mid: videoMid, substream: options.substream, temporal: options.temporal)]).body)
             }
-            try janus.message(["request": "start"], jsep: ["type": "answer", "sdp": negotiated.answer.text])
+            try janus.message(JanusVideoRoomRequest.start.body, jsep: ["type": "answer", "sdp": negotiated.answer.text])
         } catch {
             throw .signalling(error)
         }
@@ -127,12 +124,9 @@ public final class JanusVideoRoomSubscriber {
 
     /// Asks Janus for another substream (0 lowest) and/or temporal layer of the feed.
     public func configure(substream: Int? = nil, temporal: Int? = nil) throws(JanusHTTPClient.Failure) {
-        var layers: [String: Any] = [:]
-        if let substream { layers["substream"] = substream }
-        if let temporal { layers["temporal"] = temporal }
-        guard !layers.isEmpty else { return }
-        if let videoMid { layers["mid"] = videoMid }
-        try janus.message(["request": "configure", "streams": [layers]])
+        // Without a video stream (or anything to change) there is nothing to configure.
+        guard substream != nil || temporal != nil, let videoMid else { return }
+        try janus.message(JanusVideoRoomRequest.configureSubscription([.init(mid: videoMid, substream: substream, temporal: temporal)]).body)
     }
 
     /// Keeps the Janus session alive: call at least every 30 s.
@@ -140,7 +134,7 @@ public final class JanusVideoRoomSubscriber {
 
     /// Leaves the subscription and the Janus session.
     public func leave() {
-        _ = try? janus.message(["request": "leave"])
+        _ = try? janus.message(JanusVideoRoomRequest.leave.body)
         janus.close()
     }
 }

@@ -27,6 +27,8 @@ enum EngineFuzzTarget: String, CaseIterable, Sendable {
     case ice
     /// DTLSAssociation (OpenSSL) fed datagrams as a fresh server and as a client mid-handshake.
     case dtls
+    /// JanusSessionEvent(json:): a Janus session's events (VideoRoom and core) as the room model reads them.
+    case janus
 
     /// The target named by FUZZ_TARGET (exits with a usage message otherwise).
     static let selected: EngineFuzzTarget = {
@@ -50,6 +52,7 @@ enum EngineFuzzTarget: String, CaseIterable, Sendable {
         case .node: return NodeCheck.run(bytes)
         case .ice: return ICECheck.run(bytes)
         case .dtls: return DTLSCheck.run(bytes)
+        case .janus: return JanusEventCheck.run(bytes)
         }
     }
 }

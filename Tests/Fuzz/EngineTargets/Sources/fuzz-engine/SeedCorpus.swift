@@ -18,7 +18,7 @@ enum SeedCorpus {
         let seeds: [(EngineFuzzTarget, [(String, [UInt8])])] = [
             (.y4m, y4m()), (.ivf, try ivf()), (.wav, wav()), (.pcapfile, try pcapFile()), (.srtp, try srtp()),
             (.publisher, try publisher()), (.subscriber, try subscriber()), (.node, try node()),
-            (.ice, ice()), (.dtls, dtls()),
+            (.ice, ice()), (.dtls, dtls()), (.janus, janus()),
         ]
         for (target, files) in seeds {
             let folder = "\(directory)/\(target.rawValue)"
@@ -386,5 +386,27 @@ enum SeedCorpus {
     static func dtls() -> [(String, [UInt8])] {
         let hello: [UInt8] = [22, 0xFE, 0xFD, 0, 0, 0, 0, 0, 0, 0, 0, 0, 12, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
         return [("hello", [UInt8((hello.count + 3) / 4)] + hello + [0, 0, 0]), ("garbage", [2, 20, 21, 22, 23, 24, 25, 26, 27])]
+    }
+
+    // MARK: Janus
+
+    /// One of each VideoRoom and core event the room model reads, in Janus 1.1's documented shapes.
+    static func janus() -> [(String, [UInt8])] {
+        func event(_ data: String, jsep: String = "") -> String {
+            #"{"janus": "event", "session_id": 11, "sender": 22, "plugindata": {"plugin": "janus.plugin.videoroom", "data": \#(data)}\#(jsep)}"#
+        }
+        let texts: [(String, String)] = [
+            ("joined", event(#"{"videoroom": "joined", "room": 1234, "id": 5, "private_id": 6, "publishers": [{"id": 7, "display": "alice|a1", "streams": [{"type": "audio", "mindex": 0, "mid": "0", "codec": "opus"}, {"type": "video", "mindex": 1, "mid": "1", "codec": "vp8", "simulcast": true}, {"type": "video", "mindex": 2, "mid": "2", "codec": "vp8", "description": "screen"}]}], "attendees": [{"id": 8, "display": "dave|d4"}]}"#)),
+            ("publishers", event(#"{"videoroom": "event", "room": 1234, "publishers": [{"id": 9, "display": "aiortc", "streams": [{"type": "video", "mindex": "0", "mid": "0", "disabled": true}], "talking": false}]}"#)),
+            ("unpublished", event(#"{"videoroom": "event", "room": 1234, "unpublished": 9}"#)),
+            ("leaving", event(#"{"videoroom": "event", "room": 1234, "leaving": 9, "reason": "kicked"}"#)),
+            ("talking", event(#"{"videoroom": "talking", "room": 1234, "id": 7, "audio-level-dBov-avg": 31.5}"#)),
+            ("attached", event(#"{"videoroom": "attached", "room": 1234, "streams": [{"mindex": 0, "mid": "0", "type": "audio", "feed_id": 7, "feed_mid": "0", "feed_display": "alice|a1", "send": true}]}"#, jsep: #", "jsep": {"type": "offer", "sdp": "v=0\\r\\n"}"#)),
+            ("error", event(#"{"videoroom": "event", "error_code": 428, "error": "No such feed"}"#)),
+            ("trickle", #"{"janus": "trickle", "sender": 22, "candidate": {"candidate": "candidate:1 1 udp 1 10.0.0.1 5000 typ host", "sdpMid": "0"}}"#),
+            ("media", #"{"janus": "media", "sender": 22, "type": "video", "mid": "1", "receiving": true}"#),
+            ("keepalive", #"{"janus": "keepalive"}"#),
+        ]
+        return texts.map { ($0.0, Array($0.1.utf8)) }
     }
 }
