@@ -48,7 +48,7 @@ let package = Package(
         .target(name: "SessionCore", dependencies: ["RTPWire", "Simulcast"], path: "Sources/SessionCore"),
         // Endpoints: publisher, subscriber, forwarding node, room node, sockets and transports.
         .target(name: "EngineCore",
-                dependencies: ["RTPWire", "Simulcast", "SessionCore", "MediaCodecs", "SRTP", "DTLS", "SFrame"],
+                dependencies: ["RTPWire", "Simulcast", "SessionCore", "MediaCodecs", "SRTP", "DTLS", "SFrame", "CShims"],
                 path: "Sources/EngineCore"),
         // The public API a client links: the engine object, tracks, rooms, events.
         .target(name: "MediaEngine",

@@ -4,12 +4,15 @@ import Foundation
 import EngineCore
 
 let forwardUsage = """
-usage: simulcast-bench forward [--subscribers 1,8,64] [--frames N] [--size WxH] [--rounds R] [--json PATH] [--quick]
+usage: simulcast-bench forward [--subscribers 1,8,64] [--frames N] [--size WxH] [--rounds R] [--latency-seconds S] [--json PATH] [--quick]
   One publisher (a real SimulcastEncoder + Opus stream, N frames recorded once, default 60 = 2 s)
   replayed as SRTP through ForwardingNode.handle(datagram:from:) to each number of subscribers
   (real UDP sockets on 127.0.0.1, SRTP each). Subscriber i prefers high, medium, low for i % 3.
   R timed rounds (default 10) after warm-up; a round replays the whole recording.
-  --quick: --frames 24 --rounds 2 (the `make test` smoke, a few seconds in a debug build).
+  --quick: --frames 24 --rounds 2 --latency-seconds 1 (the `make test` smoke, a few seconds in a debug build).
+  Then the forward latency through the engine's real loop (RoomForwardLatency): a hosted room, a
+  640x360 camera played into it and subscribed to, S s (default 5; 0 skips) timed at the node from
+  each datagram's kernel arrival stamp to each forwarded sendto: median and p99.
 """
 
 /// `simulcast-bench forward`: thread CPU ns and heap allocations per forwarded packet on the
@@ -158,7 +161,7 @@ extension ForwardBenchmark.Result {
 }
 
 func runForward(_ arguments: ArraySlice<String>) throws {
-    let options = try CommandLineArguments(arguments, valueOptions: ["subscribers", "frames", "size", "rounds", "json"],
+    let options = try CommandLineArguments(arguments, valueOptions: ["subscribers", "frames", "size", "rounds", "latency-seconds", "json"],
                                            flagOptions: ["quick"])
     let quick = options.flag("quick")
     let counts = try (options.string("subscribers") ?? "1,8,64").split(separator: ",").map { text -> Int in
@@ -179,7 +182,10 @@ func runForward(_ arguments: ArraySlice<String>) throws {
     var results: [ForwardBenchmark.Result] = []
     for count in counts { results.append(try benchmark.measure(subscribers: count)) }
 
-    let report = ForwardReport(recording: recording, baseline: baseline, selfCheck: selfCheck, results: results)
+    let latencySeconds = try options.int("latency-seconds", default: quick ? 1 : 5, range: 0...600)
+    let latency = latencySeconds == 0 ? nil
+        : try RoomForwardLatency(warmUpSeconds: quick ? 1 : 2, seconds: Double(latencySeconds)).measure()
+    let report = ForwardReport(recording: recording, baseline: baseline, selfCheck: selfCheck, results: results, latency: latency)
     print(report.table())
     if let path = options.string("json") {
         try write(Data((report.json().serialized() + "\n").utf8), to: path)

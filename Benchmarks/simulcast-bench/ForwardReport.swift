@@ -6,6 +6,8 @@ struct ForwardReport {
     var baseline: LibSRTPBaseline
     var selfCheck: Int64
     var results: [ForwardBenchmark.Result]
+    /// The forward latency through the engine's real loop (nil: skipped).
+    var latency: RoomForwardLatency.Result?
     var machine = MachineInfo.current()
 
     let build = MachineInfo.buildConfiguration
@@ -55,6 +57,14 @@ struct ForwardReport {
             + "in the same run right after it; unprotect: one srtp_unprotect per incoming datagram of a round. SRTP ns/fwd pkt: "
             + "protect + unprotect x incoming/forwarded. non-SRTP overhead: (CPU ns/fwd pkt median - SRTP ns/fwd pkt) / "
             + "protect ns; without sendto: also minus the sendto floor.")
+        if let latency {
+            lines.append("")
+            lines.append("Forward latency through the engine loop (a hosted room, a 640x360 camera played and subscribed to, "
+                + "\(MarkdownTable.fmt(latency.seconds, 0)) s, \(latency.sends) sends): median "
+                + "\(MarkdownTable.fmt(latency.medianMilliseconds, 3)) ms, p99 \(MarkdownTable.fmt(latency.p99Milliseconds, 3)) ms "
+                + "from a datagram's arrival at the node's socket (kernel stamp) to its forwarded sendto "
+                + "(goal: median at most \(RoomForwardLatency.goalMedianMilliseconds) ms).")
+        }
         let notes = results.filter { $0.keyFrameRequestsSent > 0 || $0.sendFailures > 0 || $0.receivedUnprotectFailures > 0 }
         for result in notes {
             lines.append("note: \(result.subscribers) subscribers: \(result.keyFrameRequestsSent) key-frame requests, "
@@ -127,6 +137,15 @@ struct ForwardReport {
             ])),
             ("allocationCounterSelfCheck", .int(Int(selfCheck))),
             ("runs", .array(runs)),
+            ("roomForwardLatency", latency.map { latency in
+                .object([
+                    ("seconds", .double(latency.seconds)),
+                    ("sends", .int(latency.sends)),
+                    ("medianMilliseconds", .double(latency.medianMilliseconds)),
+                    ("p99Milliseconds", .double(latency.p99Milliseconds)),
+                    ("goalMedianMilliseconds", .double(RoomForwardLatency.goalMedianMilliseconds)),
+                ])
+            } ?? .null),
         ])
     }
 }

@@ -1,6 +1,7 @@
 #ifndef CSHIMS_H
 #define CSHIMS_H
 // The one C target: only what Swift cannot call directly. Each function says why it exists.
+#include <stddef.h>
 #include <stdint.h>
 #include <vpx/vpx_encoder.h>
 #include <vpx/vpx_decoder.h>
@@ -25,6 +26,22 @@ vpx_codec_err_t cshim_vpx_codec_control_ptr(vpx_codec_ctx_t *ctx, int control_id
 /// `eventfd` (sys/eventfd.h) is not in Swift's Glibc module: a non-blocking, close-on-exec
 /// eventfd for waking the engine loop; -1 with errno set on failure.
 int cshim_eventfd_nonblocking(void);
+
+/// `recvmmsg(2)` (and its `struct mmsghdr`) is a GNU extension Swift's Glibc does not bring in:
+/// receives up to `count` (at most 64) datagrams already waiting on `fd` in one call, without
+/// waiting (`MSG_DONTWAIT`), datagram i into `slots + i * slot_size`. For each: `lengths[i]` its
+/// real length (`MSG_TRUNC`: longer than `slot_size` when it did not fit), `addresses` (an
+/// array of `count` `struct sockaddr_in`) its IPv4 source, and when `stamps` is not NULL
+/// `stamps[i]` the kernel's arrival time (`SO_TIMESTAMPNS`, CLOCK_REALTIME ns; 0 if absent).
+/// Returns how many were received, 0 when none waits, -1 with errno set on failure. Allocates
+/// nothing (the headers live on the stack).
+int cshim_recvmmsg_ipv4(int fd, void *slots, size_t slot_size, int count, size_t *lengths, void *addresses, int64_t *stamps);
+
+/// `setsockopt(SO_TIMESTAMPNS)`: the kernel stamps each datagram's arrival (socket(7)); 0 or -1.
+int cshim_enable_receive_timestamps(int fd);
+
+/// `clock_gettime(CLOCK_REALTIME)` in ns: the clock `SO_TIMESTAMPNS` stamps with.
+int64_t cshim_realtime_nanoseconds(void);
 
 /// `opus_encoder_ctl` / `opus_decoder_ctl` are variadic; these pass one int, or fetch one int.
 int cshim_opus_encoder_ctl_set(OpusEncoder *enc, int request, int32_t value);

@@ -8,12 +8,13 @@ internal import EngineCore
 /// (publishers, nodes, subscribers: none of them `Sendable`) lives on it and is touched only by
 /// jobs run there. Public objects post jobs (`post`, `perform`) and wake it through an eventfd.
 ///
-/// Readiness-driven: after each pass (`tick`: sockets drained, timers and pacing served) the
-/// loop waits in `poll` on the eventfd and every socket the runtime lists, until one is readable
-/// or the runtime's next deadline: at most `tickMilliseconds` while traffic flows, the idle
-/// cadence otherwise (`RoomBackendCadence`), forever with nothing to serve. A
-/// readable socket is served at once, not at the next tick. A backend that cannot list its
-/// sockets (Janus over ICE, plain RTP) is ticked every `tickMilliseconds` as before.
+/// Readiness-driven: after each pass the loop waits in `poll` on the eventfd and every socket
+/// the runtime lists, until one is readable or the earliest deadline of its `RoomSchedule` (a
+/// `TimerHeap` of every room's next deadline: the active grain while traffic flows, the idle
+/// cadence otherwise, `RoomBackendCadence`), forever with nothing to serve. A readable socket is
+/// served at once (its room only), a due deadline serves its room, a wake-up (job, pushed frame)
+/// serves every room. `poll` rather than `epoll`: the set is listed afresh each wait (rooms add
+/// and drop sockets as connections come and go) and holds a handful of descriptors per room.
 final class EngineLoop: @unchecked Sendable {
     /// A job: runs on the loop thread with the loop-confined runtime.
     typealias Job = (EngineRuntime) -> Void
@@ -39,6 +40,7 @@ final class EngineLoop: @unchecked Sendable {
         // Without an eventfd (descriptors exhausted) the loop still runs: it ticks and sleeps
         // at most `tickMilliseconds` between passes instead of being woken.
         wakeDescriptor = cshim_eventfd_nonblocking()
+        runtime.signalling = SignallingWorker { [weak self] job in self?.post(job) ?? false }
         let thread = Thread { [self] in run() }
         thread.name = "MediaEngine loop"
         thread.qualityOfService = .userInteractive
@@ -107,24 +109,30 @@ final class EngineLoop: @unchecked Sendable {
     /// Reused between passes (loop thread only).
     private var pollDescriptors: [pollfd] = []
     private var socketDescriptors: [Int32] = []
+    /// Positions (in `socketDescriptors`) of the sockets the last wait found readable.
+    private var readyIndices: [Int] = []
 
     /// Sleeps until the eventfd or a runtime socket is readable, or the runtime's next deadline.
-    private func waitForReadiness() {
+    /// Returns whether the eventfd woke it (a job or a frame: the next pass serves every room);
+    /// `readyIndices` holds the readable sockets.
+    private func waitForReadiness() -> Bool {
         let now = monotonicMicroseconds()
         socketDescriptors.removeAll(keepingCapacity: true)
-        let (complete, deadline) = runtime.readiness(now: now, into: &socketDescriptors)
+        readyIndices.removeAll(keepingCapacity: true)
+        let deadline = runtime.readiness(now: now, into: &socketDescriptors)
         var timeout: Int32 = -1
         if let deadline { timeout = Int32(clamping: max(0, (deadline - now + 999) / 1000)) }  // rounded up: never early
-        if !complete || wakeDescriptor < 0 { timeout = timeout < 0 ? Int32(tickMilliseconds) : min(timeout, Int32(tickMilliseconds)) }
+        if wakeDescriptor < 0 { timeout = timeout < 0 ? Int32(tickMilliseconds) : min(timeout, Int32(tickMilliseconds)) }
         pollDescriptors.removeAll(keepingCapacity: true)
         pollDescriptors.append(pollfd(fd: wakeDescriptor, events: Int16(POLLIN), revents: 0))
         for descriptor in socketDescriptors { pollDescriptors.append(pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)) }
         let ready = poll(&pollDescriptors, nfds_t(pollDescriptors.count), timeout)
-        guard ready > 0 else { return }
-        if pollDescriptors[0].revents != 0 {
-            var count: UInt64 = 0
-            _ = Glibc.read(wakeDescriptor, &count, MemoryLayout<UInt64>.size)
-        }
+        guard ready > 0 else { return wakeDescriptor < 0 }
+        for index in 1..<pollDescriptors.count where pollDescriptors[index].revents != 0 { readyIndices.append(index - 1) }
+        guard pollDescriptors[0].revents != 0 else { return false }
+        var count: UInt64 = 0
+        _ = Glibc.read(wakeDescriptor, &count, MemoryLayout<UInt64>.size)
+        return true
     }
 
     /// The loop thread's kernel id (`/proc/self/task/<id>`), once it has started.
@@ -143,17 +151,19 @@ final class EngineLoop: @unchecked Sendable {
         let link = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self")) ?? ""
         let id = link.split(separator: "/").last.flatMap { pid_t($0) }
         lock.withLock { kernelThreadID = id }
+        var woken = true
         while true {
             let (batch, running) = lock.withLock { () -> ([Job], Bool) in
                 defer { jobs.removeAll(keepingCapacity: true) }
                 return (jobs, isRunning)
             }
             for job in batch { job(runtime) }
-            runtime.tick()
+            runtime.tick(everyRoom: woken || !batch.isEmpty, readyIndices: readyIndices)
             guard running else { break }
-            waitForReadiness()
+            woken = waitForReadiness()
         }
         runtime.shutdown()
+        runtime.signalling.waitUntilIdle()  // goodbyes sent (Janus's leave), connects in flight let go of
         if wakeDescriptor >= 0 { close(wakeDescriptor) }
         // The thread's block holds the loop: let go of the thread so both can be freed.
         lock.withLock { thread = nil }

@@ -12,6 +12,8 @@ final class EngineRuntime {
     private(set) var rooms: [String: any RoomBackend] = [:]
     private var nextRoomNumber = 1
     private var random = SystemRandomNumberGenerator()
+    /// Where Janus's HTTP signalling and connects run, off the loop (the loop sets its own).
+    var signalling = SignallingWorker { _ in false }
 
     /// Starts hosting a room on 127.0.0.1.
     func hostRoom(options: RoomOptions) -> RoomRuntime {
@@ -28,7 +30,7 @@ final class EngineRuntime {
         let id = "janus-\(nextRoomNumber)"
         nextRoomNumber += 1
         let runtime = JanusRoomRuntime(id: id, url: url, room: room, localAddress: localAddress, e2ee: e2ee,
-                                       preferredProtocol: preferredProtocol)
+                                       preferredProtocol: preferredProtocol, signalling: signalling)
         rooms[id] = runtime
         return runtime
     }
@@ -44,6 +46,7 @@ final class EngineRuntime {
 
     func closeRoom(_ id: String) {
         rooms.removeValue(forKey: id)?.close()
+        schedule.forget(id)
     }
 
     /// Fresh SRTP master key and salt for the hops of a hosted room (engine to engine: the
@@ -89,23 +92,19 @@ final class EngineRuntime {
         }
     }
 
-    /// What the loop waits for after a pass: every backend's sockets, appended to `descriptors`
-    /// (`complete` false when a backend cannot list its own), and the earliest deadline (nil:
-    /// nothing to serve, sleep until a job).
-    func readiness(now: Int64, into descriptors: inout [Int32]) -> (complete: Bool, deadline: Int64?) {
-        var complete = true
-        var deadline: Int64?
-        for room in rooms.values {
-            if !room.appendReadinessDescriptors(to: &descriptors) { complete = false }
-            let due = room.nextDeadline(now: now)
-            deadline = min(deadline ?? due, due)
-        }
-        return (complete, deadline)
+    /// Which rooms a pass serves and when the next one is due (`RoomSchedule`).
+    private var schedule = RoomSchedule()
+
+    /// What the loop waits for after a pass: every room's sockets, appended to `descriptors`, and
+    /// the earliest deadline (nil: nothing to serve, sleep until a job).
+    func readiness(now: Int64, into descriptors: inout [Int32]) -> Int64? {
+        schedule.list(rooms, now: now, into: &descriptors)
     }
 
-    /// One pass: every room's endpoints.
-    func tick() {
-        for room in rooms.values { room.tick(runtime: self) }
+    /// One pass: every room after a wake-up (`everyRoom`), else the rooms of the descriptors at
+    /// `readyIndices` (positions in the last `readiness` list) and those due.
+    func tick(everyRoom: Bool = true, readyIndices: [Int] = []) {
+        schedule.serve(rooms, now: monotonicMicroseconds(), everyRoom: everyRoom, readyIndices: readyIndices, runtime: self)
     }
 
     /// The engine stops: every room says goodbye and closes its participants' streams.

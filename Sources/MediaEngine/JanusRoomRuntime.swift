@@ -5,17 +5,20 @@ internal import SessionCore
 import Simulcast
 
 /// A Janus VideoRoom the engine joins as a WebRTC publisher (one local participant): publishing
-/// the camera signals over Janus's HTTP API and connects ICE + DTLS-SRTP (`JanusVideoRoomPublisher`),
-/// which blocks the engine's loop for that time (typically well under a second); then each pass
-/// is `PublisherFeeds`' (the camera and microphone paced, Janus's feedback answered) and the
-/// Janus session is kept alive. The publication's ICE runs over UDP, or ICE-TCP (RFC 6544) as
-/// `preferredProtocol` says: `.udpOverTCP` gives UDP 2 s to connect, then joins again over ICE-TCP. The microphone rides in the camera's peer connection, so it is
-/// published first (it waits for the camera) or not at all: adding it later would need a
-/// renegotiation. Subscribing to a publisher of the room (by its Janus feed id) joins it as a
-/// Janus subscriber (`JanusVideoRoomSubscriber`, another blocking connect) and receives the
-/// substream the preference picks (`.high` the top, `.medium` the middle, `.low` the lowest; a
-/// viewport by its height). With E2EE what is published is SFrame-sealed and what is received
-/// opened, keys following the provider's changes at the next pass. Loop-confined.
+/// the camera signals over Janus's HTTP API and connects ICE + DTLS-SRTP (`JanusCameraConnect`) on
+/// the `SignallingWorker`, the loop serving everything else meanwhile; then each pass is
+/// `PublisherFeeds`' (the camera and microphone paced, Janus's feedback answered) and the Janus
+/// session is kept alive (the keepalive, too, goes out from the worker). The publication's ICE
+/// runs over UDP, or ICE-TCP (RFC 6544) as `preferredProtocol` says. The microphone rides in the
+/// camera's peer connection, so it is published first (it waits for the camera) or not at all:
+/// adding it later would need a renegotiation. Subscribing to a publisher of the room (by its
+/// Janus feed id) joins it as a Janus subscriber (`JanusVideoRoomSubscriber`, connected on the
+/// worker too) and receives the substream the preference picks (`.high` the top, `.medium` the
+/// middle, `.low` the lowest; a viewport by its height; Janus's `configure` sent from the worker).
+/// With E2EE what is published is SFrame-sealed and what is received opened, keys following the
+/// provider's changes at the next pass. Readiness-driven: the loop waits on the peer connections'
+/// sockets, and serves the room at the active grain while media flows, else at the idle one
+/// (RTCP reports, ICE consent checks, RFC 7675), and at the next keepalive. Loop-confined.
 final class JanusRoomRuntime: RoomBackend {
     /// Janus drops a session silent for 60 s (its `session_timeout`); a keepalive goes out well before.
     static let keepAliveIntervalMicroseconds: Int64 = 25_000_000
@@ -43,8 +46,21 @@ final class JanusRoomRuntime: RoomBackend {
     /// The substream and temporal layer last asked for, per feed id.
     private var requestedLayers: [String: (spatial: Int?, temporal: Int?)] = [:]
     private let clock = MediaClock.system
+    /// Where signalling and connects run, off the loop.
+    private let signalling: SignallingWorker
+    /// The camera's connect is under way on the worker.
+    private var cameraConnecting = false
+    /// Feed ids whose subscription is connecting on the worker.
+    private var subscribing: Set<String> = []
+    private var isClosed = false
+    /// Media sent and received lately keeps the room at the active grain.
+    private var activity = ActivityHold()
+    /// Datagrams the subscriptions handled so far (for `activity`).
+    private var datagramsReceived = 0
 
-    init(id: String, url: URL, room: Int, localAddress: UInt32, e2ee: E2EEOptions?, preferredProtocol: PreferredProtocol) {
+    init(id: String, url: URL, room: Int, localAddress: UInt32, e2ee: E2EEOptions?, preferredProtocol: PreferredProtocol,
+         signalling: SignallingWorker) {
+        self.signalling = signalling
         self.id = id
         self.url = url
         self.room = room
@@ -68,46 +84,61 @@ final class JanusRoomRuntime: RoomBackend {
     }
 
     /// Joins the room as a publisher with the camera's simulcast layers (and the microphone
-    /// published before it), then reports what Janus accepted (`.publishedToSFU`).
-    func publishCamera(_ participantId: String, trackId: String, settings: CameraSettings, feed: TrackFeed<VideoFrame>,
-                       runtime: EngineRuntime) throws(EngineError) {
-        guard participantId == self.participantId else { throw .unknownParticipant(participantId) }
-        guard session == nil else { throw .alreadyPublished("camera") }
+    /// published before it) on the signalling worker, then, back on the loop, reports what Janus
+    /// accepted (`.publishedToSFU`) and completes.
+    func startPublishingCamera(_ participantId: String, trackId: String, settings: CameraSettings, feed: TrackFeed<VideoFrame>,
+                               runtime: EngineRuntime, completion: @escaping LoopCompletion<Void>) {
+        guard participantId == self.participantId else { return completion(.failure(.unknownParticipant(participantId))) }
+        guard session == nil, !cameraConnecting else { return completion(.failure(.alreadyPublished("camera"))) }
         let camera: LayerPlan
+        let sealer: E2EEFrameSealer?
         do {
             camera = try LayerPlan(width: settings.config.width, height: settings.config.height,
                                    multiStream: settings.multiStream, maxLayer: settings.maxLayer)
         } catch {
-            throw .invalidConfiguration("\(error)")
+            return completion(.failure(.invalidConfiguration("\(error)")))
         }
-        let sealer = try e2ee?.makeSealer(for: participantId)
-        let started = clock.monotonicMicroseconds()
-        let session: JanusVideoRoomPublisher
-        do {
-            session = try connect(camera: camera, participantId: participantId, iceTCP: preferredProtocol == .tcpOnly,
-                                  timeoutMilliseconds: preferredProtocol == .udpOverTCP ? 2_000 : 5_000)
-            transportProtocol = preferredProtocol == .tcpOnly ? .tcp : .udp
-        } catch let failure {
-            guard preferredProtocol == .udpOverTCP, case .transport = failure else {
-                events?.yield(.connectionStateChanged(.disconnected))
-                throw .systemFailure("joining Janus room \(room) at \(url): \(failure)")
-            }
-            // UDP did not connect (ICE or DTLS): the same again over ICE-TCP.
-            do {
-                session = try connect(camera: camera, participantId: participantId, iceTCP: true, timeoutMilliseconds: 5_000)
-            } catch {
-                events?.yield(.connectionStateChanged(.disconnected))
-                throw .systemFailure("joining Janus room \(room) at \(url) over UDP (\(failure)) and then ICE-TCP: \(error)")
-            }
-            transportProtocol = .tcp
-            events?.yield(.protocolSwitched(ProtocolSwitch(connection: .publishing, from: .udp, to: .tcp,
-                                                           afterMilliseconds: (clock.monotonicMicroseconds() - started) / 1000)))
+        do throws(EngineError) {
+            sealer = try e2ee?.makeSealer(for: participantId)
+        } catch {
+            return completion(.failure(error))
         }
+        cameraConnecting = true
+        let connect = JanusCameraConnect(url: url, room: room, display: participantId, camera: camera, audio: pendingMicrophone != nil,
+                                         localAddress: localAddress, preferredProtocol: preferredProtocol)
+        let handOff = LoopHandOff((room: self, sealer: sealer, completion: completion))
+        signalling.run({ LoopHandOff(connect.run()) }, then: { _, outcome in
+            handOff.value.room.finishPublishing(outcome.value, trackId: trackId, frameRate: settings.config.frameRate, feed: feed,
+                                                sealer: handOff.value.sealer, completion: handOff.value.completion)
+        }, ifStopped: { outcome in
+            if case let .success(connected) = outcome.value { connected.session.leave() }
+            handOff.value.completion(.failure(.closed("the engine")))
+        })
+    }
+
+    /// Back on the loop: the connected camera runs from the next pass (or leaves, the room closed meanwhile).
+    private func finishPublishing(_ outcome: Result<JanusCameraConnect.Connected, EngineError>, trackId: String, frameRate: Int,
+                                  feed: TrackFeed<VideoFrame>, sealer: E2EEFrameSealer?, completion: LoopCompletion<Void>) {
+        cameraConnecting = false
+        let connected: JanusCameraConnect.Connected
+        switch outcome {
+        case let .failure(error):
+            events?.yield(.connectionStateChanged(.disconnected))
+            return completion(.failure(error))
+        case let .success(value): connected = value
+        }
+        guard !isClosed else {
+            onWorker(connected.session.leave)
+            return completion(.failure(.closed("Janus room \(room)")))
+        }
+        let session = connected.session
+        transportProtocol = connected.transportProtocol
+        if let change = connected.protocolSwitch { events?.yield(.protocolSwitched(change)) }
         session.publisher.frameSealer = sealer
         self.sealer = sealer
         e2eeKeysVersion = e2ee?.keyProvider.version ?? 0
         self.session = session
-        feeds.addCamera(trackId: trackId, feed: feed, frameRate: settings.config.frameRate, publisher: session.publisher)
+        feeds.addCamera(trackId: trackId, feed: feed, frameRate: frameRate, publisher: session.publisher)
         if let microphone = pendingMicrophone {
             feeds.addMicrophone(trackId: microphone.trackId, feed: microphone.feed)
             pendingMicrophone = nil
@@ -115,14 +146,14 @@ final class JanusRoomRuntime: RoomBackend {
         lastKeepAliveMicroseconds = clock.monotonicMicroseconds()
         events?.yield(.connectionStateChanged(.connected))
         events?.yield(.publishedToSFU(Self.publication(of: session)))
+        completion(.success(()))
     }
 
-    /// Signals, connects ICE (over UDP or ICE-TCP) and DTLS-SRTP: blocks the loop meanwhile.
-    private func connect(camera: LayerPlan, participantId: String, iceTCP: Bool,
-                         timeoutMilliseconds: Int64) throws(JanusVideoRoomPublisher.Failure) -> JanusVideoRoomPublisher {
-        try JanusVideoRoomPublisher(options: .init(url: url, room: room, display: participantId, camera: camera,
-                                                   audio: pendingMicrophone != nil, localAddress: localAddress,
-                                                   connectTimeoutMilliseconds: timeoutMilliseconds, iceTCP: iceTCP))
+    /// Runs `work` on the worker (a session's goodbye: RTCP BYE, Janus's `leave`, the session
+    /// destroyed); what it holds is the worker's from now on.
+    private func onWorker(_ work: @escaping () -> Void) {
+        let handOff = LoopHandOff(work)
+        signalling.run { handOff.value() }
     }
 
     func videoTransportProtocol(of participantId: String) throws(EngineError) -> TransportProtocol? {
@@ -140,7 +171,7 @@ final class JanusRoomRuntime: RoomBackend {
                            runtime: EngineRuntime) throws(EngineError) {
         guard participantId == self.participantId else { throw .unknownParticipant(participantId) }
         guard pendingMicrophone == nil, feeds.microphone == nil else { throw .alreadyPublished("microphone") }
-        guard session == nil else {
+        guard session == nil, !cameraConnecting else {
             throw .notAllowed("in a Janus room, publish the microphone before the camera (both ride one peer connection)")
         }
         pendingMicrophone = (trackId, feed)
@@ -161,26 +192,60 @@ final class JanusRoomRuntime: RoomBackend {
     // MARK: - Receiving
 
     /// Subscribes to the feed `publisherId` (Janus's publisher id, e.g. from its
-    /// `.publishedToSFU` event or the room's participant list) on the top substream.
-    func subscribe(_ subscriberId: String, to publisherId: String, runtime: EngineRuntime) throws(EngineError) -> SubscriptionRuntime {
-        guard subscriberId == participantId else { throw .unknownParticipant(subscriberId) }
-        if let existing = subscriptions[publisherId] { return existing.runtime }
-        guard let feed = Int(publisherId) else { throw .unknownParticipant("\(publisherId) (a Janus feed id is a number)") }
-        let opener = try e2ee?.makeOpener(for: publisherId, nowMilliseconds: clock.monotonicMilliseconds())
-        let localSSRC = runtime.randomSSRC()
-        let session: JanusVideoRoomSubscriber
-        do {
-            session = try JanusVideoRoomSubscriber(options: .init(
-                url: url, room: room, feed: feed, localAddress: localAddress,
-                subscriber: SubscriberConfiguration(localSSRC: localSSRC, cname: "\(subscriberId)<-\(publisherId)", security: .insecurePlaintext)))
+    /// `.publishedToSFU` event or the room's participant list) on the top substream: connected
+    /// on the signalling worker, completed back on the loop.
+    func startSubscribing(_ subscriberId: String, to publisherId: String, runtime: EngineRuntime,
+                          completion: @escaping LoopCompletion<SubscriptionRuntime>) {
+        guard subscriberId == participantId else { return completion(.failure(.unknownParticipant(subscriberId))) }
+        if let existing = subscriptions[publisherId] { return completion(.success(existing.runtime)) }
+        guard let feed = Int(publisherId) else { return completion(.failure(.unknownParticipant("\(publisherId) (a Janus feed id is a number)"))) }
+        guard !subscribing.contains(publisherId) else { return completion(.failure(.notAllowed("already subscribing to feed \(feed)"))) }
+        let opener: E2EEFrameOpener?
+        do throws(EngineError) {
+            opener = try e2ee?.makeOpener(for: publisherId, nowMilliseconds: clock.monotonicMilliseconds())
         } catch {
-            throw .systemFailure("subscribing to feed \(feed) in Janus room \(room) at \(url): \(error)")
+            return completion(.failure(error))
+        }
+        subscribing.insert(publisherId)
+        let options = JanusVideoRoomSubscriber.Options(
+            url: url, room: room, feed: feed, localAddress: localAddress,
+            subscriber: SubscriberConfiguration(localSSRC: runtime.randomSSRC(), cname: "\(subscriberId)<-\(publisherId)",
+                                                security: .insecurePlaintext))
+        let (url, room) = (url, room)
+        let handOff = LoopHandOff((room: self, opener: opener, completion: completion))
+        signalling.run({ () -> LoopHandOff<Result<JanusVideoRoomSubscriber, EngineError>> in
+            do {
+                return LoopHandOff(.success(try JanusVideoRoomSubscriber(options: options)))
+            } catch {
+                return LoopHandOff(.failure(.systemFailure("subscribing to feed \(feed) in Janus room \(room) at \(url): \(error)")))
+            }
+        }, then: { _, outcome in
+            handOff.value.room.finishSubscribing(outcome.value, to: publisherId, opener: handOff.value.opener,
+                                                 completion: handOff.value.completion)
+        }, ifStopped: { outcome in
+            if case let .success(session) = outcome.value { session.leave() }
+            handOff.value.completion(.failure(.closed("the engine")))
+        })
+    }
+
+    /// Back on the loop: the subscription runs from the next pass (or leaves, the room closed meanwhile).
+    private func finishSubscribing(_ outcome: Result<JanusVideoRoomSubscriber, EngineError>, to publisherId: String,
+                                   opener: E2EEFrameOpener?, completion: LoopCompletion<SubscriptionRuntime>) {
+        subscribing.remove(publisherId)
+        let session: JanusVideoRoomSubscriber
+        switch outcome {
+        case let .failure(error): return completion(.failure(error))
+        case let .success(value): session = value
+        }
+        guard !isClosed else {
+            onWorker(session.leave)
+            return completion(.failure(.closed("Janus room \(room)")))
         }
         let subscription = SubscriptionRuntime(publisherId: publisherId, subscriber: session.subscriber, path: nil)
         subscription.frameOpener = opener
         subscriptions[publisherId] = (session, subscription)
         events?.yield(.trackSubscribed(publisherId: publisherId, trackId: session.videoMid ?? "video"))
-        return subscription
+        completion(.success(subscription))
     }
 
     /// Janus's `configure` for the subscription: the substream (and, for a quality, the top
@@ -196,10 +261,15 @@ final class JanusRoomRuntime: RoomBackend {
         }
         if let spatial { layers["substream"] = spatial }
         if let mid = session.videoMid { layers["mid"] = mid }
-        do {
-            try session.janus.message(["request": "configure", "streams": [layers]])
-        } catch {
-            throw .systemFailure("Janus configure: \(error)")
+        // From the worker: a refusal or a failure reaches the participant as a `.failure` event.
+        let handOff = LoopHandOff((janus: session.janus, layers: layers))
+        let events = events
+        signalling.run {
+            do throws(JanusHTTPClient.Failure) {
+                try handOff.value.janus.message(["request": "configure", "streams": [handOff.value.layers]])
+            } catch {
+                events?.yield(.failure(.systemFailure("Janus configure: \(error)")))
+            }
         }
         requestedLayers[publisherId] = (spatial, nil)
     }
@@ -246,20 +316,45 @@ final class JanusRoomRuntime: RoomBackend {
         applyKeyChanges(now: now)
         if let session { feeds.pass(session.publisher, at: now, pacingPushes: true, events: events) }
         for (_, runtime) in subscriptions.values {
-            _ = try? runtime.subscriber.step(timeoutMilliseconds: 0)
+            datagramsReceived &+= (try? runtime.subscriber.step(timeoutMilliseconds: 0)) ?? 0
             if let state = runtime.takeE2EEStateChange() {
                 events?.yield(.e2eeStateChanged(publisherId: runtime.publisherId, state: state))
             }
         }
-        if now - lastKeepAliveMicroseconds > Self.keepAliveIntervalMicroseconds {
-            lastKeepAliveMicroseconds = now
+        activity.note(feeds.activityCount &+ datagramsReceived, now: now)
+        if now - lastKeepAliveMicroseconds > Self.keepAliveIntervalMicroseconds { sendKeepAlives(now: now) }
+    }
+
+    /// Every Janus session of the room (the publisher's, each subscription's) kept alive, from the worker.
+    private func sendKeepAlives(now: Int64) {
+        lastKeepAliveMicroseconds = now
+        let clients = LoopHandOff([session?.janus].compactMap { $0 } + subscriptions.values.map(\.session.janus))
+        let events = events
+        signalling.run {
             do throws(JanusHTTPClient.Failure) {
-                try session?.keepAlive()
-                for (session, _) in subscriptions.values { try session.keepAlive() }
+                for client in clients.value { try client.keepAlive() }
             } catch {
                 events?.yield(.failure(.systemFailure("Janus keepalive: \(error)")))
             }
         }
+    }
+
+    /// The peer connections' sockets (UDP, or the ICE-TCP connection).
+    func appendReadinessDescriptors(to descriptors: inout [Int32]) -> Bool {
+        var complete = true
+        if let session { complete = EngineCore.appendReadinessDescriptors(of: session.transport, to: &descriptors) }
+        for (session, _) in subscriptions.values where !EngineCore.appendReadinessDescriptors(of: session.transport, to: &descriptors) {
+            complete = false
+        }
+        return complete
+    }
+
+    /// The next waiting frame's slot, the active grain while media flows, else the idle one, and
+    /// the next keepalive; nothing before a peer connection runs.
+    func nextDeadline(now: Int64) -> Int64 {
+        guard session != nil || !subscriptions.isEmpty else { return .max }
+        return min(activity.nextPass(now: now), feeds.mediaDue(now: now, pacingPushes: true) ?? .max,
+                   lastKeepAliveMicroseconds + Self.keepAliveIntervalMicroseconds + 1)
     }
 
     /// A rotated or ratcheted key seals (and opens) the frames from the next pass on.
@@ -278,11 +373,12 @@ final class JanusRoomRuntime: RoomBackend {
     }
 
     func close() {
-        session?.leave()
+        isClosed = true
+        if let session { onWorker(session.leave) }
         session = nil
         for (session, runtime) in subscriptions.values {
             runtime.close()
-            session.leave()
+            onWorker(session.leave)
         }
         subscriptions.removeAll()
         feeds.finishSources()

@@ -73,8 +73,8 @@ public final class LocalParticipant: Sendable {
     /// participant's node; publish the camera first): from now on its frames are encoded and sent.
     public func publish(_ track: LocalAudioTrack) async throws(EngineError) {
         let (participantId, feed, trackId) = (id, track.feed, track.id)
-        try await publish(track.participantId, mark: track.markPublished, unmark: track.markUnpublished) { room, runtime throws(EngineError) in
-            try room.publishMicrophone(participantId, trackId: trackId, feed: feed, runtime: runtime)
+        try await publish(track.participantId, mark: track.markPublished, unmark: track.markUnpublished) { room, runtime, finish in
+            finish(Result { () throws(EngineError) in try room.publishMicrophone(participantId, trackId: trackId, feed: feed, runtime: runtime) })
         }
     }
 
@@ -82,25 +82,30 @@ public final class LocalParticipant: Sendable {
     /// A screen share goes out beside the camera on its own SSRCs, RIDs and MID ("2").
     public func publish(_ track: LocalVideoTrack) async throws(EngineError) {
         let (participantId, settings, feed, trackId) = (id, track.settings, track.feed, track.id)
-        try await publish(track.participantId, mark: track.markPublished, unmark: track.markUnpublished) { room, runtime throws(EngineError) in
+        try await publish(track.participantId, mark: track.markPublished, unmark: track.markUnpublished) { room, runtime, finish in
             switch settings.content {
-            case .camera: try room.publishCamera(participantId, trackId: trackId, settings: settings, feed: feed, runtime: runtime)
-            case .screen: try room.publishScreenShare(participantId, trackId: trackId, settings: settings, feed: feed, runtime: runtime)
+            case .camera:
+                room.startPublishingCamera(participantId, trackId: trackId, settings: settings, feed: feed, runtime: runtime, completion: finish)
+            case .screen:
+                finish(Result { () throws(EngineError) in
+                    try room.publishScreenShare(participantId, trackId: trackId, settings: settings, feed: feed, runtime: runtime)
+                })
             }
         }
     }
 
-    /// Marks a track of `owner` published, runs `body` with the room on the loop, and unmarks
-    /// it if that fails.
+    /// Marks a track of `owner` published, runs `body` with the room on the loop (it hands its
+    /// outcome to the completion, at once or once connected), and unmarks it if that fails.
     private func publish(_ owner: String, mark: () throws(EngineError) -> Void, unmark: () -> Void,
-                         _ body: @escaping @Sendable (any RoomBackend, EngineRuntime) throws(EngineError) -> Void) async throws(EngineError) {
+                         _ body: @escaping @Sendable (any RoomBackend, EngineRuntime,
+                                                      @escaping @Sendable (Result<Void, EngineError>) -> Void) -> Void) async throws(EngineError) {
         guard owner == id else { throw .notAllowed("track of \(owner) published by \(id)") }
         try mark()
         let roomId = roomId
         do {
-            try await loop.perform { runtime throws(EngineError) in
+            try await loop.performDeferred { runtime, finish throws(EngineError) in
                 guard let room = runtime.rooms[roomId] else { throw .closed("room \(roomId)") }
-                try body(room, runtime)
+                body(room, runtime, finish)
             }
         } catch {
             unmark()
@@ -123,9 +128,9 @@ public final class LocalParticipant: Sendable {
     private func subscribe(_ publisherId: String, source: VideoContent) async throws(EngineError) -> RemoteVideoTrack {
         let (roomId, subscriberId) = (roomId, id)
         let key = source == .screen ? RoomNode.screenShareKey(of: publisherId) : publisherId
-        let frames = try await loop.perform { runtime throws(EngineError) -> AsyncStream<VideoFrame> in
+        let frames = try await loop.performDeferred { runtime, finish throws(EngineError) in
             guard let room = runtime.rooms[roomId] else { throw .closed("room \(roomId)") }
-            return try room.subscribe(subscriberId, to: key, runtime: runtime).frameStream
+            room.startSubscribing(subscriberId, to: key, runtime: runtime) { finish($0.map(\.frameStream)) }
         }
         return RemoteVideoTrack(publisherId: publisherId, source: source, subscriberId: id, roomId: roomId, frames: frames, loop: loop)
     }

@@ -38,6 +38,14 @@ struct PacedFeed<Frame> {
     /// How far behind the cadence the loop may fall and still catch up (about six audio frames).
     static var catchUpMicroseconds: Int64 { 120_000 }
 
+    /// When a waiting frame (pushed, or the playing source's) is due, as `takeDue` would send
+    /// it: at its cadence slot, or at once for pushes that are not paced; nil when none waits.
+    func waitingDue(now: Int64, pacingPushes: Bool) -> Int64? {
+        guard feed.hasFrames else { return nil }
+        if !pacingPushes, !feed.isPlayingSource { return now }
+        return max(now, nextDueMicroseconds ?? now)
+    }
+
     /// When the playing source's next frame is due (`now` if at once); nil when no source plays.
     func sourceDue(now: Int64) -> Int64? {
         guard feed.isPlayingSource else { return nil }

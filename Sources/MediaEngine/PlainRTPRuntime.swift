@@ -28,6 +28,8 @@ final class PlainRTPRuntime: PublishOnlyRoomBackend {
     /// The counts at close (the publisher and socket are let go of then).
     private var finalStatistics: PlainRTPStatistics?
     private let clock = MediaClock.system
+    /// Frames sent and feedback handled lately keep the output at the active grain.
+    private var activity = ActivityHold()
 
     var srtpKeyAndSalt: [UInt8]? { setup.srtpKeyAndSalt }
     var sdesCryptoAttribute: String? { setup.sdesCryptoAttribute }
@@ -141,6 +143,22 @@ final class PlainRTPRuntime: PublishOnlyRoomBackend {
         guard let publisher else { return }
         let now = pacing == .realTime ? clock.monotonicMicroseconds() : nextUnpacedInstant()
         feeds.pass(publisher, at: now, pacingPushes: pacing == .realTime, events: events)
+        activity.note(feeds.activityCount, now: clock.monotonicMicroseconds())
+    }
+
+    /// The one socket (feedback, when reports are on, arrives there).
+    func appendReadinessDescriptors(to descriptors: inout [Int32]) -> Bool {
+        guard let transport else { return true }
+        return transport.appendReadinessDescriptors(to: &descriptors)
+    }
+
+    /// Unpaced with a source playing: the next frame at the active grain (a receiver keeps up).
+    /// Real time: the next waiting frame's slot, the active grain while media flows (pacer,
+    /// feedback), else the idle one (RTCP reports); nothing before a track is published.
+    func nextDeadline(now: Int64) -> Int64 {
+        guard publisher != nil else { return .max }
+        if pacing == .unpaced, feeds.sourceDue(now: unpacedNow) != nil { return now + RoomBackendCadence.activeMicroseconds }
+        return min(activity.nextPass(now: now), feeds.mediaDue(now: now, pacingPushes: pacing == .realTime) ?? .max)
     }
 
     /// Unpaced: the media clock moves to the earliest frame a playing source has due, so one

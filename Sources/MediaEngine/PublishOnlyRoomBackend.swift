@@ -4,7 +4,7 @@ import Simulcast
 
 /// A room backend that only publishes (a plain RTP output):
 /// every receiving call answers `receivingUnsupported`. Loop-confined.
-protocol PublishOnlyRoomBackend: RoomBackend {
+protocol PublishOnlyRoomBackend: ImmediateRoomBackend {
     /// What every receiving call throws (a `.notAllowed` naming the backend).
     var receivingUnsupported: EngineError { get }
 }

@@ -19,6 +19,11 @@ struct PublisherFeeds {
     private(set) var audioFramesSent = 0
     /// Layers the REMB allowed when last reported.
     private var rembActiveLayers = 0
+    /// Feedback datagrams handled so far.
+    private var feedbackHandled = 0
+    /// The last pass stopped at `feedbackPerPass`: more may wait, some perhaps already read from
+    /// the socket (a `recvmmsg` batch, which `poll` does not see), so the next pass is due at once.
+    private(set) var feedbackMayWait = false
 
     mutating func addCamera(trackId: String, feed: TrackFeed<VideoFrame>, frameRate: Int, publisher: Publisher) {
         camera = PacedFeed(trackId: trackId, feed: feed, intervalMicroseconds: 1_000_000 / Int64(max(1, frameRate)))
@@ -64,6 +69,17 @@ struct PublisherFeeds {
         [camera?.sourceDue(now: now), microphone?.sourceDue(now: now)].compactMap { $0 }.min()
     }
 
+    /// When the next waiting frame (camera or microphone, pushed or played) is due, or feedback
+    /// left over from the last pass (now); nil: none waits.
+    func mediaDue(now: Int64, pacingPushes: Bool) -> Int64? {
+        if feedbackMayWait { return now }
+        return [camera?.waitingDue(now: now, pacingPushes: pacingPushes), microphone?.waitingDue(now: now, pacingPushes: false)]
+            .compactMap { $0 }.min()
+    }
+
+    /// Frames and feedback datagrams handled so far: what `ActivityHold` watches.
+    var activityCount: Int { videoFramesSent + audioFramesSent + feedbackHandled }
+
     /// Stops the playing sources (their `play(from:)` throws `.closed`).
     func finishSources() {
         camera?.feed.finishSource(.failure(EngineError.closed("camera track \(camera?.trackId ?? "")")))
@@ -75,6 +91,7 @@ struct PublisherFeeds {
         var handled = 0
         while handled < Self.feedbackPerPass, let outcome = try? publisher.pollIncoming(timeoutMilliseconds: 0) {
             handled += 1
+            feedbackHandled += 1
             if outcome.layersPaused > 0 || outcome.layersResumed > 0 {
                 let before = rembActiveLayers, after = publisher.rembActiveLayerCount
                 rembActiveLayers = after
@@ -87,6 +104,7 @@ struct PublisherFeeds {
                 for _ in 0..<outcome.keyFramesRequested { events?.yield(.keyFrameRequested(trackId: camera.trackId)) }
             }
         }
+        feedbackMayWait = handled == Self.feedbackPerPass
     }
 
     /// A frame could not be sent: the event says so, and a playing source stops with the error

@@ -13,8 +13,10 @@ protocol RoomBackend: AnyObject {
     func join(_ participantId: String, events: AsyncStream<ParticipantEvent>.Continuation, keyProvider: E2EEKeyProvider?,
               runtime: EngineRuntime) throws(EngineError)
     func leave(_ participantId: String)
-    func publishCamera(_ participantId: String, trackId: String, settings: CameraSettings, feed: TrackFeed<VideoFrame>,
-                       runtime: EngineRuntime) throws(EngineError)
+    /// Publishes the camera; `completion` runs once it is published or failed: at once, or (a
+    /// room joined elsewhere, connecting on the `SignallingWorker`) from a later loop job.
+    func startPublishingCamera(_ participantId: String, trackId: String, settings: CameraSettings, feed: TrackFeed<VideoFrame>,
+                               runtime: EngineRuntime, completion: @escaping LoopCompletion<Void>)
     /// Issue 17: the participant's screen share, beside its camera.
     func publishScreenShare(_ participantId: String, trackId: String, settings: CameraSettings, feed: TrackFeed<VideoFrame>,
                             runtime: EngineRuntime) throws(EngineError)
@@ -25,7 +27,9 @@ protocol RoomBackend: AnyObject {
     func videoPublisher(of key: String) throws(EngineError) -> Publisher
     /// How the video under publisher key `key` reaches the room now (nil: not confirmed yet).
     func videoTransportProtocol(of key: String) throws(EngineError) -> TransportProtocol?
-    func subscribe(_ subscriberId: String, to publisherId: String, runtime: EngineRuntime) throws(EngineError) -> SubscriptionRuntime
+    /// Subscribes; `completion` runs with the subscription as `startPublishingCamera`'s does.
+    func startSubscribing(_ subscriberId: String, to publisherId: String, runtime: EngineRuntime,
+                          completion: @escaping LoopCompletion<SubscriptionRuntime>)
     func setPreference(_ preference: EffectivePreference, subscriber subscriberId: String, publisher publisherId: String) throws(EngineError)
     /// docs/joining-a-room.md: the screen share of `publisherId` at `quality` for `subscriberId`.
     func setScreenShareQuality(_ quality: VideoQuality, subscriber subscriberId: String,
@@ -40,8 +44,30 @@ protocol RoomBackend: AnyObject {
     /// Appends the sockets the loop waits on for this backend (`poll`); false when it cannot
     /// list them all, and the loop then ticks it every `RoomBackendCadence.activeMicroseconds`.
     func appendReadinessDescriptors(to descriptors: inout [Int32]) -> Bool
-    /// When the backend next needs a tick though no socket of it became readable (monotonic µs).
+    /// When the backend next needs a tick though no socket of it became readable (monotonic µs;
+    /// `Int64.max`: not until a job or a pushed frame wakes the loop).
     func nextDeadline(now: Int64) -> Int64
+}
+
+/// A backend that publishes and subscribes within the call (a hosted room, a plain RTP output).
+protocol ImmediateRoomBackend: RoomBackend {
+    func publishCamera(_ participantId: String, trackId: String, settings: CameraSettings, feed: TrackFeed<VideoFrame>,
+                       runtime: EngineRuntime) throws(EngineError)
+    func subscribe(_ subscriberId: String, to publisherId: String, runtime: EngineRuntime) throws(EngineError) -> SubscriptionRuntime
+}
+
+extension ImmediateRoomBackend {
+    func startPublishingCamera(_ participantId: String, trackId: String, settings: CameraSettings, feed: TrackFeed<VideoFrame>,
+                               runtime: EngineRuntime, completion: @escaping LoopCompletion<Void>) {
+        completion(Result { () throws(EngineError) in
+            try publishCamera(participantId, trackId: trackId, settings: settings, feed: feed, runtime: runtime)
+        })
+    }
+
+    func startSubscribing(_ subscriberId: String, to publisherId: String, runtime: EngineRuntime,
+                          completion: @escaping LoopCompletion<SubscriptionRuntime>) {
+        completion(Result { () throws(EngineError) in try subscribe(subscriberId, to: publisherId, runtime: runtime) })
+    }
 }
 
 /// How often the loop ticks a backend: while traffic flows (timers of pacing, NACK, jitter
@@ -60,13 +86,9 @@ enum RoomBackendCadence {
 extension RoomBackend {
     /// Default: rooms the engine joins elsewhere (Janus over ICE, plain RTP) send over UDP.
     func videoTransportProtocol(of key: String) throws(EngineError) -> TransportProtocol? { .udp }
-
-    /// Default (Janus over ICE, plain RTP): sockets not listed, ticked at the active grain.
-    func appendReadinessDescriptors(to descriptors: inout [Int32]) -> Bool { false }
-    func nextDeadline(now: Int64) -> Int64 { now + RoomBackendCadence.activeMicroseconds }
 }
 
-extension RoomRuntime: RoomBackend {
+extension RoomRuntime: ImmediateRoomBackend {
     func videoPublisher(of key: String) throws(EngineError) -> Publisher { try publishedVideo(key).publisher }
     func videoTransportProtocol(of key: String) throws(EngineError) -> TransportProtocol? {
         try publishedVideo(key).path.transportProtocol

@@ -43,7 +43,7 @@ extension Room {
         try await onHostedRoom { room throws(EngineError) in (room.lowestVideoBitsPerSecond(of: publisherId), room.audioBitsPerSecond) }
     }
 
-    private func onHostedRoom<T: Sendable>(_ body: @escaping @Sendable (RoomRuntime) throws(EngineError) -> T) async throws(EngineError) -> T {
+    func onHostedRoom<T: Sendable>(_ body: @escaping @Sendable (RoomRuntime) throws(EngineError) -> T) async throws(EngineError) -> T {
         let roomId = id
         return try await loop.perform { runtime throws(EngineError) in
             guard let room = runtime.rooms[roomId] as? RoomRuntime else { throw .closed("room \(roomId)") }

@@ -13,13 +13,17 @@ import Testing
         return try #require(Int(line.split(separator: "\t").last?.trimmingCharacters(in: .whitespaces) ?? ""))
     }
 
+    /// The voluntary context switches of `thread` while the caller sleeps `seconds`.
+    static func wakeUps(of thread: pid_t, during seconds: Int) async throws -> Int {
+        let before = try voluntarySwitches(of: thread)
+        try await Task.sleep(for: .seconds(seconds))
+        return try voluntarySwitches(of: thread) - before
+    }
+
     @Test func anEngineWithNothingToServeSleepsUntilAJobComes() async throws {
         let loop = EngineLoop()
         _ = try await loop.perform { _ in 0 }  // running, and past its first tick
-        let thread = try #require(loop.threadID)
-        let before = try Self.voluntarySwitches(of: thread)
-        try await Task.sleep(for: .seconds(1))
-        let idle = try Self.voluntarySwitches(of: thread) - before
+        let idle = try await Self.wakeUps(of: try #require(loop.threadID), during: 1)
         print("idle engine loop: \(idle) wake-up(s) in 1 s (a 2 ms tick makes about 500)")
         #expect(idle <= 2)
         // A job still wakes it at once, and a stop ends it.
@@ -38,10 +42,7 @@ import Testing
         let bob = try await room.join(participantId: "bob")
         _ = try await bob.subscribe(to: "alice")
         try await Task.sleep(for: .milliseconds(500))  // the UDP checks answered, the activity hold over
-        let thread = try #require(engine.loop.threadID)
-        let before = try Self.voluntarySwitches(of: thread)
-        try await Task.sleep(for: .seconds(2))
-        let wakeUps = try Self.voluntarySwitches(of: thread) - before
+        let wakeUps = try await Self.wakeUps(of: try #require(engine.loop.threadID), during: 2)
         print("idle room loop: \(wakeUps) wake-up(s) in 2 s (a 2 ms tick makes about 1,000)")
         #expect(wakeUps <= 40)
         await engine.close()

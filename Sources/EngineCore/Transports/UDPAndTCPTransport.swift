@@ -1,3 +1,4 @@
+import CShims
 import Glibc
 import RTPWire
 import SessionCore
@@ -47,6 +48,13 @@ public final class UDPAndTCPTransport: DatagramTransport {
     private var nextExpiryMilliseconds: Int64 = .min
     /// Which side is read first when both are ready: alternates, so neither starves the other.
     private var udpFirst = true
+    /// With a probe, each UDP send is timed from the arrival of the UDP datagram `receive`
+    /// returned last (`ForwardLatencyProbe`); the socket then stamps arrivals.
+    package var forwardLatency: ForwardLatencyProbe? {
+        didSet { if forwardLatency != nil { try? udp.enableReceiveTimestamps() } }
+    }
+    /// When the datagram being handled arrived (0: none, or not over UDP).
+    private var handledArrivalNanoseconds: Int64 = 0
     /// Reused by every `receive` (no allocation per datagram).
     private var pollDescriptors: [pollfd] = []
     private var pollPeers: [NetworkEndpoint] = []
@@ -116,6 +124,9 @@ public final class UDPAndTCPTransport: DatagramTransport {
     public func send(_ bytes: UnsafeRawBufferPointer, to destination: NetworkEndpoint) throws(NetworkError) {
         guard destination.transport == .tcp else {
             try udp.send(bytes, to: destination)
+            if handledArrivalNanoseconds > 0, let forwardLatency {
+                forwardLatency.record(nanoseconds: cshim_realtime_nanoseconds() - handledArrivalNanoseconds)
+            }
             return
         }
         guard let peer = connections[destination], peer.verifiedAs != nil else {
@@ -138,9 +149,12 @@ public final class UDPAndTCPTransport: DatagramTransport {
     /// checks are handled here, and connections past their limits are closed.
     public func receive(into buffer: UnsafeMutableRawBufferPointer, timeoutMilliseconds: Int32)
         throws(NetworkError) -> (count: Int, from: NetworkEndpoint)? {
+        handledArrivalNanoseconds = 0
         let now = clock.monotonicMicroseconds() / 1000
         closeExpired(now: now)
         if let datagram = nextBuffered(into: buffer, now: now) { return datagram }
+        // Datagrams the UDP socket took in its last batch (`recvmmsg`) go first, without a poll.
+        if udp.hasBatchedDatagrams, let datagram = try receiveUDP(into: buffer) { return datagram }
         let listening = now >= acceptResumesMilliseconds
         pollDescriptors.removeAll(keepingCapacity: true)
         pollPeers.removeAll(keepingCapacity: true)
@@ -184,7 +198,10 @@ public final class UDPAndTCPTransport: DatagramTransport {
         while let datagram = try udp.receive(into: buffer, timeoutMilliseconds: 0) {
             // RFC 7983 §7: only a first byte of 0-3 can start STUN (RTP and RTCP start at 128).
             let bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<datagram.count])
-            guard STUNBindingCheck.mayBeSTUN(bytes), let answer = STUNBindingCheck.response(to: Array(bytes)[...], from: datagram.from) else { return datagram }
+            guard STUNBindingCheck.mayBeSTUN(bytes), let answer = STUNBindingCheck.response(to: Array(bytes)[...], from: datagram.from) else {
+                handledArrivalNanoseconds = udp.lastArrivalNanoseconds
+                return datagram
+            }
             try? udp.send(answer, to: datagram.from)  // a lost answer is asked for again
             connectivityChecksAnswered += 1
         }

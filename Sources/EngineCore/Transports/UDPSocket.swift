@@ -1,3 +1,4 @@
+import CShims
 import Glibc
 
 /// A blocking IPv4 UDP socket (`socket(AF_INET, SOCK_DGRAM)`), closed in deinit.
@@ -11,6 +12,12 @@ public final class UDPSocket: DatagramTransport {
     /// Datagrams dropped because they were longer than the receive buffer given to `receive`
     /// (a bounded drop instead of silently truncated media).
     public private(set) var truncatedDatagrams = 0
+    /// Datagrams received together and not handed out yet (made at the first receive).
+    private var batch: DatagramBatch?
+    private var receiveTimestamps = false
+    /// When the datagram `receive` returned last reached the socket (CLOCK_REALTIME ns, the
+    /// kernel's `SO_TIMESTAMPNS`); 0 unless `enableReceiveTimestamps()` was called.
+    package private(set) var lastArrivalNanoseconds: Int64 = 0
 
     /// Binds to `endpoint` (port 0 picks a free port).
     public init(bindingTo endpoint: NetworkEndpoint = .loopback(port: 0)) throws(NetworkError) {
@@ -46,11 +53,15 @@ public final class UDPSocket: DatagramTransport {
         guard sent == bytes.count else { throw .unreachable(destination: destination.description, errno: errno) }
     }
 
-    /// Receives one datagram into `buffer` (`recvfrom`), waiting at most `timeoutMilliseconds`
-    /// (`poll`; negative waits forever). Returns nil on timeout.
+    /// Receives one datagram into `buffer`, waiting at most `timeoutMilliseconds` (`poll`;
+    /// negative waits forever). Returns nil on timeout.
     ///
-    /// A datagram longer than `buffer` is never handed out cut short: `recvfrom` with `MSG_TRUNC`
-    /// reports its real length (Linux `udp(7)`), the datagram is dropped, counted in
+    /// Datagrams are taken in batches (`recvmmsg`, `DatagramBatch`): when several wait, one call
+    /// receives them all and the next calls hand them out without a system call. (A `buffer`
+    /// larger than the batch's slots takes one datagram by `recvfrom` instead.)
+    ///
+    /// A datagram longer than `buffer` is never handed out cut short: its real length is
+    /// reported (`MSG_TRUNC`, Linux `udp(7)`), the datagram is dropped, counted in
     /// `truncatedDatagrams`, and the next one is received at once; the wait for it uses what is
     /// left of `timeoutMilliseconds`, so a drop is never reported as a timeout while time remains.
     public func receive(into buffer: UnsafeMutableRawBufferPointer, timeoutMilliseconds: Int32)
@@ -60,11 +71,28 @@ public final class UDPSocket: DatagramTransport {
         // Only a finite wait needs its deadline (after a drop); poll itself costs far more.
         let deadline = timeout > 0 ? Self.monotonicMilliseconds() + Int64(timeout) : 0
         while true {
+            if let batch, batch.hasPending {
+                let datagram = batch.take(into: buffer)
+                lastArrivalNanoseconds = datagram.stamp
+                if datagram.fits { return (datagram.length, datagram.from) }
+                truncatedDatagrams += 1
+                continue
+            }
+            if buffer.count <= DatagramBatch.slotBytes {
+                let batch = batch ?? DatagramBatch()
+                self.batch = batch
+                if try batch.refill(from: descriptor, stamped: receiveTimestamps) { continue }
+                if timeout == 0 { return nil }
+            }
             var pollDescriptor = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
             let ready = poll(&pollDescriptor, 1, timeout)
             guard ready > 0 else {
                 if ready < 0 && errno != EINTR { throw .socketFailed(operation: "poll", errno: errno) }
                 return nil
+            }
+            if buffer.count <= DatagramBatch.slotBytes {  // the batch takes what is waiting
+                if timeout > 0 { timeout = Int32(clamping: max(0, deadline - Self.monotonicMilliseconds())) }
+                continue
             }
             var from = sockaddr_in()
             var length = socklen_t(MemoryLayout<sockaddr_in>.size)
@@ -74,11 +102,25 @@ public final class UDPSocket: DatagramTransport {
                 }
             }
             guard count >= 0 else { throw .socketFailed(operation: "recvfrom", errno: errno) }
+            lastArrivalNanoseconds = 0
             if count <= buffer.count { return (count, NetworkEndpoint(from)) }
             // With MSG_TRUNC, `count` is the datagram's real length: it did not fit.
             truncatedDatagrams += 1
             if timeout > 0 { timeout = Int32(clamping: max(0, deadline - Self.monotonicMilliseconds())) }
         }
+    }
+
+    /// Whether datagrams of the last batch wait to be handed out (`receive` returns them without
+    /// a system call; a `poll` of the socket would not see them).
+    package var hasBatchedDatagrams: Bool { batch?.hasPending ?? false }
+
+    /// Has the kernel stamp each datagram's arrival (`SO_TIMESTAMPNS`): `lastArrivalNanoseconds`
+    /// then says when the datagram `receive` last returned reached the socket.
+    package func enableReceiveTimestamps() throws(NetworkError) {
+        guard cshim_enable_receive_timestamps(descriptor) == 0 else {
+            throw .socketFailed(operation: "setsockopt SO_TIMESTAMPNS", errno: errno)
+        }
+        receiveTimestamps = true
     }
 
     /// `CLOCK_MONOTONIC` in milliseconds: only to keep a caller's receive timeout after a drop.
