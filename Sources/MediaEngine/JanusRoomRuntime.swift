@@ -42,10 +42,12 @@ final class JanusRoomRuntime: RoomBackend {
     private var subscriptions: [String: (session: JanusVideoRoomSubscriber, runtime: SubscriptionRuntime)] = [:]
     /// The substream and temporal layer last asked for, per feed id.
     private var requestedLayers: [String: (spatial: Int?, temporal: Int?)] = [:]
-    private let clock = MediaClock.system
+    private let clock: MediaClock
 
-    init(id: String, url: URL, room: Int, localAddress: UInt32, e2ee: E2EEOptions?, preferredProtocol: PreferredProtocol) {
+    init(id: String, url: URL, room: Int, localAddress: UInt32, e2ee: E2EEOptions?, preferredProtocol: PreferredProtocol,
+         clock: MediaClock) {
         self.id = id
+        self.clock = clock
         self.url = url
         self.room = room
         self.localAddress = localAddress

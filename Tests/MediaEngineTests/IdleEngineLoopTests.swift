@@ -38,7 +38,7 @@ import Testing
         let bob = try await room.join(participantId: "bob")
         _ = try await bob.subscribe(to: "alice")
         try await Task.sleep(for: .milliseconds(500))  // the UDP checks answered, the activity hold over
-        let thread = try #require(engine.loop.threadID)
+        let thread = try #require((engine.loop as? EngineLoop)?.threadID)
         let before = try Self.voluntarySwitches(of: thread)
         try await Task.sleep(for: .seconds(2))
         let wakeUps = try Self.voluntarySwitches(of: thread) - before
