@@ -2,9 +2,12 @@ import MediaEngine
 import MediaEngineTesting
 import Testing
 
-/// The hosted-room call of `EngineCallTests` and `E2EERoomTests` on virtual time
-/// (`VirtualTimeEngine`): the same public API, real VP8 and SRTP, a manual clock and an
-/// in-memory network, so each check is about the room's behaviour and replays identically.
+/// A hosted-room call on virtual time (`VirtualTimeEngine`): the call of `EngineCallTests`
+/// (which keeps one on real sockets in real time), end-to-end encryption through the public API
+/// (`RoomOptions.e2ee`, `E2EEKeyProvider`: a node that never holds a key, a ratchet mid-call,
+/// per-participant keys, typed errors), and a replay. The same public API, real VP8, SRTP and
+/// SFrame, a manual clock and an in-memory network: each check is about the room's behaviour
+/// and replays identically.
 @Suite struct VirtualTimeCallTests {
     static let small = VideoSize(width: 320, height: 180), large = VideoSize(width: 640, height: 360)
 
@@ -88,6 +91,25 @@ import Testing
                                       within: .seconds(5)))
         virtual.advance(by: .seconds(1))
         #expect(try await toDave.stats().framesDecoded > 0)
+        await virtual.close()
+    }
+
+    @Test func keysThatCannotWorkAreTypedErrors() async throws {
+        #expect(throws: EngineError.invalidConfiguration("an E2EE key must be 16 to 64 bytes; got 3")) {
+            try E2EEKeyProvider(sharedKey: [1, 2, 3])
+        }
+        let provider = try E2EEKeyProvider()
+        #expect(throws: EngineError.notAllowed("ratchet a key that was never set")) { try provider.ratchet() }
+        #expect(throws: EngineError.self) { try provider.setKey(Array(repeating: 0, count: 65), keyId: 1) }
+        let virtual = VirtualTimeEngine()
+        let room = try await virtual.engine.hostRoom(options: RoomOptions(e2ee: E2EEOptions(keyProvider: provider)))
+        let alice = try await room.join(participantId: "alice")
+        await #expect(throws: EngineError.notAllowed("the room encrypts end to end and no key is set for 'alice' (nor a shared one)")) {
+            try await alice.publish(try alice.createCameraVideoTrack(encoderConfig: .h360p))
+        }
+        // A key for alice alone is enough for her to publish.
+        try provider.setKey(Array(repeating: 9, count: 32), keyId: 4, participant: "alice")
+        try await alice.publish(try alice.createCameraVideoTrack(encoderConfig: .h360p))
         await virtual.close()
     }
 
