@@ -110,7 +110,7 @@ final class EngineLoop: @unchecked Sendable {
 
     /// Sleeps until the eventfd or a runtime socket is readable, or the runtime's next deadline.
     private func waitForReadiness() {
-        let now = monotonicMicroseconds()
+        let now = runtime.clock.monotonicMicroseconds()
         socketDescriptors.removeAll(keepingCapacity: true)
         let (complete, deadline) = runtime.readiness(now: now, into: &socketDescriptors)
         var timeout: Int32 = -1

@@ -84,33 +84,28 @@ public final class VirtualTimeEngine: Sendable {
     /// Starts `track.play(from: source)` and returns once the source is attached (or the play
     /// already ended), so the next `advance` pulls its frames; the task ends when the source does.
     public func play(_ source: sending any VideoFrameSource, on track: LocalVideoTrack) async -> Task<Void, any Error> {
-        let ended = PlayEnded()
         // `source` was sent here and goes on to the one task alone.
         nonisolated(unsafe) let handed = source
-        let task = Task {
-            defer { ended.mark() }
-            try await track.play(from: handed)
-        }
-        await waitUntil { track.isPlayingSource || ended.value }
-        return task
+        return await start({ try await track.play(from: handed) }, attached: { track.isPlayingSource })
     }
 
     /// `play(_:on:)` for a microphone.
     public func play(_ source: sending any AudioFrameSource, on track: LocalAudioTrack) async -> Task<Void, any Error> {
-        let ended = PlayEnded()
-        // `source` was sent here and goes on to the one task alone.
         nonisolated(unsafe) let handed = source
-        let task = Task {
-            defer { ended.mark() }
-            try await track.play(from: handed)
-        }
-        await waitUntil { track.isPlayingSource || ended.value }
-        return task
+        return await start({ try await track.play(from: handed) }, attached: { track.isPlayingSource })
     }
 
-    /// Yields until `condition` holds: only scheduling is waited for, never virtual time.
-    private func waitUntil(_ condition: () -> Bool) async {
-        while !condition() { await Task.yield() }
+    /// Runs `play` in a task and yields until `attached()` holds or the task ended: only
+    /// scheduling is waited for, never virtual time.
+    private func start(_ play: @escaping @Sendable () async throws -> Void,
+                       attached: () -> Bool) async -> Task<Void, any Error> {
+        let ended = PlayEnded()
+        let task = Task {
+            defer { ended.mark() }
+            try await play()
+        }
+        while !attached(), !ended.value { await Task.yield() }
+        return task
     }
 
     /// Stops the engine as `MediaEngine.close()` does.
