@@ -124,7 +124,8 @@ final class JanusRoomRuntime: RoomBackend {
                          timeoutMilliseconds: Int64) throws(JanusVideoRoomPublisher.Failure) -> JanusVideoRoomPublisher {
         try JanusVideoRoomPublisher(options: .init(url: url, room: room, display: participantId, camera: camera,
                                                    audio: pendingMicrophone != nil, localAddress: localAddress,
-                                                   connectTimeoutMilliseconds: timeoutMilliseconds, iceTCP: iceTCP))
+                                                   connectTimeoutMilliseconds: timeoutMilliseconds, iceTCP: iceTCP),
+                                     clock: clock)
     }
 
     func videoTransportProtocol(of participantId: String) throws(EngineError) -> TransportProtocol? {
@@ -174,7 +175,8 @@ final class JanusRoomRuntime: RoomBackend {
         do {
             session = try JanusVideoRoomSubscriber(options: .init(
                 url: url, room: room, feed: feed, localAddress: localAddress,
-                subscriber: SubscriberConfiguration(localSSRC: localSSRC, cname: "\(subscriberId)<-\(publisherId)", security: .insecurePlaintext)))
+                subscriber: SubscriberConfiguration(localSSRC: localSSRC, cname: "\(subscriberId)<-\(publisherId)", security: .insecurePlaintext)),
+                clock: clock)
         } catch {
             throw .systemFailure("subscribing to feed \(feed) in Janus room \(room) at \(url): \(error)")
         }
