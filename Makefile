@@ -107,5 +107,13 @@ fuzz: deps
 fuzz-smoke: deps
 	SWIFT=$(SWIFT) scripts/fuzz-smoke.sh
 
+# The virtual-time room tests (VirtualTime*Tests) RUNS times in a row (default 50), stopping at
+# the first failure: issue 27 item 4's determinism check.
+RUNS ?= 50
+.PHONY: virtual-time-repeat
+virtual-time-repeat: deps
+	$(SWIFT) build --build-tests
+	SWIFT=$(SWIFT) scripts/repeat-virtual-time-tests.sh $(RUNS)
+
 clean:
 	rm -rf .build out
