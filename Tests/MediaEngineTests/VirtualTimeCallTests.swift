@@ -113,6 +113,21 @@ import Testing
         await virtual.close()
     }
 
+    /// Bob's downlink loses 5 % of its datagrams and delays them 20 ms (`impairDownlink`): the
+    /// node resends what he NACKs, he decodes on without a decoder error, and alice's own path is
+    /// untouched.
+    @Test func aLossyDownlinkIsRepairedByRetransmissions() async throws {
+        let call = try await VirtualCall.start(seed: 5)
+        call.virtual.impairDownlink(of: call.bob, with: VirtualNetworkConditions(oneWayDelay: .milliseconds(20), lossProbability: 0.05, seed: 3))
+        #expect(try await call.advance(untilSize: Self.large, within: .seconds(5)))
+        call.virtual.advance(by: .seconds(3))
+        let stats = try await call.remote.stats()
+        #expect(call.virtual.droppedByImpairedDownlink > 0)
+        #expect(stats.nackCount > 0 && stats.packetsRecovered > 0)
+        #expect(stats.decoderErrors == 0 && stats.framesDecoded > 60)
+        await call.virtual.close()
+    }
+
     /// One seed, one run: two engines made alike and driven alike decode the same frames and
     /// tell the same events.
     @Test func theSameSeedReplaysTheSameCall() async throws {
