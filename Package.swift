@@ -55,8 +55,8 @@ let package = Package(
                 dependencies: ["EngineCore", "SessionCore", "RTPWire", "Simulcast", "MediaCodecs", "SRTP", "SFrame", "CShims"],
                 path: "Sources/MediaEngine"),
         // What tests and demos of a client need besides the API: generated scenes and tones,
-        // file sources, a squeezed downlink, room tuning.
-        .target(name: "MediaEngineTesting", dependencies: ["MediaEngine", "MediaCodecs"],
+        // file sources, a squeezed downlink, room tuning, a whole engine on virtual time.
+        .target(name: "MediaEngineTesting", dependencies: ["MediaEngine", "MediaCodecs", "EngineCore"],
                 path: "Sources/MediaEngineTesting"),
         // Argument parsing shared by the command-line tools.
         .target(name: "CommandLineSupport", path: "Sources/CommandLineSupport"),

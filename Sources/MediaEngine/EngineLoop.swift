@@ -116,7 +116,7 @@ final class EngineLoop: @unchecked Sendable {
     /// Returns whether the eventfd woke it (a job or a frame: the next pass serves every room);
     /// `readyIndices` holds the readable sockets.
     private func waitForReadiness() -> Bool {
-        let now = monotonicMicroseconds()
+        let now = runtime.clock.monotonicMicroseconds()
         socketDescriptors.removeAll(keepingCapacity: true)
         readyIndices.removeAll(keepingCapacity: true)
         let deadline = runtime.readiness(now: now, into: &socketDescriptors)

@@ -6,20 +6,41 @@ internal import SessionCore
 import Simulcast
 import SRTP
 
-/// Everything the engine runs, confined to the loop thread (`EngineLoop`): its rooms and,
-/// through them, every publisher, forwarding node and subscriber.
+/// Everything the engine runs, confined to the loop thread (`EngineLoop`, or the virtual-time
+/// driver): its rooms and, through them, every publisher, forwarding node and subscriber. What
+/// it reads the time from, draws random numbers from and opens hosted rooms' sockets on is
+/// injected (issue 27 item 4); nothing in it reads a global clock or random source.
 final class EngineRuntime {
     private(set) var rooms: [String: any RoomBackend] = [:]
     private var nextRoomNumber = 1
-    private var random = SystemRandomNumberGenerator()
     /// Where Janus's HTTP signalling and connects run, off the loop (the loop sets its own).
     var signalling = SignallingWorker { _ in false }
+    /// The time every endpoint of the engine reads.
+    let clock: MediaClock
+    /// Every random number of the engine (endpoints take it `inout`).
+    var random: EngineRandom
+    /// Where hosted rooms get their nodes' and participants' sockets.
+    let network: any EngineNetwork
+    /// Every event a hosted room's participant is told, as it is told (the virtual-time driver
+    /// keeps them for tests to read at once); nil in production.
+    var eventTap: ((_ participantId: String, _ event: ParticipantEvent) -> Void)?
+
+    /// The system clock, the system random source, real sockets on loopback.
+    convenience init() {
+        self.init(clock: .system, random: .system, network: LoopbackEngineNetwork())
+    }
+
+    init(clock: MediaClock, random: EngineRandom, network: any EngineNetwork) {
+        self.clock = clock
+        self.random = random
+        self.network = network
+    }
 
     /// Starts hosting a room on 127.0.0.1.
     func hostRoom(options: RoomOptions) -> RoomRuntime {
         let id = "room-\(nextRoomNumber)"
         nextRoomNumber += 1
-        let room = RoomRuntime(id: id, options: options)
+        let room = RoomRuntime(id: id, options: options, clock: clock)
         rooms[id] = room
         return room
     }
@@ -30,7 +51,7 @@ final class EngineRuntime {
         let id = "janus-\(nextRoomNumber)"
         nextRoomNumber += 1
         let runtime = JanusRoomRuntime(id: id, url: url, room: room, localAddress: localAddress, e2ee: e2ee,
-                                       preferredProtocol: preferredProtocol, signalling: signalling)
+                                       preferredProtocol: preferredProtocol, signalling: signalling, clock: clock)
         rooms[id] = runtime
         return runtime
     }
@@ -50,7 +71,7 @@ final class EngineRuntime {
     }
 
     /// Fresh SRTP master key and salt for the hops of a hosted room (engine to engine: the
-    /// engine's most preferred suite, AEAD_AES_128_GCM where libsrtp runs it), from the system
+    /// engine's most preferred suite, AEAD_AES_128_GCM where libsrtp runs it), from the engine's
     /// random source.
     func freshKeys() throws(EngineError) -> SRTPKeyingMaterial {
         let suite = SRTPSuite.preferredSupported.first ?? .default
@@ -62,12 +83,12 @@ final class EngineRuntime {
     }
 
     /// The answer to a receiver's SDES offer (RFC 4568 §7.1.2), with a key of ours from the
-    /// system random source.
+    /// engine's random source.
     func answerSDES(_ offered: [String]) throws(SRTPError) -> SDESNegotiation.Agreement {
         try SDESNegotiation.answer(offered: offered, using: &random)
     }
 
-    /// Fresh SRTP master key || salt bytes for `suite`, from the system random source.
+    /// Fresh SRTP master key || salt bytes for `suite`, from the engine's random source.
     func freshKeyAndSalt(for suite: SRTPSuite) -> [UInt8] {
         (0..<suite.keyingMaterialLength).map { _ in UInt8.random(in: 0...255, using: &random) }
     }
@@ -77,15 +98,16 @@ final class EngineRuntime {
 
     /// A media connection to a hosted room's node that takes `preference`'s way (docs/joining-a-room.md): fresh
     /// credentials the node expects from this connection over TCP (`UDPAndTCPTransport`), and the
-    /// UDP check's STUN transaction ID (RFC 8489 §5), from the system random source.
-    func mediaPath(_ connection: MediaConnection, preference: PreferredProtocol,
-                   node: UDPAndTCPTransport) throws(NetworkError) -> MediaPathRuntime {
+    /// UDP check's STUN transaction ID (RFC 8489 §5), from the engine's random source; the
+    /// socket from the engine's network.
+    func mediaPath(_ connection: MediaConnection, of participantId: String, preference: PreferredProtocol,
+                   node: any RoomNodeSocket) throws(NetworkError) -> MediaPathRuntime {
         let credentials = ICECredentials.random(using: &random)
         node.expectConnection(from: credentials)
         do {
-            let transport = try FallbackTransport(preference: preference.transportPreference, server: node.localEndpoint,
-                                                  serverTCP: node.tcpEndpoint, credentials: credentials, using: &random)
-            return MediaPathRuntime(connection: connection, transport: transport, node: node)
+            let transport = try network.makeMediaPath(connection, of: participantId, to: node, preference: preference.transportPreference,
+                                                      credentials: credentials, clock: clock, random: &random)
+            return MediaPathRuntime(connection: connection, transport: transport, credentials: credentials, node: node)
         } catch {
             node.forgetConnection(usernameFragment: credentials.usernameFragment)
             throw error
@@ -104,7 +126,7 @@ final class EngineRuntime {
     /// One pass: every room after a wake-up (`everyRoom`), else the rooms of the descriptors at
     /// `readyIndices` (positions in the last `readiness` list) and those due.
     func tick(everyRoom: Bool = true, readyIndices: [Int] = []) {
-        schedule.serve(rooms, now: monotonicMicroseconds(), everyRoom: everyRoom, readyIndices: readyIndices, runtime: self)
+        schedule.serve(rooms, now: clock.monotonicMicroseconds(), everyRoom: everyRoom, readyIndices: readyIndices, runtime: self)
     }
 
     /// The engine stops: every room says goodbye and closes its participants' streams.

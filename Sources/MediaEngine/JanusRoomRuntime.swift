@@ -45,7 +45,8 @@ final class JanusRoomRuntime: RoomBackend {
     private var subscriptions: [String: (session: JanusVideoRoomSubscriber, runtime: SubscriptionRuntime)] = [:]
     /// The substream and temporal layer last asked for, per feed id.
     private var requestedLayers: [String: (spatial: Int?, temporal: Int?)] = [:]
-    private let clock = MediaClock.system
+    /// The engine's clock, read on the loop (the sessions' connects on the worker keep the system clock).
+    private let clock: MediaClock
     /// Where signalling and connects run, off the loop.
     private let signalling: SignallingWorker
     /// The camera's connect is under way on the worker.
@@ -59,8 +60,9 @@ final class JanusRoomRuntime: RoomBackend {
     private var datagramsReceived = 0
 
     init(id: String, url: URL, room: Int, localAddress: UInt32, e2ee: E2EEOptions?, preferredProtocol: PreferredProtocol,
-         signalling: SignallingWorker) {
+         signalling: SignallingWorker, clock: MediaClock) {
         self.signalling = signalling
+        self.clock = clock
         self.id = id
         self.url = url
         self.room = room

@@ -12,11 +12,11 @@ public final class LocalAudioTrack: Sendable {
     public static let queuedFrameLimit = 10
     let participantId: String
     let roomId: String
-    let loop: EngineLoop
+    let loop: any EngineScheduler
     let feed = TrackFeed<AudioFrame>(capacity: LocalAudioTrack.queuedFrameLimit)
     private let state = TrackState(kind: "microphone")
 
-    init(participantId: String, roomId: String, loop: EngineLoop) {
+    init(participantId: String, roomId: String, loop: any EngineScheduler) {
         id = "mic-\(participantId)"
         self.participantId = participantId
         self.roomId = roomId

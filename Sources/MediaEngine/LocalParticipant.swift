@@ -11,9 +11,9 @@ public final class LocalParticipant: Sendable {
     public let events: AsyncStream<ParticipantEvent>
     let roomId: String
     let options: RoomOptions
-    let loop: EngineLoop
+    let loop: any EngineScheduler
 
-    init(id: String, roomId: String, options: RoomOptions, events: AsyncStream<ParticipantEvent>, loop: EngineLoop) {
+    init(id: String, roomId: String, options: RoomOptions, events: AsyncStream<ParticipantEvent>, loop: any EngineScheduler) {
         self.id = id
         self.roomId = roomId
         self.options = options

@@ -35,14 +35,14 @@ public final class LocalVideoTrack: Sendable {
     let settings: CameraSettings
     let participantId: String
     let roomId: String
-    let loop: EngineLoop
+    let loop: any EngineScheduler
     /// Pushed frames wait here (the newest one: the engine paces to the frame rate).
     let feed = TrackFeed<VideoFrame>(capacity: 1)
     private let state: TrackState
     /// The room's key for this track's video (the participant id, or its screen-share key).
     let publisherKey: String
 
-    init(settings: CameraSettings, layerSizes: [VideoSize], participantId: String, roomId: String, loop: EngineLoop) {
+    init(settings: CameraSettings, layerSizes: [VideoSize], participantId: String, roomId: String, loop: any EngineScheduler) {
         let screen = settings.content == .screen
         id = "\(screen ? "screen" : "camera")-\(participantId)"
         state = TrackState(kind: screen ? "screen share" : "camera")

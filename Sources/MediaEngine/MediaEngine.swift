@@ -14,11 +14,16 @@ internal import EngineCore
 ///
 /// `Sendable`: every method may be called from any thread or task.
 public final class MediaEngine: Sendable {
-    let loop: EngineLoop
+    let loop: any EngineScheduler
 
     /// Starts the engine's thread.
     public init() {
         loop = EngineLoop()
+    }
+
+    /// An engine whose runtime another scheduler drives (MediaEngineTesting's virtual time).
+    package init(scheduler: VirtualTimeLoop) {
+        loop = scheduler
     }
 
     /// Hosts a room on this machine's loopback interface (the engine's in-process SFU: one

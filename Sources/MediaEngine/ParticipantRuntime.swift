@@ -1,10 +1,11 @@
 internal import EngineCore
+internal import SessionCore
 
 /// One participant as the loop runs it: what it publishes, what it receives (all on one
 /// downlink, which the testing target can throttle), its quality reporter and its event stream.
 final class ParticipantRuntime {
     let id: String
-    let events: AsyncStream<ParticipantEvent>.Continuation
+    let events: ParticipantEventSink
     var camera: CameraRuntime?
     /// Its screen share (issue 17), beside the camera on a node of its own.
     var screenShare: CameraRuntime?
@@ -16,7 +17,7 @@ final class ParticipantRuntime {
     }
     /// Quality from what this participant receives; only its changes are used (as events), so no
     /// history is kept (its default keeps an hour of reports).
-    let quality = CallQualityReporter(configuration: .init(historyLimit: 1), publisher: nil, subscribers: [])
+    let quality: CallQualityReporter
     /// Every feed the room forwards to this participant passes here (open unless limited).
     let downlink = ThrottledLink()
     /// With E2EE: what encrypts this participant's camera and microphone frames (one SFrame
@@ -27,9 +28,10 @@ final class ParticipantRuntime {
     /// How each of its media connections reaches the room (docs/joining-a-room.md).
     let preferredProtocol: PreferredProtocol
 
-    init(id: String, events: AsyncStream<ParticipantEvent>.Continuation, preferredProtocol: PreferredProtocol = .udpOverTCP) {
+    init(id: String, events: ParticipantEventSink, preferredProtocol: PreferredProtocol = .udpOverTCP, clock: MediaClock) {
         self.id = id
         self.events = events
+        quality = CallQualityReporter(configuration: .init(historyLimit: 1), publisher: nil, subscribers: [], clock: clock)
         self.preferredProtocol = preferredProtocol
     }
 

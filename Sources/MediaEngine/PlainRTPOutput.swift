@@ -15,9 +15,9 @@ public final class PlainRTPOutput: Sendable {
     /// `a=crypto:1 AES_CM_128_HMAC_SHA1_80 inline:<base64 key||salt>`: the suite in use, and with
     /// `.srtpAnswering` the answer (the offered tag); nil when insecure.
     public let sdesCryptoAttribute: String?
-    let loop: EngineLoop
+    let loop: any EngineScheduler
 
-    init(participant: LocalParticipant, srtpKeyAndSalt: [UInt8]?, sdesCryptoAttribute: String?, loop: EngineLoop) {
+    init(participant: LocalParticipant, srtpKeyAndSalt: [UInt8]?, sdesCryptoAttribute: String?, loop: any EngineScheduler) {
         self.participant = participant
         self.srtpKeyAndSalt = srtpKeyAndSalt
         self.sdesCryptoAttribute = sdesCryptoAttribute

@@ -27,7 +27,7 @@ final class PlainRTPRuntime: PublishOnlyRoomBackend {
     private var unpacedNow: Int64 = 0
     /// The counts at close (the publisher and socket are let go of then).
     private var finalStatistics: PlainRTPStatistics?
-    private let clock = MediaClock.system
+    private let clock: MediaClock
     /// Frames sent and feedback handled lately keep the output at the active grain.
     private var activity = ActivityHold()
 
@@ -37,6 +37,7 @@ final class PlainRTPRuntime: PublishOnlyRoomBackend {
     /// Checks `options`, opens the socket and the pcap; media flows once tracks are published.
     init(id: String, options: PlainRTPOptions, runtime: EngineRuntime) throws(EngineError) {
         self.id = id
+        clock = runtime.clock
         setup = try PlainRTPSetup(options, runtime: runtime)
         e2ee = options.e2ee
         cname = options.cname
@@ -94,7 +95,8 @@ final class PlainRTPRuntime: PublishOnlyRoomBackend {
             if destinations.count > 1 {
                 for (ssrc, destination) in zip(video.ssrcs, destinations) { try transport.route(ssrc: ssrc, to: destination) }
             }
-            let publisher = try Publisher(configuration: setup.publisherConfiguration(video: video, cname: cname), transport: transport)
+            let publisher = try Publisher(configuration: setup.publisherConfiguration(video: video, cname: cname), transport: transport,
+                                          clock: clock, using: &runtime.random)
             publisher.frameSealer = sealer
             self.publisher = publisher
             feeds.addCamera(trackId: trackId, feed: feed, frameRate: settings.config.frameRate, publisher: publisher)
@@ -115,7 +117,8 @@ final class PlainRTPRuntime: PublishOnlyRoomBackend {
             }
             let sealer = try e2ee?.makeSealer(for: participantId)
             do {
-                let audioOnly = try Publisher(configuration: setup.publisherConfiguration(video: nil, cname: cname), transport: transport)
+                let audioOnly = try Publisher(configuration: setup.publisherConfiguration(video: nil, cname: cname), transport: transport,
+                                              clock: clock, using: &runtime.random)
                 audioOnly.frameSealer = sealer
                 publisher = audioOnly
             } catch {

@@ -87,12 +87,12 @@ public final class RemoteVideoTrack: Sendable {
     public let frames: AsyncStream<VideoFrame>
     let subscriberId: String
     let roomId: String
-    let loop: EngineLoop
+    let loop: any EngineScheduler
     /// The room's key for this video (`publisherId`, or its screen-share key).
     let publisherKey: String
 
     init(publisherId: String, source: VideoContent = .camera, subscriberId: String, roomId: String,
-         frames: AsyncStream<VideoFrame>, loop: EngineLoop) {
+         frames: AsyncStream<VideoFrame>, loop: any EngineScheduler) {
         self.publisherId = publisherId
         self.source = source
         publisherKey = source == .screen ? RoomNode.screenShareKey(of: publisherId) : publisherId

@@ -2,9 +2,9 @@
 public final class Room: Sendable {
     public let id: String
     public let options: RoomOptions
-    let loop: EngineLoop
+    let loop: any EngineScheduler
 
-    init(id: String, options: RoomOptions, loop: EngineLoop) {
+    init(id: String, options: RoomOptions, loop: any EngineScheduler) {
         self.id = id
         self.options = options
         self.loop = loop

@@ -16,7 +16,9 @@ final class RoomRuntime {
     let id: String
     let options: RoomOptions
     private let room: RoomNode
-    private let speakers = RoomSpeakers()
+    private let speakers: RoomSpeakers
+    /// The engine's clock: every endpoint of the room reads it.
+    private let clock: MediaClock
     private var participants: [String: ParticipantRuntime] = [:]
     /// Join order, for deterministic passes.
     private var order: [String] = []
@@ -28,12 +30,14 @@ final class RoomRuntime {
     /// The key provider's version last applied to sealers and openers (E2EE only).
     private var e2eeKeysVersion = -1
 
-    init(id: String, options: RoomOptions) {
+    init(id: String, options: RoomOptions, clock: MediaClock) {
         self.id = id
         self.options = options
+        self.clock = clock
+        speakers = RoomSpeakers(clock: clock)
         var adaptive = AdaptiveSubscriptionPolicy.Configuration()
         if let hold = options.tuning.resumeHoldMilliseconds { adaptive.resumeHoldMilliseconds = hold }
-        room = RoomNode(adaptive: adaptive)
+        room = RoomNode(adaptive: adaptive, clock: clock)
         room.onAdaptiveEvent = { [unowned self] record in
             let event: ParticipantEvent
             let key = record.event.participantId
@@ -61,7 +65,8 @@ final class RoomRuntime {
             throw .invalidConfiguration("participant id \(participantId) ends with \(RoomNode.screenShareKeySuffix), which names screen shares")
         }
         if keyProvider != nil, options.e2ee == nil { throw .notAllowed("a key provider for a room without E2EE (set RoomOptions.e2ee)") }
-        let participant = ParticipantRuntime(id: participantId, events: events, preferredProtocol: preferredProtocol)
+        let sink = ParticipantEventSink(participantId: participantId, stream: events, tap: runtime.eventTap)
+        let participant = ParticipantRuntime(id: participantId, events: sink, preferredProtocol: preferredProtocol, clock: clock)
         participant.keyProvider = keyProvider
         participants[participantId] = participant
         order.append(participantId)
@@ -136,8 +141,7 @@ final class RoomRuntime {
                                                 mid: screen ? "2" : "0", frameRate: settings.config.frameRate)
             let audioSSRC: UInt32? = screen ? nil : firstSSRC + 0xF
             let publisherKeys = try runtime.freshKeys(), feedbackKeys = try runtime.freshKeys()
-            let nodeTransport = try UDPAndTCPTransport(bindingTo: .loopback(port: 0))
-            try nodeTransport.udp.setReceiveBufferSize(4 << 20)
+            let nodeTransport = try runtime.network.makeNodeSocket(clock: clock)
             let tuning = options.tuning
             var selector = LayerSelector.Configuration()
             selector.temporalBitrateShares = SimulcastEncoder.temporalBitrateShares(of: plan.content)
@@ -155,12 +159,13 @@ final class RoomRuntime {
                 nodeConfiguration.downlinkProbeSSRC = runtime.randomSSRC()
             }
             let node = try room.addPublisher(key, configuration: nodeConfiguration, transport: nodeTransport)
-            let path = try runtime.mediaPath(.publishing, preference: participant.preferredProtocol, node: nodeTransport)
-            let transport = try UDPTransport(socket: path.transport, destination: node.localEndpoint)
+            let path = try runtime.mediaPath(.publishing, of: participant.id, preference: participant.preferredProtocol,
+                                             node: nodeTransport)
+            let transport = try UDPTransport(socket: path.transport, destination: node.localEndpoint, clock: clock)
             let publisher = try Publisher(
                 configuration: PublisherConfiguration(video: video, security: .srtp(local: publisherKeys, remote: feedbackKeys),
                                                       cname: participant.id),
-                transport: transport)
+                transport: transport, clock: clock, using: &runtime.random)
             publisher.frameSealer = try frameSealer(of: participant)
             if options.dynaCast {
                 try publisher.setDynaCast(enabled: true)
@@ -195,7 +200,7 @@ final class RoomRuntime {
             let publisher = try Publisher(
                 configuration: PublisherConfiguration(audio: audio, security: .srtp(local: keys, remote: feedbackKeys),
                                                       cname: participantId),
-                transport: camera.transport)
+                transport: camera.transport, clock: clock, using: &runtime.random)
             publisher.frameSealer = try frameSealer(of: participant(participantId))
             camera.microphone = MicrophoneRuntime(trackId: trackId, publisher: publisher, feed: feed,
                                                   channels: audio.opus.channels)
@@ -242,10 +247,10 @@ final class RoomRuntime {
         let camera = try publishedVideo(publisherId)
         do {
             let downKeys = try runtime.freshKeys(), upKeys = try runtime.freshKeys()
-            guard let nodeTransport = camera.node.transport as? UDPAndTCPTransport else {
-                throw EngineError.systemFailure("\(publisherId)'s node does not listen on TCP")
+            guard let nodeTransport = camera.node.transport as? any RoomNodeSocket else {
+                throw EngineError.systemFailure("\(publisherId)'s node has no socket of the engine's network")
             }
-            let path = try runtime.mediaPath(.receiving(publisherId: publisherId), preference: subscriber.preferredProtocol,
+            let path = try runtime.mediaPath(.receiving(publisherId: publisherId), of: subscriberId, preference: subscriber.preferredProtocol,
                                              node: nodeTransport)
             let localSSRC = runtime.randomSSRC()
             let tuning = options.tuning
@@ -256,11 +261,11 @@ final class RoomRuntime {
                 localSSRC: localSSRC, cname: "\(subscriberId)<-\(publisherId)",
                 security: .srtp(receiveKeys: downKeys, sendKeys: upKeys), senderRTCPEndpoint: camera.node.localEndpoint,
                 video: VideoReceiver.Configuration(localSSRC: localSSRC, bandwidth: estimate),
-                sendsTransportFeedback: options.downlinkEstimation == .transportWide), transport: path.transport)
+                sendsTransportFeedback: options.downlinkEstimation == .transportWide), transport: path.transport, clock: clock)
             let subscription = SubscriptionRuntime(publisherId: ownerId, subscriber: endpoint, path: path)
             if let e2ee = options.e2ee {
                 subscription.frameOpener = try E2EEOptions(keyProvider: subscriber.keyProvider ?? e2ee.keyProvider, suite: e2ee.suite)
-                    .makeOpener(for: ownerId, nowMilliseconds: monotonicMicroseconds() / 1000)
+                    .makeOpener(for: ownerId, nowMilliseconds: clock.monotonicMilliseconds())
             }
             endpoint.onAudioLevel = { [unowned speakers] in speakers.observe($0) }
             try room.addFeed(publisher: publisherId, ForwardedSubscriberConfiguration(
@@ -349,7 +354,7 @@ final class RoomRuntime {
     /// Limits (nil: opens) everything the room forwards to `participantId`.
     func setDownlinkLimit(_ bitsPerSecond: Int?, participant participantId: String) throws(EngineError) {
         try participant(participantId).downlink.setRate(bitsPerSecond: bitsPerSecond,
-                                                        nowMilliseconds: monotonicMicroseconds() / 1000)
+                                                        nowMilliseconds: clock.monotonicMilliseconds())
     }
 
     func downlinkDrops(participant participantId: String) throws(EngineError) -> Int {
@@ -388,7 +393,7 @@ final class RoomRuntime {
     // MARK: - Running
 
     func tick(runtime: EngineRuntime) {
-        let now = monotonicMicroseconds()
+        let now = clock.monotonicMicroseconds()
         if let e2ee = options.e2ee { applyE2EEKeys(e2ee.keyProvider, now: now) }
         for id in order {
             guard let participant = participants[id] else { continue }
@@ -510,7 +515,7 @@ final class RoomRuntime {
         for id in order {
             guard let participant = participants[id] else { continue }
             for (_, video) in participant.publishedVideos {
-                guard let node = video.node.transport as? UDPAndTCPTransport else { return false }
+                guard let node = video.node.transport as? any RoomNodeSocket else { return false }
                 node.appendReadinessDescriptors(to: &descriptors)
                 video.path.transport.appendReadinessDescriptors(to: &descriptors)
             }

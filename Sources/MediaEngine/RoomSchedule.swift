@@ -48,7 +48,7 @@ struct RoomSchedule {
                 continue
             }
             room.tick(runtime: runtime)
-            let next = room.nextDeadline(now: monotonicMicroseconds())
+            let next = room.nextDeadline(now: runtime.clock.monotonicMicroseconds())
             if next == .max { deadlines.cancel(id) } else { deadlines.schedule(id, at: next) }
         }
     }

@@ -1,5 +1,6 @@
 internal import EngineCore
 internal import RTPWire
+internal import SessionCore
 import Simulcast
 
 /// The hosted room's active-speaker detection (docs/quality-and-speakers.md): the RFC 6464 level of every forwarded
@@ -7,9 +8,14 @@ import Simulcast
 /// packet reaches every subscriber: the newest sequence number per stream wins), into one
 /// `ActiveSpeakerFeed`. Its ranking orders the room's adaptive subscriptions (docs/adaptive-subscriptions.md).
 final class RoomSpeakers {
-    let feed = ActiveSpeakerFeed(historyLimit: 1)
+    let feed: ActiveSpeakerFeed
     /// The newest sequence number observed per audio SSRC.
     private var newest: [UInt32: UInt16] = [:]
+
+    /// `clock`: the engine's (the subscribers stamp arrivals with it too).
+    init(clock: MediaClock) {
+        feed = ActiveSpeakerFeed(historyLimit: 1, clock: clock)
+    }
 
     /// The audio stream `ssrc` is `participantId`'s mic track `trackId`.
     func map(ssrc: UInt32, participantId: String, trackId: String) {

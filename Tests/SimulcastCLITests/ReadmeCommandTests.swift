@@ -43,8 +43,9 @@ import Testing
                          "--json", "$OUT/encode.json", "--markdown", "$OUT/encode.md", "--svg", "$OUT/encode.svg"],
                         ["simulcast-bench", "charts", "--encode", "$OUT/encode.json"]]),
         ("make cc-eval", [["make", "-n", "cc-eval"]]),  // its smoke case runs in make test before swift test
-        ("make fuzz", [["make", "-n", "fuzz"]]),         // every target runs 10 s in make test (scripts/fuzz-smoke.sh)
+        ("make fuzz", [["make", "-n", "fuzz"]]),         // every target runs 5 s in make test (scripts/fuzz-smoke.sh)
         ("make janus-demo", [["make", "-n", "janus-demo"]]),
+        ("make virtual-time-repeat", [["make", "-n", "virtual-time-repeat"]]),  // the suites themselves run in make test
         ("simulcast publish", []),                       // needs a Janus: scripts/janus-videoroom-acceptance.sh
     ]
 
