@@ -254,21 +254,19 @@ final class JanusRoomRuntime: RoomBackend {
     /// temporal layer) the preference maps to; `.disabled` stops the video (`send: false`).
     func setPreference(_ preference: EffectivePreference, subscriber subscriberId: String, publisher publisherId: String) throws(EngineError) {
         let session = try subscription(subscriberId, to: publisherId).session
-        var layers: [String: Any] = ["send": true]
         var spatial: Int?
+        var send = true
         switch preference {
         case let .quality(quality): spatial = quality.rawValue
         case let .viewPort(size): spatial = size.height <= 180 ? 0 : size.height <= 360 ? 1 : 2
-        case .disabled: layers["send"] = false
+        case .disabled: send = false
         }
-        if let spatial { layers["substream"] = spatial }
-        if let mid = session.videoMid { layers["mid"] = mid }
         // From the worker: a refusal or a failure reaches the participant as a `.failure` event.
-        let handOff = LoopHandOff((janus: session.janus, layers: layers))
+        let handOff = LoopHandOff((session: session, send: send, substream: spatial))
         let events = events
         signalling.run {
             do throws(JanusHTTPClient.Failure) {
-                try handOff.value.janus.message(["request": "configure", "streams": [handOff.value.layers]])
+                try handOff.value.session.configure(send: handOff.value.send, substream: handOff.value.substream)
             } catch {
                 events?.yield(.failure(.systemFailure("Janus configure: \(error)")))
             }

@@ -383,8 +383,7 @@ public final class ICEAgent {
         transactions[message.transactionID] = nil
         let index = transaction.pairIndex
         if message.type.messageClass == .errorResponse {
-            let code = message.attributes.lazy.compactMap { if case let .errorCode(code, _) = $0 { return code } else { return nil } }.first
-            if code == 487, !transaction.isConsent {
+            if message.errorCode?.code == 487, !transaction.isConsent {
                 // Role conflict: switch and check the pair again (RFC 8445 §7.2.5.1).
                 counters.roleConflicts += 1
                 switchRole()

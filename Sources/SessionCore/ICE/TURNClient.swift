@@ -192,9 +192,7 @@ public final class TURNClient {
         guard case .allocated = state else { return }
         send(.refresh, [.lifetime(0)], now: now)
         state = .released
-        refreshAt = nil
-        permissions = [:]
-        channelRenewals = [:]
+        stopRenewing()
     }
 
     /// One datagram from the server: a response to one of our requests (acted on, nil
@@ -250,24 +248,27 @@ public final class TURNClient {
     private func succeeded(_ transaction: Transaction, _ message: STUNMessage, now: Int64) {
         switch transaction.method {
         case .allocate:
-            guard let relayed = message.attributes.lazy.compactMap({ if case let .xorRelayedAddress(a) = $0 { a } else { nil } }).first else {
+            guard let relayed = message.relayedAddress else {
                 fail(.malformedResponse("Allocate success without XOR-RELAYED-ADDRESS"))
                 return
             }
-            let mapped = message.attributes.lazy.compactMap { if case let .xorMappedAddress(a) = $0 { a } else { nil } }.first
-            let lifetime = Int64(message.lifetime ?? configuration.lifetimeSeconds) * 1_000_000
-            state = .allocated(relayed: relayed, mapped: mapped, expires: now + lifetime)
-            refreshAt = now + max(lifetime / 2, lifetime - Self.refreshMargin)
+            holdAllocation(relayed: relayed, mapped: message.mappedAddress, lifetime: message.lifetime, now: now)
         case .refresh:
             guard case let .allocated(relayed, mapped, _) = state else { return }
-            let lifetime = Int64(message.lifetime ?? configuration.lifetimeSeconds) * 1_000_000
-            state = .allocated(relayed: relayed, mapped: mapped, expires: now + lifetime)
-            refreshAt = now + max(lifetime / 2, lifetime - Self.refreshMargin)
+            holdAllocation(relayed: relayed, mapped: mapped, lifetime: message.lifetime, now: now)
         case .channelBind:
             if let channel = transaction.channel { confirmedChannels.insert(channel) }
         default:
             break
         }
+    }
+
+    /// The allocation holds until `lifetime` (seconds, the server's; ours if it named none) from
+    /// now, and is refreshed `refreshMargin` before that (at half its life when that is sooner).
+    private func holdAllocation(relayed: STUNAddress, mapped: STUNAddress?, lifetime: UInt32?, now: Int64) {
+        let microseconds = Int64(lifetime ?? configuration.lifetimeSeconds) * 1_000_000
+        state = .allocated(relayed: relayed, mapped: mapped, expires: now + microseconds)
+        refreshAt = now + max(microseconds / 2, microseconds - Self.refreshMargin)
     }
 
     private func refused(_ transaction: Transaction, _ message: STUNMessage, now: Int64) {
@@ -312,6 +313,11 @@ public final class TURNClient {
     private func fail(_ error: TURNError) {
         state = .failed(error)
         transactions = [:]
+        stopRenewing()
+    }
+
+    /// No more refreshes or renewals (the allocation is gone or going).
+    private func stopRenewing() {
         refreshAt = nil
         permissions = [:]
         channelRenewals = [:]

@@ -146,12 +146,10 @@ public final class JanusHTTPClient {
         throw .refused(request: request, code: integer(data, "error_code"), reason: error as? String ?? "an error that is not text")
     }
 
-    /// `object[key]` if `object` is a JSON object and that value an integer.
+    /// `object[key]` if `object` is a JSON object and that value an integer (`JanusJSONFields.integer`).
     static func integer(_ object: Any?, _ key: String) -> Int? {
-        // JSONSerialization gives every number as an NSNumber: a fraction or a Bool is not an id.
-        guard let number = (object as? [String: Any])?[key] as? NSNumber, !JanusJSONFields.isBool(number),
-              Int(exactly: number.doubleValue) != nil else { return nil }
-        return number.intValue
+        guard let object = object as? [String: Any] else { return nil }
+        return try? JanusJSONFields(object).integer(key)
     }
 
     /// `host:port` of `url` (the scheme's port when it names none).

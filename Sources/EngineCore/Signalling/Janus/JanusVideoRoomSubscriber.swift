@@ -122,11 +122,14 @@ public final class JanusVideoRoomSubscriber {
         started = true
     }
 
-    /// Asks Janus for another substream (0 lowest) and/or temporal layer of the feed.
-    public func configure(substream: Int? = nil, temporal: Int? = nil) throws(JanusHTTPClient.Failure) {
-        // Without a video stream (or anything to change) there is nothing to configure.
-        guard substream != nil || temporal != nil, let videoMid else { return }
-        try janus.message(JanusVideoRoomRequest.configureSubscription([.init(mid: videoMid, substream: substream, temporal: temporal)]).body)
+    /// Asks Janus to relay the video or not (`send`), and for another substream (0 lowest) and/or
+    /// temporal layer of the feed. A subscription whose offer had no video has nothing to configure:
+    /// that is `.unexpectedReply`, as Janus itself would refuse a `configure` naming no mid.
+    public func configure(send: Bool? = nil, substream: Int? = nil, temporal: Int? = nil) throws(JanusHTTPClient.Failure) {
+        guard send != nil || substream != nil || temporal != nil else { return }
+        guard let videoMid else { throw .unexpectedReply(request: "configure", expected: "a video stream in Janus's offer to configure") }
+        try janus.message(JanusVideoRoomRequest.configureSubscription(
+            [.init(mid: videoMid, send: send, substream: substream, temporal: temporal)]).body)
     }
 
     /// Keeps the Janus session alive: call at least every 30 s.
