@@ -146,7 +146,7 @@ def main():
     sock = None
     if args.rtcp_port:
         sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-        sock.bind((args.host, 0))
+        sock.bind(("", 0))
         sock.setblocking(False)
 
         def send_rr():

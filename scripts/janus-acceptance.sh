@@ -45,8 +45,8 @@ while [ $# -gt 0 ]; do
             sender2="$bin send --to {host}:{port1},{port2} --max-layer 2 $common"
             shift ;;
         --stand-in)
-            sender="/usr/bin/python3 scripts/gst-simulcast-sender.py --key-hex {key_hex} --ports {ports} --rtcp-port {rtcp_port} --seconds {sender_seconds}"
-            sender2="/usr/bin/python3 scripts/gst-simulcast-sender.py --key-hex {key_hex} --ports {port1},{port2} --sizes 320x180,1280x720 --rtcp-port {rtcp_port} --seconds {sender_seconds}"
+            sender="/usr/bin/python3 scripts/gst-simulcast-sender.py --host {host} --key-hex {key_hex} --ports {ports} --rtcp-port {rtcp_port} --seconds {sender_seconds}"
+            sender2="/usr/bin/python3 scripts/gst-simulcast-sender.py --host {host} --key-hex {key_hex} --ports {port1},{port2} --sizes 320x180,1280x720 --rtcp-port {rtcp_port} --seconds {sender_seconds}"
             shift ;;
         *) echo "janus-acceptance: unknown option $1" >&2; exit 2 ;;
     esac

@@ -50,7 +50,7 @@ done
 # The stand-in sends as many layers as --sender-sizes names, to the lowest ports.
 n=$(echo "$sender_sizes" | tr ',' '\n' | grep -c .)
 ports_placeholder=$(printf '{port%d},' $(seq 1 "$n")); ports_placeholder=${ports_placeholder%,}
-sender="/usr/bin/python3 scripts/gst-simulcast-sender.py --key-hex {key_hex} --ports $ports_placeholder"
+sender="/usr/bin/python3 scripts/gst-simulcast-sender.py --host {host} --key-hex {key_hex} --ports $ports_placeholder"
 sender+=" --sizes $sender_sizes --seconds {sender_seconds} --temporal-layers 3 --keyframe-interval $keyframe_interval"
 [ "$pli" = 1 ] && sender+=" --rtcp-port {rtcp_port}"
 [ -n "$stop_layer" ] && sender+=" --stop-layer $stop_layer"

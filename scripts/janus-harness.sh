@@ -8,7 +8,7 @@
 #       janus.plugin.streaming.jcfg, starts `janus -F DIR -C DIR/janus.jcfg` in the background
 #       (log: DIR/janus.log), waits (bounded, default 15 s) until GET /janus/info answers
 #       {"janus":"server_info"...}, and prints one JSON line (also kept in DIR/harness.json):
-#         {"dir":..., "pid":..., "http":"http://127.0.0.1:P/janus", "mountpoint":1,
+#         {"dir":..., "pid":..., "host":"10.99.0.2", "http":"http://10.99.0.2:P/janus", "mountpoint":1,
 #          "ports":[low, mid, high], "rtcp_port":..., "key":"<base64 30 bytes>", "key_hex":...,
 #          "srtpsuite":80, "rtp_port_range":"A-B", "ice_address":"...", "log":".../janus.log"}
 #       --key: the SRTP master key||salt (30 bytes, base64, AES_CM_128_HMAC_SHA1_80); generated if
@@ -25,22 +25,34 @@
 #       Kills the Janus whose PID is in DIR/janus.pid (only if that PID still runs janus with DIR
 #       as its config folder), waits up to 5 s (then SIGKILL) and removes DIR.
 #
-# Only the streaming plugin and the HTTP transport are loaded; HTTP, the mountpoint's RTP/RTCP
-# sockets and every published packet stay on 127.0.0.1, and Janus's ICE ports come from a range of
-# their own.
+# Janus runs on the peer host of scripts/netns-run.sh (scripts/on-peer-host.sh: its own network
+# namespace, 10.99.0.2 on veth-peer), as a server on another machine: its HTTP API, the
+# mountpoint's RTP/RTCP sockets and its ICE candidates are all on 10.99.0.2 ("host" in the JSON),
+# and every request and packet from a client (on 10.99.0.1, "ice_address") crosses the veth pair.
+# Janus's ICE ports come from a range of their own.
 #
 # ICE and loopback: Janus 1.1.2 never gathers candidates on a loopback interface (it skips
-# IFF_LOOPBACK interfaces; `ice_enforce_list = "lo"` or "127.0.0.1" leaves it with the machine's
-# other addresses). So the harness runs only inside the private network namespace of
-# scripts/netns-run.sh and restricts Janus's ICE to its veth-engine interface (ice_enforce_list);
-# the viewer gathers on that interface's address only (janus_viewer.py --ice-address, the
-# "ice_address" printed). Nothing reaches this machine's own interfaces.
+# IFF_LOOPBACK interfaces). So the harness runs only inside the namespaces of scripts/netns-run.sh
+# and restricts Janus's ICE to its veth-peer interface (ice_enforce_list); clients gather on the
+# client host's veth-engine address (janus_viewer.py --ice-address, the "ice_address" printed).
+# Nothing reaches this machine's own interfaces.
 set -euo pipefail
 
 JANUS_LIB=/usr/lib/x86_64-linux-gnu/janus
 MARKER=.janus-harness
 
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+
 die() { echo "janus-harness: $*" >&2; exit 1; }
+
+# Runs a shell function or command on the peer host of scripts/netns-run.sh.
+on_peer_host() {
+    if declare -F "$1" >/dev/null; then
+        nsenter -t "$MEDIA_ENGINE_PEER_PID" -n -- bash -c "$(declare -f "$1"); $(printf '%q ' "$@")"
+    else
+        nsenter -t "$MEDIA_ENGINE_PEER_PID" -n -- "$@"
+    fi
+}
 
 # N free UDP ports, then M free TCP ports (all distinct), outside the rtp_port_range we pick (the
 # kernel's ephemeral range starts at 32768; our rtp range lies below it).
@@ -52,7 +64,7 @@ held, ports = [], []
 for kind, count in ((socket.SOCK_DGRAM, udp), (socket.SOCK_STREAM, tcp)):
     while count:
         s = socket.socket(socket.AF_INET, kind)
-        s.bind(("127.0.0.1", 0))
+        s.bind(("", 0))
         port = s.getsockname()[1]
         held.append(s)
         if port in ports:
@@ -142,12 +154,15 @@ start() {
         || die "--key is not base64"
     [ ${#key_hex} -eq 60 ] || die "--key must decode to 30 bytes (16-byte key + 14-byte salt), got $(( ${#key_hex} / 2 ))"
 
-    # Only inside the private namespace of scripts/netns-run.sh: its veth, never this machine's
-    # own interface addresses.
-    [ "$(readlink /proc/self/ns/net)" != "$(readlink /proc/1/ns/net 2>/dev/null)" ] \
-        || die "run inside a private network namespace: unshare -n scripts/netns-run.sh $0 start ..."
+    # Only inside the namespaces of scripts/netns-run.sh: Janus on its peer host, never on this
+    # machine's own interfaces.
+    [ "$(readlink /proc/self/ns/net)" != "$(readlink /proc/1/ns/net 2>/dev/null)" ] && [ -n "${MEDIA_ENGINE_PEER_PID:-}" ] \
+        || die "run inside the namespaces of scripts/netns-run.sh: unshare -n scripts/netns-run.sh $0 start ..."
     ice_address="$(ip -4 -o addr show dev veth-engine up 2>/dev/null | awk '{sub(/\/.*/, "", $4); print $4; exit}')"
-    [ -n "$ice_address" ] || die "no veth-engine address for ICE (Janus will not use loopback): start it through scripts/netns-run.sh"
+    [ -n "$ice_address" ] || die "no veth-engine address on the client host: start it through scripts/netns-run.sh"
+    local host
+    host="$(on_peer_host ip -4 -o addr show dev veth-peer up 2>/dev/null | awk '{sub(/\/.*/, "", $4); print $4; exit}')"
+    [ -n "$host" ] || die "no veth-peer address on the peer host: start it through scripts/netns-run.sh"
 
     local dir
     dir="$(mktemp -d "${TMPDIR:-/tmp}/janus-harness.XXXXXX")"
@@ -157,7 +172,7 @@ start() {
     trap 'exit 130' INT TERM
 
     local ports p1 p2 p3 rtcp http
-    ports="$(free_ports 4 1)"
+    ports="$(on_peer_host free_ports 4 1)"
     read -r p1 p2 p3 rtcp http <<< "$ports"
     # 100 ports for Janus's own ICE/RTP sockets, below the ephemeral range used by free_ports.
     local base=$(( 20000 + (RANDOM % 120) * 100 ))
@@ -185,7 +200,7 @@ media: {
 }
 nat: {
 	nice_debug = false
-	ice_enforce_list = "veth-engine"
+	ice_enforce_list = "veth-peer"
 	ice_lite = $ice_tcp
 	ice_tcp = $ice_tcp
 }
@@ -209,7 +224,7 @@ general: {
 	base_path = "/janus"
 	http = true
 	port = $http
-	ip = "127.0.0.1"
+	ip = "$host"
 	https = false
 }
 admin: {
@@ -240,7 +255,7 @@ simulcast-vp8: {
 	videoport2 = $p2
 $port3_line
 	videortcpport = $rtcp
-	videoiface = "127.0.0.1"
+	videoiface = "$host"
 	srtpsuite = 80
 	srtpcrypto = "$key"
 }
@@ -262,11 +277,11 @@ room-1234: {
 EOF
     fi
 
-    nohup janus -F "$dir" -C "$dir/janus.jcfg" -o > "$dir/janus.log" 2>&1 < /dev/null &
+    nohup "$root/scripts/on-peer-host.sh" janus -F "$dir" -C "$dir/janus.jcfg" -o > "$dir/janus.log" 2>&1 < /dev/null &
     local pid=$!
     echo "$pid" > "$dir/janus.pid"
 
-    local url="http://127.0.0.1:$http/janus"
+    local url="http://$host:$http/janus"
     local deadline=$(( $(date +%s) + timeout ))
     until curl -sf --max-time 1 "$url/info" 2>/dev/null | grep -q '"janus" *: *"server_info"'; do
         janus_pid_matches "$pid" "$dir" || die "janus exited during start-up"
@@ -281,7 +296,7 @@ EOF
     local ports_json="[$p1, $p2, $p3]"
     [ "$layers" = 2 ] && ports_json="[$p1, $p2]"
     local line
-    line="{\"dir\": \"$dir\", \"pid\": $pid, \"plugin\": \"$plugin\", \"room\": 1234, \"http\": \"$url\", \"mountpoint\": $mountpoint, \"ports\": $ports_json, \"rtcp_port\": $rtcp, \"key\": \"$key\", \"key_hex\": \"$key_hex\", \"srtpsuite\": 80, \"rtp_port_range\": \"$range\", \"ice_address\": \"$ice_address\", \"log\": \"$dir/janus.log\"}"
+    line="{\"dir\": \"$dir\", \"pid\": $pid, \"plugin\": \"$plugin\", \"room\": 1234, \"host\": \"$host\", \"http\": \"$url\", \"mountpoint\": $mountpoint, \"ports\": $ports_json, \"rtcp_port\": $rtcp, \"key\": \"$key\", \"key_hex\": \"$key_hex\", \"srtpsuite\": 80, \"rtp_port_range\": \"$range\", \"ice_address\": \"$ice_address\", \"log\": \"$dir/janus.log\"}"
     echo "$line" > "$dir/harness.json"
     trap - EXIT INT TERM
     echo "$line"

@@ -9,7 +9,7 @@
 #   scripts/janus-interop.sh --sender 'COMMAND' [--layers 2|3] [--seconds 14] [--out FILE]
 #                            [--sender-warmup 0.5] [--keep-logs DIR] [--] [viewer options ...]
 #
-# COMMAND is run by bash after these substitutions: {host} (127.0.0.1), {ports} ("P1,P2,P3",
+# COMMAND is run by bash after these substitutions: {host} (Janus's address on the peer host, 10.99.0.2), {ports} ("P1,P2,P3",
 # lowest layer first), {port1} {port2} {port3}, {rtcp_port} (the mountpoint's videortcpport; RTCP
 # to it is plain, Janus only decrypts RTP), {key} (base64 30-byte key||salt), {key_hex},
 # {sender_seconds} (how long the publisher must keep sending: --seconds + 30). Example, for the
@@ -91,7 +91,7 @@ IFS=, read -r port1 port2 port3 <<< "$ports"
 echo "janus-interop: Janus $url (dir $dir), RTP ports $ports, RTCP $(field rtcp_port)" >&2
 
 cmd=$sender
-cmd=${cmd//\{host\}/127.0.0.1}
+cmd=${cmd//\{host\}/$(field host)}
 cmd=${cmd//\{ports\}/$ports}
 cmd=${cmd//\{port1\}/$port1}
 cmd=${cmd//\{port2\}/$port2}

@@ -6,9 +6,9 @@ import SessionCore
 import Testing
 @testable import EngineCore
 
-/// `TURNClient` against a real TURN server: Debian's coturn, inside scripts/netns-run.sh's
-/// namespace, listening and relaying on the veth's far end (10.99.0.2) while the client and the
-/// peer sit on the near end (10.99.0.1). The client allocates with long-term credentials, sends
+/// `TURNClient` against a real TURN server: Debian's coturn on scripts/netns-run.sh's peer host,
+/// listening and relaying on the veth's far end (10.99.0.2), while the client and the peer sit on
+/// the client host at the near end (10.99.0.1). The client allocates with long-term credentials, sends
 /// to the peer through the relay as Send indications and then on a channel, and gets the peer's
 /// answers back as Data indications and ChannelData; a wrong password is a typed failure.
 @Suite(.serialized) struct TURNClientInteropTests {
@@ -22,11 +22,10 @@ import Testing
 
         init(port: UInt16) throws {
             self.port = port
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/turnserver")
-            process.arguments = ["--listening-ip", "10.99.0.2", "--relay-ip", "10.99.0.2", "-p", String(port),
-                                 "--lt-cred-mech", "--user", "alice:secret", "--realm", "engine.test", "--no-tls", "--no-dtls",
-                                 "--no-cli", "--min-port", "51000", "--max-port", "51100", "--log-file", "stdout",
-                                 "--userdb", NSTemporaryDirectory() + "turndb-\(port)", "--pidfile", NSTemporaryDirectory() + "turn-\(port).pid"]
+            try PrivateNamespace.runOnPeerHost(process, executable: URL(fileURLWithPath: "/usr/bin/turnserver"), arguments: [
+                                 "--listening-ip", "10.99.0.2", "--relay-ip", "10.99.0.2", "-p", String(port), "--lt-cred-mech",
+                                 "--user", "alice:secret", "--realm", "engine.test", "--no-tls", "--no-dtls", "--no-cli", "--min-port", "51000", "--max-port", "51100", "--log-file", "stdout",
+                                 "--userdb", NSTemporaryDirectory() + "turndb-\(port)", "--pidfile", NSTemporaryDirectory() + "turn-\(port).pid"])
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()

@@ -13,15 +13,16 @@ import Testing
 /// A direct call (no SFU) from our engine to aiortc, a WebRTC stack nobody here wrote: our
 /// offer, aiortc's answer, ICE, DTLS-SRTP, then Opus and one VP8 layer that aiortc decodes.
 ///
-/// aiortc gathers no candidates on loopback, so this runs only inside the private network
-/// namespace scripts/netns-run.sh prepares (a veth pair of its own; `make test` runs it there);
-/// anywhere else it fails with that message and touches nothing.
+/// aiortc gathers no candidates on loopback, so this runs only inside the namespaces
+/// scripts/netns-run.sh prepares (`make test` runs it there): we are on the client host
+/// (10.99.0.1) and aiortc on the peer host (10.99.0.2), at the two ends of a veth pair; anywhere
+/// else it fails with that message and touches nothing.
 @Suite(.serialized) struct WebRTCInteropTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     struct Precondition: Error, CustomStringConvertible { var description: String }
 
-    /// Our end of netns-run.sh's veth pair (aiortc gathers on both ends).
+    /// Our end of netns-run.sh's veth pair (aiortc gathers on the other end, on the peer host).
     static let localAddress: UInt32 = 0x0A63_0001
 
     /// Refuses to run outside the namespace scripts/netns-run.sh prepares (veth-engine 10.99.0.1).
@@ -50,8 +51,8 @@ import Testing
 
         // aiortc: offer in, answer out, results after `seconds`.
         let peer = Process()
-        peer.executableURL = python
-        peer.arguments = [Self.root.appendingPathComponent("Tests/Interop/aiortc_peer.py").path]
+        try PrivateNamespace.runOnPeerHost(peer, executable: python,
+                                           arguments: [Self.root.appendingPathComponent("Tests/Interop/aiortc_peer.py").path])
         let input = Pipe(), output = Pipe()
         peer.standardInput = input
         peer.standardOutput = output
