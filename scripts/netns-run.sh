@@ -24,7 +24,7 @@ ip link set lo up
 # The peer host: a new network namespace held by `sleep`, once unshare has made it.
 unshare -n sleep infinity &
 peer_pid=$!
-trap 'kill "$peer_pid" 2>/dev/null || true' EXIT
+trap 'kill -KILL "$peer_pid" 2>/dev/null || true' EXIT
 for _ in $(seq 100); do
     peer_ns="$(readlink "/proc/$peer_pid/ns/net" 2>/dev/null || true)"
     [ -n "$peer_ns" ] && [ "$peer_ns" != "$own" ] && break

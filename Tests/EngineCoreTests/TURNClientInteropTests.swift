@@ -15,33 +15,6 @@ import Testing
     static let serverAddress: UInt32 = 0x0A63_0002  // 10.99.0.2
     static let clientAddress: UInt32 = 0x0A63_0001  // 10.99.0.1
 
-    /// coturn on 10.99.0.2:`port` with one user, until `stop`.
-    final class Coturn {
-        let process = Process()
-        let port: UInt16
-
-        init(port: UInt16) throws {
-            self.port = port
-            try PrivateNamespace.runOnPeerHost(process, executable: URL(fileURLWithPath: "/usr/bin/turnserver"), arguments: [
-                                 "--listening-ip", "10.99.0.2", "--relay-ip", "10.99.0.2", "-p", String(port), "--lt-cred-mech",
-                                 "--user", "alice:secret", "--realm", "engine.test", "--no-tls", "--no-dtls", "--no-cli", "--min-port", "51000", "--max-port", "51100", "--log-file", "stdout",
-                                 "--userdb", NSTemporaryDirectory() + "turndb-\(port)", "--pidfile", NSTemporaryDirectory() + "turn-\(port).pid"])
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-        }
-
-        /// SIGTERM, then SIGKILL if coturn is still up after 2 s.
-        func stop() {
-            guard process.isRunning else { return }
-            process.terminate()
-            let deadline = Date().addingTimeInterval(2)
-            while process.isRunning, Date() < deadline { usleep(20_000) }
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
-        }
-    }
-
     /// A UDP socket on 10.99.0.1 talking to the server through `client`.
     struct Session {
         let socket: UDPSocket

@@ -8,7 +8,7 @@ import RTPWire
 ///
 /// No I/O and no clock of its own: the owner sends what `takeOutgoing()` returns to the server,
 /// feeds back what the server sends (`handle`), and calls `poll(now:)` by `nextDeadline` for
-/// retransmissions (RFC 8489 §6.2.1: RTO 500 ms doubling, 7 sends over UDP; one send over TCP)
+/// retransmissions (`STUNRetransmission`, RFC 8489 §6.2.1: RTO 500 ms doubling, 7 sends over UDP; one send over TCP)
 /// and refreshes. Permissions last 300 s and are renewed at 240 s; channel bindings last 600 s
 /// and are renewed at 540 s (§9, §12); the allocation is refreshed 60 s before it expires.
 /// Not thread-safe.
@@ -59,8 +59,7 @@ public final class TURNClient {
         var method: STUNMethod
         var attributes: [STUNAttribute]
         var bytes: [UInt8]
-        var sends = 1
-        var nextSend: Int64
+        var retransmission: STUNRetransmission
         var staleNonceRetries = 0
         /// Sent with our credentials: its response must carry a valid MESSAGE-INTEGRITY.
         var authenticated: Bool
@@ -84,10 +83,6 @@ public final class TURNClient {
     private var confirmedChannels: Set<UInt16> = []
     private var nextChannel = TURNChannelData.channelNumbers.lowerBound
 
-    static let initialRTO: Int64 = 500_000
-    static let maximumSends = 7
-    /// Ti for a reliable transport (RFC 8489 §6.2.2).
-    static let reliableTimeout: Int64 = 39_500_000
     static let permissionRenewal: Int64 = 240_000_000
     static let channelRenewal: Int64 = 540_000_000
     static let refreshMargin: Int64 = 60_000_000
@@ -112,7 +107,7 @@ public final class TURNClient {
 
     /// The next time `poll` has something to do.
     public var nextDeadline: Int64? {
-        var deadlines = transactions.values.map(\.nextSend)
+        var deadlines = transactions.values.map(\.retransmission.nextDeadline)
         if let refreshAt { deadlines.append(refreshAt) }
         deadlines += permissions.values
         deadlines += channelRenewals.values
@@ -121,16 +116,13 @@ public final class TURNClient {
 
     /// Retransmits what is due, gives up on what has had its sends, renews what is due.
     public func poll(now: Int64) {
-        for (id, transaction) in transactions where transaction.nextSend <= now {
-            if configuration.reliable || transaction.sends >= Self.maximumSends {
+        for (id, transaction) in transactions where transaction.retransmission.nextDeadline <= now {
+            var next = transaction
+            guard next.retransmission.resendDue(now: now) else {
                 transactions[id] = nil
                 if transaction.method == .allocate || transaction.method == .refresh { fail(.noResponse(method: transaction.method.rawValue)) }
                 continue
             }
-            var next = transaction
-            next.sends += 1
-            // RTO doubles each send; the last wait is 16 RTO (Rm, RFC 8489 §6.2.1).
-            next.nextSend = now + (next.sends == Self.maximumSends ? 16 * Self.initialRTO : Self.initialRTO << Int64(next.sends - 1))
             transactions[id] = next
             outgoing.append(transaction.bytes)
         }
@@ -336,7 +328,7 @@ public final class TURNClient {
             return
         }
         transactions[id] = Transaction(method: method, attributes: attributes, bytes: bytes,
-                                       nextSend: now + (configuration.reliable ? Self.reliableTimeout : Self.initialRTO),
+                                       retransmission: STUNRetransmission(reliable: configuration.reliable, sentAt: now),
                                        staleNonceRetries: staleNonceRetries, authenticated: key != nil, peer: peer, channel: channel)
         outgoing.append(bytes)
     }

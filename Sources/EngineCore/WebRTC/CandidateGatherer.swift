@@ -1,0 +1,299 @@
+import Glibc
+import RTPWire
+import SessionCore
+
+/// Gathers a client's own ICE candidates (RFC 8445 §5.1.1), as a browser does before it offers:
+/// - host candidates: one UDP socket on every usable IPv4 interface address (`NetworkInterfaces`;
+///   loopback and link-local skipped unless asked), or on the addresses the app restricts it to;
+/// - server-reflexive candidates: a STUN Binding query (`STUNBindingQuery`) from every host socket
+///   to every STUN server, and the mapped address every TURN allocation reports;
+/// - relayed candidates: a TURN allocation (`TURNClient`, RFC 8656, long-term credentials) from
+///   every host socket on every TURN server.
+/// Priorities and foundations follow RFC 8445 §5.1.2 (`ICECandidatePriority`); a server-reflexive
+/// address equal to its base is dropped as redundant (§5.1.3). With the `relay` policy only relayed
+/// candidates are offered, and finding none is an error.
+///
+/// `gather()` blocks (on the caller's thread, e.g. the engine's signalling worker) until every
+/// server answered or `timeoutMicroseconds` passed, waiting in `poll(2)` on the sockets until the
+/// next retransmission: it never spins. A server that fails or stays silent is noted in `problems`
+/// and the rest is offered. TURN over TCP and the TLS schemes are not gathered yet (noted too).
+public final class CandidateGatherer {
+    public struct Configuration: Sendable {
+        public var iceServers: [ICEServer]
+        public var transportPolicy: ICETransportPolicy
+        /// Host addresses to gather on (nil: every usable IPv4 interface address).
+        public var localAddresses: [UInt32]?
+        public var includingLoopback: Bool
+        /// How long to wait for STUN and TURN answers before offering what came.
+        public var timeoutMicroseconds: Int64
+
+        public init(iceServers: [ICEServer] = [], transportPolicy: ICETransportPolicy = .all, localAddresses: [UInt32]? = nil,
+                    includingLoopback: Bool = false, timeoutMicroseconds: Int64 = 3_000_000) {
+            self.iceServers = iceServers
+            self.transportPolicy = transportPolicy
+            self.localAddresses = localAddresses
+            self.includingLoopback = includingLoopback
+            self.timeoutMicroseconds = timeoutMicroseconds
+        }
+    }
+
+    public let configuration: Configuration
+    /// What did not work, one sentence each (a silent server, a refused allocation, an unsupported URL).
+    public private(set) var problems: [String] = []
+    private let clock: MediaClock
+    private var random: SplitMix64
+
+    /// One base socket and what is asked through it.
+    private final class Base {
+        let socket: UDPSocket
+        let localPreference: UInt16
+        var queries: [(server: NetworkEndpoint, query: STUNBindingQuery)] = []
+        var allocations: [(server: NetworkEndpoint, client: TURNClient)] = []
+
+        init(socket: UDPSocket, localPreference: UInt16) {
+            self.socket = socket
+            self.localPreference = localPreference
+        }
+    }
+
+    public init(configuration: Configuration, clock: MediaClock = .system, seed: UInt64) {
+        self.configuration = configuration
+        self.clock = clock
+        random = SplitMix64(seed: seed)
+    }
+
+    /// Gathers (see the type's description). Throws on an unusable configuration, when there is
+    /// no address to gather on, or under the `relay` policy when no allocation succeeded.
+    public func gather() throws(CandidateGatheringError) -> [GatheredCandidate] {
+        problems = []
+        let servers = try resolvedServers()
+        let bases = try bindBases()
+        let start = clock.monotonicMicroseconds()
+        for base in bases {
+            for server in servers {
+                if let credentials = server.credentials {
+                    let client = TURNClient(configuration: .init(username: credentials.username, password: credentials.password),
+                                            seed: random.next())
+                    client.start(now: start)
+                    base.allocations.append((server.endpoint, client))
+                } else {
+                    base.queries.append((server.endpoint, STUNBindingQuery(transactionID: .random(using: &random), now: start)))
+                }
+            }
+            try flush(base)
+        }
+        try exchange(bases, until: start + configuration.timeoutMicroseconds)
+        return try collect(bases)
+    }
+
+    // MARK: - Steps
+
+    private struct Server {
+        var endpoint: NetworkEndpoint
+        var credentials: (username: String, password: String)?
+    }
+
+    private func resolvedServers() throws(CandidateGatheringError) -> [Server] {
+        var servers: [Server] = []
+        for iceServer in configuration.iceServers.prefix(16) {
+            let urls: [ICEServerURL]
+            do {
+                urls = try iceServer.parsedURLs()
+            } catch {
+                throw .server(error)
+            }
+            for url in urls {
+                guard url.transport == .udp else {
+                    problems.append("\(url): TURN over TCP is not gathered yet")
+                    continue
+                }
+                let address = try Self.resolve(url.host)
+                let credentials = url.scheme.isTURN ? (iceServer.username ?? "", iceServer.credential ?? "") : nil
+                servers.append(Server(endpoint: NetworkEndpoint(address: address, port: url.port), credentials: credentials))
+            }
+        }
+        return servers
+    }
+
+    private func bindBases() throws(CandidateGatheringError) -> [Base] {
+        let addresses: [UInt32]
+        if let restricted = configuration.localAddresses {
+            addresses = restricted
+        } else {
+            do {
+                addresses = try NetworkInterfaces.usable(includingLoopback: configuration.includingLoopback).compactMap {
+                    if case let .v4(address) = $0.ip { address } else { nil }
+                }
+            } catch {
+                throw .network(error)
+            }
+        }
+        guard !addresses.isEmpty else {
+            throw .noInterfaces(configuration.localAddresses == nil ? "no IPv4 interface is up" : "the restriction lists none")
+        }
+        var bases: [Base] = []
+        for (index, address) in Set(addresses).sorted().enumerated() {
+            do {
+                let socket = try UDPSocket(bindingTo: NetworkEndpoint(address: address, port: 0))
+                bases.append(Base(socket: socket, localPreference: UInt16(clamping: 65_535 - index)))
+            } catch {
+                problems.append("\(NetworkEndpoint.dotted(address)): \(error)")
+            }
+        }
+        guard !bases.isEmpty else { throw .noInterfaces(problems.joined(separator: "; ")) }
+        return bases
+    }
+
+    /// Sends what the base's queries and allocations have queued or due at `now`.
+    private func flush(_ base: Base, now: Int64? = nil) throws(CandidateGatheringError) {
+        for index in base.queries.indices {
+            let query = base.queries[index]
+            let bytes = now.map { base.queries[index].query.poll(now: $0) } ?? query.query.request
+            if let bytes { send(bytes, from: base, to: query.server) }
+        }
+        for (server, client) in base.allocations {
+            if let now { client.poll(now: now) }
+            for datagram in client.takeOutgoing() { send(datagram, from: base, to: server) }
+        }
+    }
+
+    private func send(_ bytes: [UInt8], from base: Base, to server: NetworkEndpoint) {
+        do {
+            try base.socket.send(bytes, to: server)
+        } catch {
+            problems.append("\(server) from \(base.socket.localEndpoint): \(error)")
+        }
+    }
+
+    private func isSettled(_ base: Base) -> Bool {
+        base.queries.allSatisfy { $0.query.state != .waiting } && base.allocations.allSatisfy {
+            if case .allocating = $0.client.state { false } else { true }
+        }
+    }
+
+    /// Waits on every base socket until every query and allocation settled or `deadline`.
+    private func exchange(_ bases: [Base], until deadline: Int64) throws(CandidateGatheringError) {
+        var descriptors = bases.map { pollfd(fd: $0.socket.descriptor, events: Int16(POLLIN), revents: 0) }
+        var buffer = [UInt8](repeating: 0, count: 2_048)
+        while !bases.allSatisfy(isSettled) {
+            let now = clock.monotonicMicroseconds()
+            guard now < deadline else { break }
+            var wake = deadline
+            for base in bases {
+                for query in base.queries { if let next = query.query.nextDeadline { wake = min(wake, next) } }
+                for allocation in base.allocations {
+                    if case .allocating = allocation.client.state, let next = allocation.client.nextDeadline { wake = min(wake, next) }
+                }
+            }
+            let timeout = Int32(clamping: max(0, (wake - now + 999) / 1_000))
+            let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
+            let after = clock.monotonicMicroseconds()
+            if ready > 0 {
+                for (index, base) in bases.enumerated() where descriptors[index].revents != 0 {
+                    descriptors[index].revents = 0
+                    while let received = try receive(on: base, into: &buffer) {
+                        dispatch(buffer[0..<received.count], from: received.from, to: base, now: after)
+                    }
+                }
+            }
+            for base in bases { try flush(base, now: after) }
+        }
+    }
+
+    private func receive(on base: Base, into buffer: inout [UInt8]) throws(CandidateGatheringError) -> (count: Int, from: NetworkEndpoint)? {
+        do {
+            return try base.socket.receive(into: &buffer, timeoutMilliseconds: 0)
+        } catch {
+            throw .network(error)
+        }
+    }
+
+    private func dispatch(_ datagram: ArraySlice<UInt8>, from source: NetworkEndpoint, to base: Base, now: Int64) {
+        for index in base.queries.indices where base.queries[index].server == source {
+            if base.queries[index].query.handle(datagram) { return }
+        }
+        for (server, client) in base.allocations where server == source {
+            _ = client.handle(datagram, now: now)
+            return
+        }
+    }
+
+    /// The candidates, host first, then server-reflexive, then relayed; problems noted.
+    private func collect(_ bases: [Base]) throws(CandidateGatheringError) -> [GatheredCandidate] {
+        var hosts: [GatheredCandidate] = [], reflexive: [GatheredCandidate] = [], relayed: [GatheredCandidate] = []
+        var relayProblems: [String] = []
+        for base in bases {
+            let local = base.socket.localEndpoint
+            let hostText = NetworkEndpoint.dotted(local.address)
+            hosts.append(GatheredCandidate(candidate: candidate(.host, address: local, base: hostText, server: nil,
+                                                                localPreference: base.localPreference),
+                                           socket: base.socket, server: nil, relay: nil))
+            var mapped: Set<NetworkEndpoint> = [local]
+            func addReflexive(_ address: STUNAddress?, server: NetworkEndpoint) {
+                guard case let .v4(ip)? = address?.ip, let port = address?.port else { return }
+                let endpoint = NetworkEndpoint(address: ip, port: port)
+                guard mapped.insert(endpoint).inserted else { return }  // RFC 8445 §5.1.3: redundant
+                var found = candidate(.serverReflexive, address: endpoint, base: hostText, server: server.description,
+                                      localPreference: base.localPreference)
+                found.relatedAddress = hostText
+                found.relatedPort = local.port
+                reflexive.append(GatheredCandidate(candidate: found, socket: base.socket, server: server, relay: nil))
+            }
+            for (server, query) in base.queries {
+                switch query.state {
+                case let .mapped(address): addReflexive(address, server: server)
+                case let .failed(error): problems.append("STUN \(server): \(error)")
+                case .waiting: problems.append("STUN \(server): no answer within the gathering timeout")
+                }
+            }
+            for (server, client) in base.allocations {
+                switch client.state {
+                case let .allocated(relayedAddress, mappedAddress, _):
+                    addReflexive(mappedAddress, server: server)
+                    guard case let .v4(ip) = relayedAddress.ip else {
+                        relayProblems.append("TURN \(server): an IPv6 relayed address")
+                        continue
+                    }
+                    var found = candidate(.relayed, address: NetworkEndpoint(address: ip, port: relayedAddress.port), base: hostText,
+                                          server: server.description, localPreference: base.localPreference)
+                    if case let .v4(mappedIP)? = mappedAddress?.ip {
+                        found.relatedAddress = NetworkEndpoint.dotted(mappedIP)
+                        found.relatedPort = mappedAddress?.port
+                    }
+                    relayed.append(GatheredCandidate(candidate: found, socket: base.socket, server: server, relay: client))
+                case let .failed(error): relayProblems.append("TURN \(server): \(error)")
+                case .allocating: relayProblems.append("TURN \(server): no allocation within the gathering timeout")
+                case .idle, .released: relayProblems.append("TURN \(server): not allocated")
+                }
+            }
+        }
+        problems += relayProblems
+        switch configuration.transportPolicy {
+        case .all: return hosts + reflexive + relayed
+        case .relay:
+            guard !relayed.isEmpty else { throw .noRelayCandidate(reasons: relayProblems) }
+            return relayed
+        }
+    }
+
+    private func candidate(_ kind: ICECandidate.Kind, address: NetworkEndpoint, base: String, server: String?,
+                           localPreference: UInt16) -> ICECandidate {
+        ICECandidate(foundation: ICECandidatePriority.foundation(kind: kind, baseAddress: base, server: server, transport: "udp"),
+                     priority: ICECandidatePriority.priority(kind: kind, localPreference: localPreference),
+                     address: NetworkEndpoint.dotted(address.address), port: address.port, kind: kind)
+    }
+
+    /// An IPv4 literal as is; a name through the resolver (`getaddrinfo`, IPv4 only).
+    static func resolve(_ host: String) throws(CandidateGatheringError) -> UInt32 {
+        if let literal = NetworkEndpoint.ipv4Address(host) { return literal }
+        var hints = addrinfo()
+        hints.ai_family = AF_INET
+        hints.ai_socktype = Int32(SOCK_DGRAM.rawValue)
+        var result: UnsafeMutablePointer<addrinfo>?
+        guard getaddrinfo(host, nil, &hints, &result) == 0, let first = result, let address = first.pointee.ai_addr else {
+            throw .unresolved(host: host)
+        }
+        defer { freeaddrinfo(result) }
+        return address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { UInt32(bigEndian: $0.pointee.sin_addr.s_addr) }
+    }
+}
