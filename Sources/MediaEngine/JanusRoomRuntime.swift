@@ -60,7 +60,8 @@ final class JanusRoomRuntime: RoomBackend {
     private var activity = ActivityHold()
     /// Datagrams the subscriptions handled so far (for `activity`).
     private var datagramsReceived = 0
-    var datagramsReceivedSoFar: Int { datagramsReceived }
+    /// Every datagram the subscriptions' connections received (the room model's `MediaActivity`).
+    var datagramsReceivedSoFar: Int { Int(subscriptions.values.reduce(Int64(0)) { $0 + $1.runtime.subscriber.statistics.datagramsReceived }) }
 
     init(id: String, url: URL, room: Int, localAddress: UInt32, e2ee: E2EEOptions?, preferredProtocol: PreferredProtocol,
          signalling: SignallingWorker, clock: MediaClock) {

@@ -119,7 +119,7 @@ import Testing
         let (daveMedia, carolMedia) = (try await dave.mediaActivity(), try await carol.mediaActivity())
         print("media: dave \(daveMedia), carol \(carolMedia)")
         #expect(daveMedia.mediaSockets == 0 && daveMedia.mediaDatagramsReceived == 0)
-        #expect(carolMedia.mediaSockets == 1 && carolMedia.mediaDatagramsReceived > 100)
+        #expect(carolMedia.mediaSockets == 1 && carolMedia.mediaDatagramsReceived >= stats.framesDecoded)
         capturing.cancel()
         for engine in [engines.alice, engines.bob, engines.carol, engines.dave] { await engine.close() }
     }
