@@ -122,5 +122,7 @@ import Testing
         #expect(carolMedia.mediaSockets == 1 && carolMedia.mediaDatagramsReceived >= stats.framesDecoded)
         capturing.cancel()
         for engine in [engines.alice, engines.bob, engines.carol, engines.dave] { await engine.close() }
+        // Closing left the room: every presence and publisher session is gone from Janus.
+        #expect(try await Self.wait(seconds: 2) { try JanusRoomAPITests.janusParticipants(url: url).isEmpty })
     }
 }
