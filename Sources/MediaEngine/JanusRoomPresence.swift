@@ -23,6 +23,9 @@ final class JanusRoomPresence: Sendable {
     /// The session and handle once attached (for `stop`, from another thread).
     private let attached = Mutex<(session: Int, handle: Int)?>(nil)
 
+    /// A keepalive goes out after a long poll's answer once this long passed since the last one.
+    static let keepAliveNanoseconds: UInt64 = 15_000_000_000
+
     init(url: URL, room: Int, display: String) {
         self.url = url
         self.room = room
@@ -39,8 +42,15 @@ final class JanusRoomPresence: Sendable {
                 if let session = janus.session, let handle = janus.handle { attached.withLock { $0 = (session, handle) } }
                 guard !stopped.load(ordering: .acquiring) else { return leave(janus) }
                 try janus.message(JanusVideoRoomRequest.joinAsPublisher(room: room, display: display).body)
+                var lastKeepAlive = DispatchTime.now().uptimeNanoseconds
                 while !stopped.load(ordering: .acquiring) {
                     let object = try janus.nextEvent()
+                    // Janus answers a quiet long poll within 30 s; a keepalive at least every 45 s
+                    // stays inside its 60 s session timeout.
+                    if DispatchTime.now().uptimeNanoseconds - lastKeepAlive >= Self.keepAliveNanoseconds {
+                        try janus.keepAlive()
+                        lastKeepAlive = DispatchTime.now().uptimeNanoseconds
+                    }
                     guard let outcome = Self.roomChange(in: object) else { continue }
                     guard worker.postToLoop({ deliver($0, outcome) }) else { return leave(janus) }
                 }
@@ -76,7 +86,7 @@ final class JanusRoomPresence: Sendable {
         do throws(JanusEventError) {
             event = try JanusSessionEvent(object: object)
         } catch {
-            return .failure(.systemFailure("a Janus event the room model cannot read: \(error)"))
+            return .failure(.systemFailure("the room model cannot read it: \(error)"))
         }
         guard case let .videoRoom(_, roomEvent, _) = event else { return nil }
         switch roomEvent {

@@ -355,9 +355,10 @@ final class JanusRoomRuntime: RoomBackend {
     }
 
     /// The next waiting frame's slot, the active grain while media flows, else the idle one, and
-    /// the next keepalive; nothing before a peer connection runs.
+    /// the next keepalive; nothing until a peer connection runs or an unpublished camera's
+    /// session needs its keepalives.
     func nextDeadline(now: Int64) -> Int64 {
-        guard session != nil || !subscriptions.isEmpty else { return .max }
+        guard session != nil || !subscriptions.isEmpty || !model.parked.isEmpty else { return .max }
         return min(activity.nextPass(now: now), feeds.mediaDue(now: now, pacingPushes: true) ?? .max,
                    lastKeepAliveMicroseconds + Self.keepAliveIntervalMicroseconds + 1)
     }
