@@ -20,6 +20,11 @@ public enum EngineError: Error, Sendable, Hashable, CustomStringConvertible {
     case systemFailure(String)
     /// The calling task was cancelled while the engine waited for it (e.g. `play(from:)`).
     case cancelled(String)
+    /// The participant's `RoomMode` forbids the action (SPEC §8: publishing in `RECV_ONLY`,
+    /// publishing or subscribing in `SIGNALLING_ONLY`).
+    case notAllowedInMode(RoomMode, action: String)
+    /// The action needs the room joined (`.roomJoined`), and it is not yet (SPEC §8).
+    case beforeRoomJoined(String)
 
     public var description: String {
         switch self {
@@ -33,6 +38,8 @@ public enum EngineError: Error, Sendable, Hashable, CustomStringConvertible {
         case let .notAllowed(why): return "not allowed: \(why)"
         case let .systemFailure(why): return "system failure: \(why)"
         case let .cancelled(what): return "\(what) was cancelled"
+        case let .notAllowedInMode(mode, action): return "\(action) is not allowed in mode \(mode)"
+        case let .beforeRoomJoined(action): return "action performed before room joined: \(action)"
         }
     }
 }

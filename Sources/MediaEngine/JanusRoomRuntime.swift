@@ -34,9 +34,11 @@ final class JanusRoomRuntime: RoomBackend {
     private let e2ee: E2EEOptions?
     private var sealer: E2EEFrameSealer?
     private var e2eeKeysVersion = 0
-    private var participantId: String?
-    private var events: AsyncStream<ParticipantEvent>.Continuation?
+    private(set) var participantId: String?
+    private(set) var events: AsyncStream<ParticipantEvent>.Continuation?
     private var session: JanusVideoRoomPublisher?
+    /// The room model (docs/room-model.md): who else is here, our presence, our mode and name.
+    var model = JanusRoomModel()
     private var feeds = PublisherFeeds()
     /// The microphone published before the camera, waiting for the peer connection.
     private var pendingMicrophone: (trackId: String, feed: TrackFeed<AudioFrame>)?
@@ -48,16 +50,18 @@ final class JanusRoomRuntime: RoomBackend {
     /// The engine's clock, read on the loop (the sessions' connects on the worker keep the system clock).
     private let clock: MediaClock
     /// Where signalling and connects run, off the loop.
-    private let signalling: SignallingWorker
+    let signalling: SignallingWorker
     /// The camera's connect is under way on the worker.
     private var cameraConnecting = false
     /// Feed ids whose subscription is connecting on the worker.
     private var subscribing: Set<String> = []
-    private var isClosed = false
+    private(set) var isClosed = false
     /// Media sent and received lately keeps the room at the active grain.
     private var activity = ActivityHold()
     /// Datagrams the subscriptions handled so far (for `activity`).
     private var datagramsReceived = 0
+    /// Every datagram the subscriptions' connections received (the room model's `MediaActivity`).
+    var datagramsReceivedSoFar: Int { Int(subscriptions.values.reduce(Int64(0)) { $0 + $1.runtime.subscriber.statistics.datagramsReceived }) }
 
     init(id: String, url: URL, room: Int, localAddress: UInt32, e2ee: E2EEOptions?, preferredProtocol: PreferredProtocol,
          signalling: SignallingWorker, clock: MediaClock) {
@@ -106,7 +110,7 @@ final class JanusRoomRuntime: RoomBackend {
             return completion(.failure(error))
         }
         cameraConnecting = true
-        let connect = JanusCameraConnect(url: url, room: room, display: participantId, camera: camera, audio: pendingMicrophone != nil,
+        let connect = JanusCameraConnect(url: url, room: room, display: model.display(of: participantId), camera: camera, audio: pendingMicrophone != nil,
                                          localAddress: localAddress, preferredProtocol: preferredProtocol)
         let handOff = LoopHandOff((room: self, sealer: sealer, completion: completion))
         signalling.run({ LoopHandOff(connect.run()) }, then: { _, outcome in
@@ -200,7 +204,8 @@ final class JanusRoomRuntime: RoomBackend {
                           completion: @escaping LoopCompletion<SubscriptionRuntime>) {
         guard subscriberId == participantId else { return completion(.failure(.unknownParticipant(subscriberId))) }
         if let existing = subscriptions[publisherId] { return completion(.success(existing.runtime)) }
-        guard let feed = Int(publisherId) else { return completion(.failure(.unknownParticipant("\(publisherId) (a Janus feed id is a number)"))) }
+        let feed: Int
+        do throws(EngineError) { feed = try self.feed(of: publisherId) } catch { return completion(.failure(error)) }
         guard !subscribing.contains(publisherId) else { return completion(.failure(.notAllowed("already subscribing to feed \(feed)"))) }
         let opener: E2EEFrameOpener?
         do throws(EngineError) {
@@ -328,7 +333,7 @@ final class JanusRoomRuntime: RoomBackend {
     /// Every Janus session of the room (the publisher's, each subscription's) kept alive, from the worker.
     private func sendKeepAlives(now: Int64) {
         lastKeepAliveMicroseconds = now
-        let clients = LoopHandOff([session?.janus].compactMap { $0 } + subscriptions.values.map(\.session.janus))
+        let clients = LoopHandOff([session?.janus].compactMap { $0 } + subscriptions.values.map(\.session.janus) + model.parked.map(\.janus))
         let events = events
         signalling.run {
             do throws(JanusHTTPClient.Failure) {
@@ -350,9 +355,10 @@ final class JanusRoomRuntime: RoomBackend {
     }
 
     /// The next waiting frame's slot, the active grain while media flows, else the idle one, and
-    /// the next keepalive; nothing before a peer connection runs.
+    /// the next keepalive; nothing until a peer connection runs or an unpublished camera's
+    /// session needs its keepalives.
     func nextDeadline(now: Int64) -> Int64 {
-        guard session != nil || !subscriptions.isEmpty else { return .max }
+        guard session != nil || !subscriptions.isEmpty || !model.parked.isEmpty else { return .max }
         return min(activity.nextPass(now: now), feeds.mediaDue(now: now, pacingPushes: true) ?? .max,
                    lastKeepAliveMicroseconds + Self.keepAliveIntervalMicroseconds + 1)
     }
@@ -374,6 +380,7 @@ final class JanusRoomRuntime: RoomBackend {
 
     func close() {
         isClosed = true
+        stopRoomModel()
         if let session { onWorker(session.leave) }
         session = nil
         for (session, runtime) in subscriptions.values {
@@ -387,6 +394,22 @@ final class JanusRoomRuntime: RoomBackend {
         events?.yield(.connectionStateChanged(.disconnected))
         events?.finish()
         events = nil
+    }
+
+    /// VideoRoom's `unpublish` of the camera (and the microphone in its peer connection): the
+    /// others hear `unpublished`; the session stays in the room (kept alive, left on `close`).
+    func unpublishCamera(_ participantId: String, trackId: String) throws(EngineError) {
+        guard participantId == self.participantId, let session, feeds.camera?.trackId == trackId else {
+            throw .notPublished(participant: participantId, track: "camera \(trackId)")
+        }
+        self.session = nil
+        feeds.finishSources()
+        feeds = PublisherFeeds()
+        model.parked.append(session)
+        onWorker {
+            try? session.publisher.sendGoodbye(reason: "unpublished")
+            _ = try? session.janus.message(JanusVideoRoomRequest.unpublish.body)
+        }
     }
 
     /// What Janus accepted, for `.publishedToSFU`.

@@ -12,8 +12,12 @@ public final class LocalParticipant: Sendable {
     let roomId: String
     let options: RoomOptions
     let loop: any EngineScheduler
+    /// What it sends and receives (SPEC §8, docs/room-model.md).
+    public let mode: RoomMode
 
-    init(id: String, roomId: String, options: RoomOptions, events: AsyncStream<ParticipantEvent>, loop: any EngineScheduler) {
+    init(id: String, roomId: String, options: RoomOptions, events: AsyncStream<ParticipantEvent>, loop: any EngineScheduler,
+         mode: RoomMode = .sendAndRecv) {
+        self.mode = mode
         self.id = id
         self.roomId = roomId
         self.options = options
@@ -100,6 +104,7 @@ public final class LocalParticipant: Sendable {
                          _ body: @escaping @Sendable (any RoomBackend, EngineRuntime,
                                                       @escaping @Sendable (Result<Void, EngineError>) -> Void) -> Void) async throws(EngineError) {
         guard owner == id else { throw .notAllowed("track of \(owner) published by \(id)") }
+        guard mode.publishes else { throw .notAllowedInMode(mode, action: "publishing") }
         try mark()
         let roomId = roomId
         do {
@@ -126,6 +131,7 @@ public final class LocalParticipant: Sendable {
     }
 
     private func subscribe(_ publisherId: String, source: VideoContent) async throws(EngineError) -> RemoteVideoTrack {
+        guard mode.receives else { throw .notAllowedInMode(mode, action: "subscribing") }
         let (roomId, subscriberId) = (roomId, id)
         let key = source == .screen ? RoomNode.screenShareKey(of: publisherId) : publisherId
         let frames = try await loop.performDeferred { runtime, finish throws(EngineError) in

@@ -46,8 +46,16 @@ public final class MediaEngine: Sendable {
     /// `preferredProtocol` (docs/joining-a-room.md; nil: `.udpOverTCP`) for publishing: `.udpOnly` runs ICE over
     /// UDP; `.tcpOnly` over ICE-TCP (RFC 6544: Janus needs `ice_tcp = true` and `ice_lite = true` in
     /// janus.jcfg); `.udpOverTCP` tries UDP for 2 s and then ICE-TCP (`.protocolSwitched`).
+    ///
+    /// The room model (SPEC §8, docs/room-model.md): the participant joins the room at once (a
+    /// Janus session of its own, publishing nothing, carrying `name|participantId` in Janus's
+    /// `display`; `name` nil: the id); its `events` tell everyone already there, then
+    /// `.roomJoined`, then arrivals, tracks and departures, and `subscribe(to:)` takes a
+    /// participant id. `mode`: `.recvOnly` publishes nothing; `.signallingOnly` opens no media
+    /// socket, only the room's events.
     public func joinJanusRoom(url: URL, room: Int, participantId: String, localAddress: String,
-                              e2ee: E2EEOptions? = nil, preferredProtocol: PreferredProtocol? = nil)
+                              e2ee: E2EEOptions? = nil, preferredProtocol: PreferredProtocol? = nil,
+                              name: String? = nil, mode: RoomMode = .sendAndRecv)
         async throws(EngineError) -> LocalParticipant {
         guard let address = NetworkEndpoint.ipv4Address(localAddress) else { throw .invalidConfiguration("'\(localAddress)' is not an IPv4 address") }
         guard url.scheme == "http" || url.scheme == "https" else { throw .invalidConfiguration("'\(url)' is not an HTTP URL") }
@@ -56,9 +64,10 @@ public final class MediaEngine: Sendable {
             let janus = runtime.joinJanusRoom(url: url, room: room, localAddress: address, e2ee: e2ee,
                                               preferredProtocol: preferredProtocol ?? .udpOverTCP)
             try janus.join(participantId, events: continuation, keyProvider: nil, runtime: runtime)
+            janus.startRoomModel(name: name, mode: mode)
             return janus.id
         }
-        return LocalParticipant(id: participantId, roomId: roomId, options: RoomOptions(), events: events, loop: loop)
+        return LocalParticipant(id: participantId, roomId: roomId, options: RoomOptions(), events: events, loop: loop, mode: mode)
     }
 
     /// Sends plain RTP over UDP (RFC 3550), mediasoup `PlainTransport` style: no ICE, no DTLS,

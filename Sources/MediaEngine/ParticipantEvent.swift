@@ -78,6 +78,21 @@ public enum ParticipantEvent: Sendable, Hashable, CustomStringConvertible {
     case e2eeStateChanged(publisherId: String, state: E2EEState)
     /// With `PreferredProtocol.udpOverTCP`: UDP did not get through, the connection moved to TCP.
     case protocolSwitched(ProtocolSwitch)
+    /// The room model (SPEC §8, docs/room-model.md): another participant is in the room. On
+    /// joining, every participant already there is reported (with its tracks) before `roomJoined`.
+    case participantJoined(RemoteParticipant)
+    /// This participant is in the room: everyone already there was reported just before.
+    case roomJoined
+    /// Another participant left (its tracks were reported unpublished just before).
+    case participantLeft(participantId: String)
+    /// Another participant published a track, or stopped publishing it.
+    case trackPublished(participantId: String, track: PublishedTrack)
+    case trackUnpublished(participantId: String, track: PublishedTrack)
+    /// Another participant muted or unmuted a track (`track.muted` is the new state).
+    case trackMuteChanged(participantId: String, track: PublishedTrack)
+    /// This participant started (or stopped) receiving another participant's stream.
+    case streamEnabled(participantId: String, kind: PublishedTrackKind)
+    case streamDisabled(participantId: String, kind: PublishedTrackKind)
 
     public var description: String {
         switch self {
@@ -99,6 +114,14 @@ public enum ParticipantEvent: Sendable, Hashable, CustomStringConvertible {
         case let .failure(error): return "failure: \(error)"
         case let .e2eeStateChanged(publisherId, state): return "\(publisherId)'s frames: E2EE \(state)"
         case let .protocolSwitched(change): return "protocol switched: \(change)"
+        case let .participantJoined(participant): return "participant joined: \(participant)"
+        case .roomJoined: return "room joined"
+        case let .participantLeft(participantId): return "participant left: \(participantId)"
+        case let .trackPublished(participantId, track): return "\(participantId) published \(track)"
+        case let .trackUnpublished(participantId, track): return "\(participantId) unpublished \(track)"
+        case let .trackMuteChanged(participantId, track): return "\(participantId)'s \(track.kind.rawValue) \(track.muted ? "muted" : "unmuted")"
+        case let .streamEnabled(participantId, kind): return "receiving \(participantId)'s \(kind.rawValue)"
+        case let .streamDisabled(participantId, kind): return "stopped receiving \(participantId)'s \(kind.rawValue)"
         }
     }
 }

@@ -27,6 +27,9 @@ final class ParticipantRuntime {
     var keyProvider: E2EEKeyProvider?
     /// How each of its media connections reaches the room (docs/joining-a-room.md).
     let preferredProtocol: PreferredProtocol
+    /// What it sends and receives (SPEC §8) and the name others see (docs/room-model.md).
+    var mode = RoomMode.sendAndRecv
+    var displayName = ""
 
     init(id: String, events: ParticipantEventSink, preferredProtocol: PreferredProtocol = .udpOverTCP, clock: MediaClock) {
         self.id = id

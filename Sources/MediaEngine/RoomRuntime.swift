@@ -15,13 +15,13 @@ import SFrame
 final class RoomRuntime {
     let id: String
     let options: RoomOptions
-    private let room: RoomNode
-    private let speakers: RoomSpeakers
+    let room: RoomNode
+    let speakers: RoomSpeakers
     /// The engine's clock: every endpoint of the room reads it.
     private let clock: MediaClock
-    private var participants: [String: ParticipantRuntime] = [:]
+    private(set) var participants: [String: ParticipantRuntime] = [:]
     /// Join order, for deterministic passes.
-    private var order: [String] = []
+    private(set) var order: [String] = []
     private var nextRankingMicroseconds: Int64 = 0
     /// RTP packets (video, audio, padding) the room's nodes had received at the last pass, and
     /// until when the room stays at the active grain because they grew.
@@ -59,7 +59,8 @@ final class RoomRuntime {
     }
 
     func join(_ participantId: String, events: AsyncStream<ParticipantEvent>.Continuation, keyProvider: E2EEKeyProvider?,
-              preferredProtocol: PreferredProtocol, runtime: EngineRuntime) throws(EngineError) {
+              preferredProtocol: PreferredProtocol, mode: RoomMode = .sendAndRecv, displayName: String? = nil,
+              runtime: EngineRuntime) throws(EngineError) {
         guard participants[participantId] == nil else { throw .duplicateParticipant(participantId) }
         guard RoomNode.screenShareOwner(participantId) == nil else {
             throw .invalidConfiguration("participant id \(participantId) ends with \(RoomNode.screenShareKeySuffix), which names screen shares")
@@ -68,11 +69,14 @@ final class RoomRuntime {
         let sink = ParticipantEventSink(participantId: participantId, stream: events, tap: runtime.eventTap)
         let participant = ParticipantRuntime(id: participantId, events: sink, preferredProtocol: preferredProtocol, clock: clock)
         participant.keyProvider = keyProvider
+        participant.mode = mode
+        participant.displayName = displayName ?? participantId
         participants[participantId] = participant
         order.append(participantId)
         room.addSubscriber(participantId, autoConsume: options.autoConsume)
         events.yield(.connectionStateChanged(.connected))
-        if options.autoConsume {
+        announceArrival(of: participant)
+        if options.autoConsume, mode.receives {
             for publisherId in order where publisherId != participantId {
                 for (key, _) in participants[publisherId]?.publishedVideos ?? [] {
                     try subscribe(participantId, to: key, runtime: runtime)
@@ -85,10 +89,11 @@ final class RoomRuntime {
         guard let participant = participants.removeValue(forKey: participantId) else { return }
         order.removeAll { $0 == participantId }
         speakers.removeParticipant(participantId, audioSSRC: participant.camera?.audioSSRC)
+        announceDeparture(of: participant)
         participant.close()
     }
 
-    private func participant(_ id: String) throws(EngineError) -> ParticipantRuntime {
+    func participant(_ id: String) throws(EngineError) -> ParticipantRuntime {
         guard let participant = participants[id] else { throw .unknownParticipant(id) }
         return participant
     }
@@ -103,6 +108,7 @@ final class RoomRuntime {
         guard participant.camera == nil else { throw .alreadyPublished("camera") }
         participant.camera = try publishVideo(of: participant, key: participantId, trackId: trackId, settings: settings,
                                               feed: feed, runtime: runtime)
+        announce(.trackPublished(participantId: participantId, track: PublishedTrack(kind: .camera)), by: participantId)
         try subscribeEveryone(to: participantId, runtime: runtime)
     }
 
@@ -116,6 +122,7 @@ final class RoomRuntime {
         let key = RoomNode.screenShareKey(of: participantId)
         participant.screenShare = try publishVideo(of: participant, key: key, trackId: trackId, settings: settings,
                                                    feed: feed, runtime: runtime)
+        announce(.trackPublished(participantId: participantId, track: PublishedTrack(kind: .screenShare)), by: participantId)
         try subscribeEveryone(to: key, runtime: runtime)
     }
 
@@ -123,7 +130,7 @@ final class RoomRuntime {
     private func subscribeEveryone(to key: String, runtime: EngineRuntime) throws(EngineError) {
         guard options.autoConsume else { return }
         let ownerId = RoomNode.screenShareOwner(key) ?? key
-        for subscriberId in order where subscriberId != ownerId {
+        for subscriberId in order where subscriberId != ownerId && participants[subscriberId]?.mode.receives != false {
             try subscribe(subscriberId, to: key, runtime: runtime)
         }
     }
@@ -208,14 +215,19 @@ final class RoomRuntime {
             throw .systemFailure("publishing \(participantId)'s microphone: \(error)")
         }
         speakers.map(ssrc: audioSSRC, participantId: participantId, trackId: trackId)
+        announce(.trackPublished(participantId: participantId, track: PublishedTrack(kind: .microphone)), by: participantId)
     }
 
     func setMicrophoneMuted(_ muted: Bool, participant participantId: String) throws(EngineError) {
         guard let microphone = try camera(of: participantId).microphone else {
             throw .notPublished(participant: participantId, track: "microphone")
         }
+        let changed = microphone.isMuted != muted
         microphone.isMuted = muted
         room.setMuted(muted, participant: participantId)
+        if changed {
+            announce(.trackMuteChanged(participantId: participantId, track: PublishedTrack(kind: .microphone, muted: muted)), by: participantId)
+        }
     }
 
     func camera(of participantId: String) throws(EngineError) -> CameraRuntime {
@@ -275,6 +287,7 @@ final class RoomRuntime {
             subscriber.quality.attach(endpoint)
             subscriber.subscriptions[publisherId] = subscription
             subscriber.events.yield(.trackSubscribed(publisherId: ownerId, trackId: camera.trackId))
+            subscriber.events.yield(.streamEnabled(participantId: ownerId, kind: ownerId == publisherId ? .camera : .screenShare))
             return subscription
         } catch let error as EngineError {
             throw error

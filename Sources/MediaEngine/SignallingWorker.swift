@@ -32,6 +32,12 @@ final class SignallingWorker: Sendable {
         }
     }
 
+    /// Hands `job` to the loop from any thread (what a Janus event long poll read, `JanusRoomPresence`);
+    /// false once the loop stopped.
+    func postToLoop(_ job: @escaping @Sendable (EngineRuntime) -> Void) -> Bool {
+        post(job)
+    }
+
     /// Waits until every piece of work given so far has run (the loop's last act, so that goodbyes
     /// reach the SFU before `MediaEngine.close` returns).
     func waitUntilIdle() {

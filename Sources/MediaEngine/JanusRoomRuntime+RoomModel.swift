@@ -1,0 +1,74 @@
+internal import EngineCore
+
+/// The Janus room's side of the room model: the presence's events applied to the roster and
+/// told as the public events; subscribing by participant id; unpublishing; modes.
+extension JanusRoomRuntime: RoomModelBackend {
+    /// Starts the presence (every mode has one): the room's events from now on.
+    func startRoomModel(name: String?, mode: RoomMode) {
+        guard let participantId, model.presence == nil else { return }
+        model.mode = mode
+        model.name = name
+        let presence = JanusRoomPresence(url: url, room: room, display: model.display(of: participantId))
+        model.presence = presence
+        let roomId = id
+        presence.start(worker: signalling) { runtime, outcome in
+            (runtime.rooms[roomId] as? JanusRoomRuntime)?.apply(outcome)
+        }
+    }
+
+    func stopRoomModel() {
+        model.presence?.stop(worker: signalling)
+        model.presence = nil
+        for session in model.parked {
+            let handOff = LoopHandOff(session)
+            signalling.run { handOff.value.leave() }
+        }
+        model.parked.removeAll()
+    }
+
+    /// On the loop: one of the presence's events.
+    private func apply(_ outcome: Result<JanusVideoRoomEvent, EngineError>) {
+        guard !isClosed else { return }
+        switch outcome {
+        case let .failure(error): events?.yield(.failure(error))
+        case let .success(.error(code, reason)):
+            events?.yield(.failure(.systemFailure("Janus room \(room) refused our presence (\(code.map(String.init) ?? "-")): \(reason)")))
+        case let .success(event):
+            for change in model.roster.apply(event) {
+                if let told = JanusRoomModel.event(of: change, ourId: participantId) { events?.yield(told) }
+            }
+        }
+    }
+
+    /// The Janus feed to subscribe to for `publisherId`: a participant of the roster by its id,
+    /// else a feed id given as a number; a name nobody has is `.unknownParticipant`, and before
+    /// the room is joined `.beforeRoomJoined`.
+    func feed(of publisherId: String) throws(EngineError) -> Int {
+        guard publisherId != participantId else { throw .notAllowed("a participant cannot subscribe to itself") }
+        if let participant = model.roster.participant(id: publisherId) { return participant.feed }
+        if let feed = Int(publisherId) { return feed }
+        guard model.roster.ourFeed != nil else { throw .beforeRoomJoined("subscribing to \(publisherId)") }
+        throw .unknownParticipant(publisherId)
+    }
+
+    func remoteParticipants(seenBy participantId: String) throws(EngineError) -> [RemoteParticipant] {
+        guard participantId == self.participantId else { throw .unknownParticipant(participantId) }
+        return model.roster.participants.filter { $0.id != participantId }.map(JanusRoomModel.remote)
+    }
+
+    func unpublish(_ participantId: String, trackId: String, kind: PublishedTrackKind, runtime: EngineRuntime) throws(EngineError) {
+        switch kind {
+        case .camera: try unpublishCamera(participantId, trackId: trackId)
+        case .microphone:
+            throw .notAllowed("in a Janus room the microphone rides the camera's peer connection: unpublish the camera (both go)")
+        case .screenShare: throw .notPublished(participant: participantId, track: "screen share \(trackId)")
+        }
+    }
+
+    func mediaActivity(of participantId: String) throws(EngineError) -> MediaActivity {
+        guard participantId == self.participantId else { throw .unknownParticipant(participantId) }
+        var descriptors: [Int32] = []
+        _ = appendReadinessDescriptors(to: &descriptors)
+        return MediaActivity(mediaSockets: descriptors.count, mediaDatagramsReceived: datagramsReceivedSoFar)
+    }
+}
