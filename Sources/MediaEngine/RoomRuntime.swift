@@ -161,11 +161,11 @@ final class RoomRuntime {
             let node = try room.addPublisher(key, configuration: nodeConfiguration, transport: nodeTransport)
             let path = try runtime.mediaPath(.publishing, of: participant.id, preference: participant.preferredProtocol,
                                              node: nodeTransport)
-            let transport = try UDPTransport(socket: path.transport, destination: node.localEndpoint, clock: clock)
             let publisher = try Publisher(
                 configuration: PublisherConfiguration(video: video, security: .srtp(local: publisherKeys, remote: feedbackKeys),
                                                       cname: participant.id),
-                transport: transport, clock: clock, using: &runtime.random)
+                transport: path.transport, routing: PublisherRouting(destination: node.localEndpoint), clock: clock,
+                using: &runtime.random)
             publisher.frameSealer = try frameSealer(of: participant)
             if options.dynaCast {
                 try publisher.setDynaCast(enabled: true)
@@ -177,7 +177,7 @@ final class RoomRuntime {
                         source: settings.content)))
                 }
             }
-            return CameraRuntime(trackId: trackId, publisher: publisher, node: node, feed: feed, transport: transport,
+            return CameraRuntime(trackId: trackId, publisher: publisher, node: node, feed: feed,
                                  path: path, audioSSRC: audioSSRC, frameRate: settings.config.frameRate)
         } catch let error as EngineError {
             throw error
@@ -200,7 +200,7 @@ final class RoomRuntime {
             let publisher = try Publisher(
                 configuration: PublisherConfiguration(audio: audio, security: .srtp(local: keys, remote: feedbackKeys),
                                                       cname: participantId),
-                transport: camera.transport, clock: clock, using: &runtime.random)
+                transport: camera.path.transport, routing: camera.publisher.path.routing, clock: clock, using: &runtime.random)
             publisher.frameSealer = try frameSealer(of: participant(participantId))
             camera.microphone = MicrophoneRuntime(trackId: trackId, publisher: publisher, feed: feed,
                                                   channels: audio.opus.channels)
