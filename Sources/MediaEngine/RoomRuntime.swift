@@ -515,13 +515,12 @@ final class RoomRuntime {
         for id in order {
             guard let participant = participants[id] else { continue }
             for (_, video) in participant.publishedVideos {
-                guard let node = video.node.transport as? any RoomNodeSocket else { return false }
-                node.appendReadinessDescriptors(to: &descriptors)
-                video.path.transport.appendReadinessDescriptors(to: &descriptors)
+                guard EngineCore.appendReadinessDescriptors(of: video.node.transport, to: &descriptors),
+                      EngineCore.appendReadinessDescriptors(of: video.path.transport, to: &descriptors) else { return false }
             }
             for subscription in participant.subscriptions.values {
-                guard let path = subscription.path else { return false }
-                path.transport.appendReadinessDescriptors(to: &descriptors)
+                guard let path = subscription.path,
+                      EngineCore.appendReadinessDescriptors(of: path.transport, to: &descriptors) else { return false }
             }
         }
         return true
