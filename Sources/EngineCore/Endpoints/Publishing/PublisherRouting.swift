@@ -52,7 +52,8 @@ public struct PublisherRouting: Sendable, Equatable {
     /// Where one datagram of stream `ssrc` goes: RTCP (RFC 5761 §4: second octet 192...223; an
     /// SRTCP header is not encrypted) to the RTCP destination or RTP port + 1 without mux.
     public func destination(of datagram: UnsafeRawBufferPointer, ssrc: UInt32) -> NetworkEndpoint {
-        var destination = routes[ssrc] ?? defaultDestination
+        // Most publishers have no route: no hashing per packet then.
+        var destination = routes.isEmpty ? defaultDestination : routes[ssrc] ?? defaultDestination
         if datagram.count >= 2, (192...223).contains(datagram[1]) {
             if let rtcpDestination {
                 destination = rtcpDestination
