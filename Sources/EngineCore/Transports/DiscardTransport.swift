@@ -4,7 +4,7 @@ public final class DiscardTransport: DatagramTransport {
     /// Datagrams and bytes handed over.
     public private(set) var datagrams = 0
     public private(set) var bytes = 0
-    /// The discard port (RFC 863) on loopback: nothing is ever bound there.
+    /// A placeholder: the discard port (RFC 863) on loopback (no socket is opened).
     public let localEndpoint = NetworkEndpoint.loopback(port: 9)
 
     public init() {}
