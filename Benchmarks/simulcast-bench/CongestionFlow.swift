@@ -27,7 +27,7 @@ final class CongestionFlow {
         publisher = try Publisher(
             configuration: PublisherConfiguration(video: video, security: .insecure, cname: "flow\(index)",
                                                   sendSideEstimation: .init(initialBitsPerSecond: 300_000)),
-            transport: try UDPTransport(socket: publisherPort, destination: nodePort.localEndpoint, clock: network.clock),
+            transport: publisherPort, routing: PublisherRouting(destination: nodePort.localEndpoint),
             clock: network.clock, using: &random)
         source = try VideoSource(testSceneWidth: plan.top.width, height: plan.top.height, seed: UInt64(7 + index))
         nextFrameMicroseconds = network.nowMicroseconds

@@ -65,7 +65,7 @@ struct ForwardRecording {
             configuration: PublisherConfiguration(video: VideoTrackConfiguration(plan: plan, ssrcs: videoSSRCs),
                                                   audio: AudioTrackConfiguration(ssrc: audioSSRC),
                                                   security: .insecure, rembPolicy: .ignore),
-            transport: transport)
+            transport: transport, routing: PublisherRouting(destination: .loopback(port: 5006)))
         let source = try VideoSource(testSceneWidth: plan.top.width, height: plan.top.height)
         let signal = TestSignal()
 

@@ -43,7 +43,7 @@ enum AllocationCount {
         let selfCheck = allocationCounterSelfCheck(count: 64)
         guard selfCheck >= 1 else { throw ValidationError(message: "allocation counter is not counting") }
         let key = (0..<30).map { UInt8(truncatingIfNeeded: $0 &* 3 &+ 1) }
-        let path = try SendPath(transport: DiscardTransport(),
+        let path = try SendPath(transport: DiscardTransport(), routing: PublisherRouting(destination: .loopback(port: 9)),
                                 security: .srtp(local: try SRTPKeyingMaterial(keyAndSalt: key)), clock: .system)
         let sender = try RTPStreamSender(configuration: .init(ssrc: 1, payloadType: 96, clockRate: 90_000, mid: "0",
                                                               rid: "f", initialSequenceNumber: 1), path: path)

@@ -16,7 +16,7 @@ final class PacketizeProtectStage {
 
     init(layerCount: Int) throws {
         let key = (0..<SRTPSuite.default.keyingMaterialLength).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ 1) }
-        let path = try SendPath(transport: DiscardTransport(),
+        let path = try SendPath(transport: DiscardTransport(), routing: PublisherRouting(destination: .loopback(port: 9)),
                                 security: .srtp(local: try SRTPKeyingMaterial(keyAndSalt: key)), clock: .system)
         let rids = VideoTrackConfiguration.rids(layerCount: layerCount)
         senders = try (0..<layerCount).map { index in

@@ -12,9 +12,8 @@ final class CameraRuntime {
     let node: ForwardingNode
     /// The camera's frames at its frame rate (pushed ones too: a faster capture does not queue).
     private var video: PacedFeed<VideoFrame>
-    /// The socket both publishers send from and receive feedback on, over `path`.
-    let transport: UDPTransport
-    /// The connection to the node (UDP, or TCP after a fallback).
+    /// The connection to the node (UDP, or TCP after a fallback): both publishers send on its
+    /// transport and receive feedback there.
     let path: MediaPathRuntime
     /// The SSRC the node forwards as this participant's audio (reserved when a camera's node was
     /// made; nil for a screen share, whose node forwards no audio).
@@ -24,12 +23,11 @@ final class CameraRuntime {
     private var receiveBuffer = [UInt8](repeating: 0, count: 2048)
 
     init(trackId: String, publisher: Publisher, node: ForwardingNode, feed: TrackFeed<VideoFrame>,
-         transport: UDPTransport, path: MediaPathRuntime, audioSSRC: UInt32?, frameRate: Int) {
+         path: MediaPathRuntime, audioSSRC: UInt32?, frameRate: Int) {
         self.trackId = trackId
         self.publisher = publisher
         self.node = node
         video = PacedFeed(trackId: trackId, feed: feed, intervalMicroseconds: 1_000_000 / Int64(max(1, frameRate)))
-        self.transport = transport
         self.path = path
         self.audioSSRC = audioSSRC
     }
@@ -57,7 +55,7 @@ final class CameraRuntime {
     func drainFeedback() {
         while true {
             let received = receiveBuffer.withUnsafeMutableBytes { buffer in
-                (try? transport.receive(into: buffer, timeoutMilliseconds: 0)) ?? nil
+                (try? publisher.path.receiveFeedback(into: buffer, timeoutMilliseconds: 0)) ?? nil
             }
             guard let received else { return }
             // Each publisher copies what it reads into its own buffer: no array per datagram.

@@ -18,7 +18,11 @@ final class PlainRTPRuntime: PublishOnlyRoomBackend {
     private let cname: String
     private let pacing: PlainRTPOptions.Pacing
     /// The one socket (RTP out, RTCP out and feedback in); let go of at close.
-    private var transport: UDPTransport?
+    private var socket: UDPSocket?
+    /// Where each stream goes on the socket (per-layer and audio ports, RTCP ports).
+    private var routing: PublisherRouting
+    /// The pcap file every sent datagram is recorded in, when asked for; closed at close.
+    private let pcap: PcapFile?
     private var participantId: String?
     private var events: AsyncStream<ParticipantEvent>.Continuation?
     private var publisher: Publisher?
@@ -46,12 +50,18 @@ final class PlainRTPRuntime: PublishOnlyRoomBackend {
             throw .invalidConfiguration("a plain RTP output needs a video or an audio destination")
         }
         do {
-            let transport = try UDPTransport(destination: defaultDestination, rtcpMux: options.rtcpMux, rtcpDestination: setup.rtcpDestination)
-            if let audioDestination = setup.audioDestination { try transport.route(ssrc: setup.audioSSRC, to: audioDestination) }
-            if let path = options.pcapPath { try transport.recordPcap(to: path) }
-            self.transport = transport
+            var routing = try PublisherRouting(destination: defaultDestination, rtcpMux: options.rtcpMux,
+                                               rtcpDestination: setup.rtcpDestination)
+            if let audioDestination = setup.audioDestination { try routing.route(ssrc: setup.audioSSRC, to: audioDestination) }
+            self.routing = routing
+            if let path = options.pcapPath { pcap = try PcapFile(path: path) } else { pcap = nil }
         } catch {
             throw Self.setupError(error)
+        }
+        do {
+            socket = try UDPSocket(sendingToward: defaultDestination)
+        } catch {
+            throw Self.setupError(.network(error))
         }
     }
 
@@ -73,7 +83,7 @@ final class PlainRTPRuntime: PublishOnlyRoomBackend {
     /// is published after it) and routes each layer.
     func publishCamera(_ participantId: String, trackId: String, settings: CameraSettings, feed: TrackFeed<VideoFrame>,
                        runtime: EngineRuntime) throws(EngineError) {
-        let transport = try openTransport(participantId)
+        let socket = try openSocket(participantId)
         guard !setup.videoDestinations.isEmpty else { throw .notAllowed("this plain RTP output has no video destination") }
         guard feeds.camera == nil else { throw .alreadyPublished("camera") }
         let plan: LayerPlan
@@ -93,10 +103,9 @@ final class PlainRTPRuntime: PublishOnlyRoomBackend {
         let sealer = try e2ee?.makeSealer(for: participantId)
         do {
             if destinations.count > 1 {
-                for (ssrc, destination) in zip(video.ssrcs, destinations) { try transport.route(ssrc: ssrc, to: destination) }
+                for (ssrc, destination) in zip(video.ssrcs, destinations) { try routing.route(ssrc: ssrc, to: destination) }
             }
-            let publisher = try Publisher(configuration: setup.publisherConfiguration(video: video, cname: cname), transport: transport,
-                                          clock: clock, using: &runtime.random)
+            let publisher = try makePublisher(setup.publisherConfiguration(video: video, cname: cname), on: socket, runtime: runtime)
             publisher.frameSealer = sealer
             self.publisher = publisher
             feeds.addCamera(trackId: trackId, feed: feed, frameRate: settings.config.frameRate, publisher: publisher)
@@ -108,7 +117,7 @@ final class PlainRTPRuntime: PublishOnlyRoomBackend {
     /// Adds the microphone: to the camera's publisher, or (audio only) to a publisher of its own.
     func publishMicrophone(_ participantId: String, trackId: String, feed: TrackFeed<AudioFrame>,
                            runtime: EngineRuntime) throws(EngineError) {
-        let transport = try openTransport(participantId)
+        let socket = try openSocket(participantId)
         guard setup.audioDestination != nil else { throw .notAllowed("this plain RTP output has no audio destination") }
         guard feeds.microphone == nil else { throw .alreadyPublished("microphone") }
         if publisher == nil {
@@ -117,8 +126,7 @@ final class PlainRTPRuntime: PublishOnlyRoomBackend {
             }
             let sealer = try e2ee?.makeSealer(for: participantId)
             do {
-                let audioOnly = try Publisher(configuration: setup.publisherConfiguration(video: nil, cname: cname), transport: transport,
-                                              clock: clock, using: &runtime.random)
+                let audioOnly = try makePublisher(setup.publisherConfiguration(video: nil, cname: cname), on: socket, runtime: runtime)
                 audioOnly.frameSealer = sealer
                 publisher = audioOnly
             } catch {
@@ -151,8 +159,8 @@ final class PlainRTPRuntime: PublishOnlyRoomBackend {
 
     /// The one socket (feedback, when reports are on, arrives there).
     func appendReadinessDescriptors(to descriptors: inout [Int32]) -> Bool {
-        guard let transport else { return true }
-        return transport.appendReadinessDescriptors(to: &descriptors)
+        guard let socket else { return true }
+        return EngineCore.appendReadinessDescriptors(of: socket, to: &descriptors)
     }
 
     /// Unpaced with a source playing: the next frame at the active grain (a receiver keeps up).
@@ -174,13 +182,13 @@ final class PlainRTPRuntime: PublishOnlyRoomBackend {
 
     var statistics: PlainRTPStatistics {
         if let finalStatistics { return finalStatistics }
-        guard let publisher, let transport else {
+        guard let publisher, socket != nil else {
             return PlainRTPStatistics(streams: [], videoFramesSent: 0, audioFramesSent: 0, reportsSent: 0, keyFramesRequested: 0,
                                       keyFrameRequestsThrottled: 0, rembsReceived: 0, lastREMBBitsPerSecond: nil,
                                       layerPausesByREMB: 0, layerResumesByREMB: 0, badFeedbackDatagrams: 0)
         }
         let streams = publisher.statistics.map { stream in
-            PlainRTPStatistics.Stream(ssrc: stream.ssrc, name: stream.name, destination: "\(transport.destination(for: stream.ssrc))",
+            PlainRTPStatistics.Stream(ssrc: stream.ssrc, name: stream.name, destination: "\(publisher.path.routing.destination(for: stream.ssrc))",
                                       packets: Int(stream.packets), payloadBytes: Int(stream.payloadOctets),
                                       wireBytes: Int(clamping: stream.wireBytes), retransmissions: stream.retransmissions)
         }
@@ -204,13 +212,13 @@ final class PlainRTPRuntime: PublishOnlyRoomBackend {
             }
         }
         do {
-            try transport?.finishPcap()
+            try pcap?.close()
         } catch {
             events?.yield(.failure(.systemFailure("\(error)")))
         }
         finalStatistics = statistics
         publisher = nil
-        transport = nil
+        socket = nil
         feeds.finishSources()
         events?.yield(.connectionStateChanged(.disconnected))
         events?.finish()
@@ -218,10 +226,19 @@ final class PlainRTPRuntime: PublishOnlyRoomBackend {
     }
 
     /// The socket, while the output is open and `participantId` is its participant.
-    private func openTransport(_ participantId: String) throws(EngineError) -> UDPTransport {
-        guard let transport else { throw .closed("plain RTP output \(id)") }
+    private func openSocket(_ participantId: String) throws(EngineError) -> UDPSocket {
+        guard let socket else { throw .closed("plain RTP output \(id)") }
         guard participantId == self.participantId else { throw .unknownParticipant(participantId) }
-        return transport
+        return socket
+    }
+
+    /// The output's one publisher on `socket`, routed as set up, recording into the pcap file.
+    private func makePublisher(_ configuration: PublisherConfiguration, on socket: UDPSocket,
+                               runtime: EngineRuntime) throws(PublisherError) -> Publisher {
+        let publisher = try Publisher(configuration: configuration, transport: socket, routing: routing, clock: clock,
+                                      using: &runtime.random)
+        publisher.path.recording = pcap
+        return publisher
     }
 
     /// What a failure to open or publish is to the caller: a configuration that cannot work

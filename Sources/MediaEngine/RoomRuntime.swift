@@ -168,11 +168,11 @@ final class RoomRuntime {
             let node = try room.addPublisher(key, configuration: nodeConfiguration, transport: nodeTransport)
             let path = try runtime.mediaPath(.publishing, of: participant.id, preference: participant.preferredProtocol,
                                              node: nodeTransport)
-            let transport = try UDPTransport(socket: path.transport, destination: node.localEndpoint, clock: clock)
             let publisher = try Publisher(
                 configuration: PublisherConfiguration(video: video, security: .srtp(local: publisherKeys, remote: feedbackKeys),
                                                       cname: participant.id),
-                transport: transport, clock: clock, using: &runtime.random)
+                transport: path.transport, routing: PublisherRouting(destination: node.localEndpoint), clock: clock,
+                using: &runtime.random)
             publisher.frameSealer = try frameSealer(of: participant)
             if options.dynaCast {
                 try publisher.setDynaCast(enabled: true)
@@ -184,7 +184,7 @@ final class RoomRuntime {
                         source: settings.content)))
                 }
             }
-            return CameraRuntime(trackId: trackId, publisher: publisher, node: node, feed: feed, transport: transport,
+            return CameraRuntime(trackId: trackId, publisher: publisher, node: node, feed: feed,
                                  path: path, audioSSRC: audioSSRC, frameRate: settings.config.frameRate)
         } catch let error as EngineError {
             throw error
@@ -207,7 +207,7 @@ final class RoomRuntime {
             let publisher = try Publisher(
                 configuration: PublisherConfiguration(audio: audio, security: .srtp(local: keys, remote: feedbackKeys),
                                                       cname: participantId),
-                transport: camera.transport, clock: clock, using: &runtime.random)
+                transport: camera.path.transport, routing: camera.publisher.path.routing, clock: clock, using: &runtime.random)
             publisher.frameSealer = try frameSealer(of: participant(participantId))
             camera.microphone = MicrophoneRuntime(trackId: trackId, publisher: publisher, feed: feed,
                                                   channels: audio.opus.channels)
@@ -528,13 +528,12 @@ final class RoomRuntime {
         for id in order {
             guard let participant = participants[id] else { continue }
             for (_, video) in participant.publishedVideos {
-                guard let node = video.node.transport as? any RoomNodeSocket else { return false }
-                node.appendReadinessDescriptors(to: &descriptors)
-                video.path.transport.appendReadinessDescriptors(to: &descriptors)
+                guard EngineCore.appendReadinessDescriptors(of: video.node.transport, to: &descriptors),
+                      EngineCore.appendReadinessDescriptors(of: video.path.transport, to: &descriptors) else { return false }
             }
             for subscription in participant.subscriptions.values {
-                guard let path = subscription.path else { return false }
-                path.transport.appendReadinessDescriptors(to: &descriptors)
+                guard let path = subscription.path,
+                      EngineCore.appendReadinessDescriptors(of: path.transport, to: &descriptors) else { return false }
             }
         }
         return true

@@ -54,12 +54,11 @@ final class SimulatedEngineNetwork: EngineNetwork {
 }
 
 /// A simulated port is a node's socket and a participant's connection alike: UDP only, so no
-/// credentials to expect and nothing to poll.
+/// credentials to expect (and nothing to poll: `appendReadinessDescriptors(of:to:)`).
 extension SimulatedNetwork.Port: RoomNodeSocket, MediaPathSocket {
     func expectConnection(from credentials: ICECredentials) {}
     func forgetConnection(usernameFragment: String) {}
     func verifiedPeer(usernameFragment: String) -> NetworkEndpoint? { nil }
-    func appendReadinessDescriptors(to descriptors: inout [Int32]) {}
     var path: TransportPath? { .udp }
     var switchedToTCPAfterMicroseconds: Int64? { nil }
 }

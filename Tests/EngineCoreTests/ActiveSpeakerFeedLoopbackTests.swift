@@ -15,12 +15,11 @@ import Testing
         let publisher: Publisher
         let subscriber: Subscriber
         let relay: NetworkImpairmentRelay
-        let transport: UDPTransport
         var frames = 0
 
         /// Sent datagrams not yet read by the next hop (see `CallQualityLoopback.settle`).
         var inFlight: Bool {
-            transport.datagramsSent != relay.forward.statistics.offered
+            publisher.path.datagramsSent != relay.forward.statistics.offered
                 || relay.forward.statistics.released - relay.sendFailures != Int(subscriber.statistics.datagramsReceived)
         }
 
@@ -30,12 +29,12 @@ import Testing
             relay = try NetworkImpairmentRelay(receiver: socket.localEndpoint,
                                                symmetric: .init(oneWayDelayMicroseconds: 20_000, seed: seed),
                                                clock: clock.mediaClock)
-            transport = try UDPTransport(socket: try UDPSocket(), destination: relay.senderFacingEndpoint,
-                                         clock: clock.mediaClock)
             var random = SplitMix64(seed: seed)
             publisher = try Publisher(configuration: PublisherConfiguration(audio: AudioTrackConfiguration(ssrc: ssrc),
                                                                             security: .insecure, cname: id),
-                                      transport: transport, clock: clock.mediaClock, using: &random)
+                                      transport: try UDPSocket(),
+                                      routing: try PublisherRouting(destination: relay.senderFacingEndpoint),
+                                      clock: clock.mediaClock, using: &random)
             subscriber = try Subscriber(configuration: SubscriberConfiguration(localSSRC: ssrc &+ 0x1000,
                                                                                security: .insecurePlaintext),
                                         transport: socket, clock: clock.mediaClock)

@@ -58,7 +58,7 @@ struct DownlinkEstimatingNode {
         var random = SplitMix64(seed: seed)
         publisher = try Publisher(
             configuration: PublisherConfiguration(video: video, security: .insecure, cname: "downlink"),
-            transport: try UDPTransport(socket: try UDPSocket(), destination: node.localEndpoint),
+            transport: try UDPSocket(), routing: try PublisherRouting(destination: node.localEndpoint),
             clock: clock.mediaClock, using: &random)
         source = try VideoSource(testSceneWidth: 640, height: 360)
     }

@@ -19,7 +19,6 @@ final class CallQualityLoopback {
     let publisher: Publisher
     let subscriber: Subscriber
     let relay: NetworkImpairmentRelay
-    let transport: UDPTransport
     let reporter: CallQualityReporter
     let signal = TestSignal(frequencyHz: 440, amplitude: 0.3)
     private(set) var audioFrames = 0
@@ -42,14 +41,13 @@ final class CallQualityLoopback {
                                            clock: clock.mediaClock)
         let publisherSocket = try UDPSocket()
         try publisherSocket.setReceiveBufferSize(1 << 20)
-        transport = try UDPTransport(socket: publisherSocket, destination: relay.senderFacingEndpoint,
-                                     clock: clock.mediaClock)
         var random = SplitMix64(seed: seed)
         publisher = try Publisher(
             configuration: PublisherConfiguration(audio: AudioTrackConfiguration(ssrc: Self.audioSSRC),
                                                   security: .srtp(local: publisherKeys, remote: subscriberKeys),
                                                   cname: "publisher@quality"),
-            transport: transport, clock: clock.mediaClock, using: &random)
+            transport: publisherSocket, routing: try PublisherRouting(destination: relay.senderFacingEndpoint),
+            clock: clock.mediaClock, using: &random)
         subscriber = try Subscriber(
             configuration: SubscriberConfiguration(localSSRC: 0x5B5C_0001, cname: "subscriber@quality",
                                                    security: .srtp(receiveKeys: publisherKeys, sendKeys: subscriberKeys)),
@@ -80,7 +78,7 @@ final class CallQualityLoopback {
     /// socket while virtual time moves on.
     private var inFlight: Bool {
         let statistics = subscriber.statistics
-        return transport.datagramsSent != relay.forward.statistics.offered
+        return publisher.path.datagramsSent != relay.forward.statistics.offered
             || relay.forward.statistics.released - relay.sendFailures != Int(statistics.datagramsReceived)
             || Int(statistics.rtcpPacketsSent) != relay.backward.statistics.offered
             || relay.backward.statistics.released != publisherDatagramsReceived

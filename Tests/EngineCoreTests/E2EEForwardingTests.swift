@@ -53,7 +53,7 @@ import Testing
         var random = SplitMix64(seed: 36)
         let publisher = try Publisher(
             configuration: PublisherConfiguration(video: video, security: .insecure, cname: "e2ee"),
-            transport: try UDPTransport(socket: try UDPSocket(), destination: node.localEndpoint),
+            transport: try UDPSocket(), routing: try PublisherRouting(destination: node.localEndpoint),
             clock: clock.mediaClock, using: &random)
         publisher.frameSealer = E2EEFrameSealer(sender: try SFrameSender(suite: .aes128CtrHmacSha256_80, keyID: 5, baseKey: baseKey))
         let encoder = try SimulcastEncoder(plan: plan)

@@ -49,20 +49,22 @@ final class ImpairedLink: ForwardingLink {
 
 /// A publisher transport that loses RTP on the way to the node (seeded), retransmissions
 /// included; RTCP passes.
-final class LossyTransport: PacketTransport {
-    let inner: UDPTransport
+final class LossyTransport: DatagramTransport {
+    let inner: any DatagramTransport
     private var random: SplitMix64
     let loss: Double
     private(set) var sent = 0
     private(set) var dropped = 0
 
-    init(_ inner: UDPTransport, seed: UInt64, loss: Double) {
+    var localEndpoint: NetworkEndpoint { inner.localEndpoint }
+
+    init(_ inner: any DatagramTransport, seed: UInt64, loss: Double) {
         self.inner = inner
         random = SplitMix64(seed: seed)
         self.loss = loss
     }
 
-    func send(_ datagram: UnsafeRawBufferPointer, ssrc: UInt32) throws(PublisherError) {
+    func send(_ datagram: UnsafeRawBufferPointer, to destination: NetworkEndpoint) throws(NetworkError) {
         let isRTCP = datagram.count >= 2 && (192...223).contains(datagram[1])
         if !isRTCP {
             sent += 1
@@ -72,10 +74,12 @@ final class LossyTransport: PacketTransport {
                 return
             }
         }
-        try inner.send(datagram, ssrc: ssrc)
+        try inner.send(datagram, to: destination)
     }
 
-    func receive(into buffer: UnsafeMutableRawBufferPointer, timeoutMilliseconds: Int32) throws(PublisherError) -> Int? {
+    func receive(into buffer: UnsafeMutableRawBufferPointer, timeoutMilliseconds: Int32)
+        throws(NetworkError) -> (count: Int, from: NetworkEndpoint)?
+    {
         try inner.receive(into: buffer, timeoutMilliseconds: timeoutMilliseconds)
     }
 }
@@ -98,11 +102,10 @@ final class LossyTransport: PacketTransport {
             transport: nodeSocket, clock: clock.mediaClock)
         let video = VideoTrackConfiguration(plan: plan, ssrcs: [1000, 1001], payloadBudget: 400)
         var random = SplitMix64(seed: 7)
-        let transport = LossyTransport(try UDPTransport(socket: try UDPSocket(), destination: node.localEndpoint),
-                                       seed: 0xB0B, loss: upstreamLoss)
+        let transport = LossyTransport(try UDPSocket(), seed: 0xB0B, loss: upstreamLoss)
         let publisher = try Publisher(
             configuration: PublisherConfiguration(video: video, security: .srtp(local: publisherKeys, remote: feedbackKeys)),
-            transport: transport, clock: clock.mediaClock, using: &random)
+            transport: transport, routing: try PublisherRouting(destination: node.localEndpoint), clock: clock.mediaClock, using: &random)
         let source = try VideoSource(testSceneWidth: 640, height: 360)
 
         struct Viewer {

@@ -100,24 +100,25 @@ import SRTP
     @Test func spoofedREMBFromAnotherPortChangesNothing() throws {
         let peer = try UDPSocket(bindingTo: .loopback(port: 0))
         let stranger = try UDPSocket(bindingTo: .loopback(port: 0))
-        let transport = try UDPTransport(destination: peer.localEndpoint)
-        #expect(transport.socket.localEndpoint.address == 0x7F00_0001)  // loopback for a loopback peer
+        let socket = try UDPSocket(sendingToward: peer.localEndpoint)
+        #expect(socket.localEndpoint.address == 0x7F00_0001)  // loopback for a loopback peer
         let plan = try LayerPlan(width: 640, height: 360)
         var random = SplitMix64(seed: 7)
         let clock = ManualClock()
         let publisher = try Publisher(
             configuration: PublisherConfiguration(video: VideoTrackConfiguration(plan: plan, firstSSRC: 1000),
                                                   security: .srtpPlainRTCP(local: try testMaterial()), cname: "c"),
-            transport: transport, clock: clock.mediaClock, using: &random)
+            transport: socket, routing: try PublisherRouting(destination: peer.localEndpoint), clock: clock.mediaClock,
+            using: &random)
         let remb = try RTCPCompoundPacket(packets: [
             .receiverReport(ReceiverReport(ssrc: 9)),
             .receiverEstimatedMaxBitrate(ReceiverEstimatedMaxBitrate(senderSSRC: 9, bitrate: 0, ssrcs: [1000, 1001])),
         ]).serialized()
-        for _ in 0..<5 { try stranger.send(remb, to: transport.socket.localEndpoint) }
+        for _ in 0..<5 { try stranger.send(remb, to: socket.localEndpoint) }
         while try publisher.pollIncoming(timeoutMilliseconds: 50) != nil {}
-        #expect(transport.datagramsFromUnknownSources == 5)
+        #expect(publisher.path.datagramsFromUnknownSources == 5)
         #expect(publisher.rembsReceived == 0 && publisher.rembActiveLayerCount == 2)
-        try peer.send(remb, to: transport.socket.localEndpoint)
+        try peer.send(remb, to: socket.localEndpoint)
         _ = try publisher.pollIncoming(timeoutMilliseconds: 500)
         #expect(publisher.rembsReceived == 1 && publisher.rembActiveLayerCount == 1)
     }

@@ -206,15 +206,16 @@ private func keyFrameStarts(_ rig: PublisherRig, receiver: TestReceiver, from st
         let mediaSocket = try UDPSocket()
         let rtcpSocket = try UDPSocket()
         try mediaSocket.setReceiveBufferSize(1 << 20)
-        let transport = try UDPTransport(destination: mediaSocket.localEndpoint, rtcpMux: false,
-                                         rtcpDestination: rtcpSocket.localEndpoint)
+        let socket = try UDPSocket(sendingToward: mediaSocket.localEndpoint)
+        let routing = try PublisherRouting(destination: mediaSocket.localEndpoint, rtcpMux: false,
+                                           rtcpDestination: rtcpSocket.localEndpoint)
         var random = SplitMix64(seed: 11)
         let clock = ManualClock()
         let plan = try LayerPlan(width: 640, height: 360)
         let publisher = try Publisher(
             configuration: PublisherConfiguration(video: VideoTrackConfiguration(plan: plan, firstSSRC: 500),
                                                   security: .srtpPlainRTCP(local: try testMaterial())),
-            transport: transport, clock: clock.mediaClock, using: &random)
+            transport: socket, routing: routing, clock: clock.mediaClock, using: &random)
         let source = try VideoSource(testSceneWidth: 640, height: 360)
         try publisher.send(video: try #require(try source.nextFrame()))
         var buffer = [UInt8](repeating: 0, count: 2048)
@@ -235,7 +236,7 @@ private func keyFrameStarts(_ rig: PublisherRig, receiver: TestReceiver, from st
         }
         #expect(ssrcs == [500, 501])
         let sender = try #require(from)
-        #expect(sender.port == transport.socket.localEndpoint.port)
+        #expect(sender.port == socket.localEndpoint.port)
         // The SFU answers to where the RTCP came from: plain PLI naming the lowest layer.
         let pli = try RTCPCompoundPacket(packets: [.pictureLossIndication(.init(senderSSRC: 1, mediaSSRC: 500))]).serialized()
         try rtcpSocket.send(pli, to: .loopback(port: sender.port))

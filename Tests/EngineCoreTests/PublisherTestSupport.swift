@@ -33,6 +33,8 @@ func testMaterial() throws -> SRTPKeyingMaterial { try SRTPKeyingMaterial(keyAnd
 
 /// A publisher over a MemoryTransport with a manual clock and seeded randomness.
 struct PublisherRig {
+    /// Where the rig's publisher sends (and whose feedback it takes from the inbox).
+    static let peer = NetworkEndpoint.loopback(port: 6000)
     let publisher: Publisher
     let transport: MemoryTransport
     let clock: ManualClock
@@ -50,8 +52,8 @@ struct PublisherRig {
             security: security ?? (insecure ? .insecure : .srtp(local: try testMaterial())),
             cname: "test-cname", keyFrameRequestScope: keyFrameScope, rembPolicy: rembPolicy)
         var random = SplitMix64(seed: 42)
-        publisher = try Publisher(configuration: configuration, transport: transport, clock: clock.mediaClock,
-                                  using: &random)
+        publisher = try Publisher(configuration: configuration, transport: transport,
+                                  routing: try PublisherRouting(destination: Self.peer), clock: clock.mediaClock, using: &random)
         source = try VideoSource(testSceneWidth: plan.top.width, height: plan.top.height)
     }
 

@@ -55,25 +55,27 @@ import SessionCore
         try receiverSocket.setReceiveBufferSize(4 << 20)
         let pcapPath = FileManager.default.temporaryDirectory.appendingPathComponent("pub-\(UUID().uuidString).pcap").path
         defer { try? FileManager.default.removeItem(atPath: pcapPath) }
-        let transport = try UDPTransport(destination: receiverSocket.localEndpoint)
-        try transport.recordPcap(to: pcapPath)
+        let socket = try UDPSocket(sendingToward: receiverSocket.localEndpoint)
+        let pcap = try PcapFile(path: pcapPath)
         let plan = try LayerPlan(width: 320, height: 180)
         var random = SplitMix64(seed: 7)
         let publisher = try Publisher(
             configuration: PublisherConfiguration(video: VideoTrackConfiguration(plan: plan, firstSSRC: 5),
                                                   security: .srtp(local: try testMaterial())),
-            transport: transport, clock: ManualClock().mediaClock, using: &random)
+            transport: socket, routing: try PublisherRouting(destination: receiverSocket.localEndpoint),
+            clock: ManualClock().mediaClock, using: &random)
+        publisher.path.recording = pcap
         let source = try VideoSource(testSceneWidth: 320, height: 180)
         for _ in 0..<3 { try publisher.send(video: try #require(try source.nextFrame())) }
-        try transport.finishPcap()
+        try pcap.close()
         var received = 0
         var buffer = [UInt8](repeating: 0, count: 2048)
         while try buffer.withUnsafeMutableBytes({ try receiverSocket.receive(into: $0, timeoutMilliseconds: 100) }) != nil {
             received += 1
         }
-        #expect(received == transport.datagramsSent)
+        #expect(received == publisher.path.datagramsSent)
         var reader = try PcapReader([UInt8](Data(contentsOf: URL(fileURLWithPath: pcapPath))))
-        #expect(try reader.readAll().count == transport.datagramsSent)
+        #expect(try reader.readAll().count == publisher.path.datagramsSent)
     }
 
     @Test func insecureOptInSendsPlainRTP() throws {
@@ -205,7 +207,7 @@ import SessionCore
         #expect(throws: PublisherError.self) { try rig.publisher.handleIncoming([0x80, 200, 0, 1]) }
         #expect(try rig.publisher.handleIncoming([0x80, 96, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1]).ignoredRTP)
         // pollIncoming counts bad datagrams instead of throwing.
-        rig.transport.inbox = [[0x80, 201, 0, 7, 1, 2]]
+        rig.transport.inbox = [.init(peer: PublisherRig.peer, bytes: [0x80, 201, 0, 7, 1, 2])]
         _ = try rig.publisher.pollIncoming(timeoutMilliseconds: 0)
         #expect(rig.publisher.feedbackErrors == 1)
         #expect(try rig.publisher.pollIncoming(timeoutMilliseconds: 0) == nil)
@@ -264,11 +266,12 @@ import SessionCore
     }
 
     @Test func unreachableDestinationIsATypedError() throws {
-        let transport = try UDPTransport(destination: NetworkEndpoint(address: 0xFFFF_FFFF, port: 9))
+        let broadcast = NetworkEndpoint(address: 0xFFFF_FFFF, port: 9)
         var random = SplitMix64(seed: 1)
         let publisher = try Publisher(
             configuration: PublisherConfiguration(audio: AudioTrackConfiguration(ssrc: 1), security: .srtp(local: try testMaterial())),
-            transport: transport, clock: ManualClock().mediaClock, using: &random)
+            transport: try UDPSocket(sendingToward: broadcast), routing: try PublisherRouting(destination: broadcast),
+            clock: ManualClock().mediaClock, using: &random)
         #expect {
             try publisher.send(audio: TestSignal().frame(0))
         } throws: { error in
@@ -287,8 +290,9 @@ import SessionCore
         let plan = try LayerPlan(width: 640, height: 360)
         var random = SplitMix64(seed: 1)
         let transport = MemoryTransport()
+        let routing = try PublisherRouting(destination: PublisherRig.peer)
         func make(_ configuration: PublisherConfiguration) throws(PublisherError) {
-            _ = try Publisher(configuration: configuration, transport: transport, using: &random)
+            _ = try Publisher(configuration: configuration, transport: transport, routing: routing, using: &random)
         }
         #expect(throws: PublisherError.self) { try make(PublisherConfiguration(security: .insecure)) }
         #expect(throws: PublisherError.self) {
@@ -309,7 +313,7 @@ import SessionCore
         tooBig.payloadBudget = 1480
         #expect(throws: PublisherError.self) { try make(PublisherConfiguration(video: tooBig, security: .insecure)) }
         let audioOnly = try Publisher(configuration: PublisherConfiguration(audio: AudioTrackConfiguration(ssrc: 1), security: .insecure),
-                                      transport: transport, using: &random)
+                                      transport: transport, routing: routing, using: &random)
         #expect(throws: PublisherError.trackNotConfigured("video")) {
             try audioOnly.send(video: VideoFrame(width: 64, height: 64))
         }
@@ -319,14 +323,14 @@ import SessionCore
 @Suite struct PublisherUDPFeedbackTests {
     @Test func feedbackArrivingOnTheSendingSocketIsPolledAndAnswered() throws {
         let receiverSocket = try UDPSocket()
-        let transport = try UDPTransport(destination: receiverSocket.localEndpoint)
         var random = SplitMix64(seed: 3)
         let clock = ManualClock()
         let publisher = try Publisher(
             configuration: PublisherConfiguration(video: VideoTrackConfiguration(plan: try LayerPlan(width: 320, height: 180),
                                                                                  firstSSRC: 77),
                                                   security: .srtp(local: try testMaterial())),
-            transport: transport, clock: clock.mediaClock, using: &random)
+            transport: try UDPSocket(sendingToward: receiverSocket.localEndpoint),
+            routing: try PublisherRouting(destination: receiverSocket.localEndpoint), clock: clock.mediaClock, using: &random)
         let source = try VideoSource(testSceneWidth: 320, height: 180)
         try publisher.send(video: try #require(try source.nextFrame()))
         #expect(try publisher.pollIncoming(timeoutMilliseconds: 0) == nil)

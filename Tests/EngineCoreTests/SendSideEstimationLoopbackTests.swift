@@ -21,7 +21,7 @@ import Testing
             configuration: PublisherConfiguration(video: VideoTrackConfiguration(plan: plan, firstSSRC: 0x6000),
                                                   security: .insecure, cname: "cc",
                                                   sendSideEstimation: .init(initialBitsPerSecond: 1_500_000)),
-            transport: try UDPTransport(socket: publisherSocket, destination: relay.senderFacingEndpoint),
+            transport: publisherSocket, routing: try PublisherRouting(destination: relay.senderFacingEndpoint),
             clock: clock.mediaClock, using: &random)
         var decoded = 0
         subscriber.onVideoFrame = { _ in decoded += 1 }

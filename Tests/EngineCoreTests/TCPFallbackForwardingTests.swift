@@ -37,7 +37,7 @@ import Testing
         var random = SplitMix64(seed: 37)
         let publisher = try Publisher(
             configuration: PublisherConfiguration(video: video, security: .insecure, cname: "mixed"),
-            transport: try UDPTransport(socket: try UDPSocket(), destination: node.localEndpoint),
+            transport: try UDPSocket(), routing: try PublisherRouting(destination: node.localEndpoint),
             clock: clock.mediaClock, using: &random)
         let source = try VideoSource(testSceneWidth: 640, height: 360)
         var decoded = (udp: 0, tcp: 0)

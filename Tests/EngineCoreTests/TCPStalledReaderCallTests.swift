@@ -34,7 +34,7 @@ import Testing
         var random = SplitMix64(seed: 41)
         let publisher = try Publisher(
             configuration: PublisherConfiguration(video: video, security: .insecure, cname: "stalled"),
-            transport: try UDPTransport(socket: try UDPSocket(), destination: node.localEndpoint),
+            transport: try UDPSocket(), routing: try PublisherRouting(destination: node.localEndpoint),
             clock: clock, using: &random)
         let source = try VideoSource(testSceneWidth: 640, height: 360)
         var decoded = 0, sent = 0

@@ -95,7 +95,7 @@ import Testing
             camera: camera, session: negotiated, firstVideoSSRC: videoSSRC, audioSSRC: audioSSRC,
             keys: (keys.local, keys.remote), cname: "engine")
         #expect(configuration.video?.plan.layers.count == 1)
-        let publisher = try Publisher(configuration: configuration, transport: try UDPTransport(socket: transport, destination: remote),
+        let publisher = try Publisher(configuration: configuration, transport: transport, routing: try PublisherRouting(destination: remote),
                                       using: &seeded)
         let source = try VideoSource(testSceneWidth: 640, height: 360), signal = TestSignal()
         let sent = try RealTimeMediaPump().run(publisher, seconds: 4, video: source.nextFrame, audio: signal.frame)

@@ -55,7 +55,7 @@ import Testing
         let publisher = try Publisher(
             configuration: PublisherConfiguration(video: VideoTrackConfiguration(plan: plan, firstSSRC: 0x5000),
                                                   security: .srtp(local: keysA.local, remote: keysA.remote), cname: "a"),
-            transport: try UDPTransport(socket: a, destination: remoteOfA), using: &random)
+            transport: a, routing: try PublisherRouting(destination: remoteOfA), using: &random)
         let subscriber = try Subscriber(configuration: SubscriberConfiguration(
             localSSRC: 0x66, security: .srtp(receiveKeys: keysB.remote, sendKeys: keysB.local), senderRTCPEndpoint: remoteOfB),
             transport: b)

@@ -27,7 +27,7 @@ import SessionCore
         let publisher = try Publisher(
             configuration: PublisherConfiguration(video: video, security: .srtp(local: publisherKeys, remote: feedbackKeys),
                                                   cname: "cap"),
-            transport: try UDPTransport(socket: publisherSocket, destination: node.localEndpoint),
+            transport: publisherSocket, routing: try PublisherRouting(destination: node.localEndpoint),
             clock: clock.mediaClock, using: &random)
         let subscriberSocket = try UDPSocket()
         try subscriberSocket.setReceiveBufferSize(1 << 20)

@@ -1,6 +1,6 @@
 import SessionCore
 /// A loopback UDP relay that puts a `NetworkImpairment` on each direction of a path between a
-/// sender (e.g. a `Publisher`'s `UDPTransport`) and a receiver (e.g. a `Subscriber`'s socket):
+/// sender (e.g. a `Publisher`'s socket) and a receiver (e.g. a `Subscriber`'s socket):
 ///
 ///     sender ──► senderFacing ──[forward impairment]──► receiverFacing ──► receiver
 ///     sender ◄── senderFacing ◄──[backward impairment]── receiverFacing ◄── receiver (RTCP)

@@ -14,7 +14,7 @@ public enum TransportPreference: Sendable, Hashable {
 
 /// A client's transport to one server that takes peers over UDP and TCP (issue 18, docs/joining-a-room.md
 /// `preferredProtocol`). The server is always addressed by its UDP endpoint, so the endpoint on
-/// top (a subscriber, a publisher's `UDPTransport`) is the same whichever way the bytes go.
+/// top (a subscriber, a publisher's `SendPath`) is the same whichever way the bytes go.
 ///
 /// With `.udpThenTCP` it sends over UDP at once and checks that UDP gets through: a STUN Binding
 /// request (`STUNBindingCheck`) every `checkIntervalMicroseconds` until an answer or any other

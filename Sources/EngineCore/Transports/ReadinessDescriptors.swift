@@ -1,9 +1,10 @@
 /// The sockets behind a transport that an engine loop waits on (`poll(2)` for `POLLIN`): a UDP
 /// socket's, a TCP connection's (RFC 4571 framing), through an ICE guard (`ICEDatagramTransport`)
-/// or a WebRTC transport (`WebRTCTransport`) to the socket they run on, through a publisher's
-/// `UDPTransport` to its socket, a `FallbackTransport`'s path in use. Returns false (nothing
-/// appended) for a transport of another kind: the caller then cannot wait on it and serves it on
-/// a timer instead.
+/// or a WebRTC transport (`WebRTCTransport`) to the socket they run on, a `FallbackTransport`'s
+/// path in use, a `UDPAndTCPTransport`'s socket, listener and connections; none for a
+/// `SimulatedNetwork.Port` (its datagrams arrive on virtual time, not on a descriptor). Returns
+/// false (nothing appended) for a transport of another kind: the caller then cannot wait on it
+/// and serves it on a timer instead.
 package func appendReadinessDescriptors(of transport: any DatagramTransport, to descriptors: inout [Int32]) -> Bool {
     switch transport {
     case let socket as UDPSocket: descriptors.append(socket.descriptor)
@@ -12,14 +13,8 @@ package func appendReadinessDescriptors(of transport: any DatagramTransport, to 
     case let webRTC as WebRTCTransport: return appendReadinessDescriptors(of: webRTC.ice.socket, to: &descriptors)
     case let fallback as FallbackTransport: fallback.appendReadinessDescriptors(to: &descriptors)
     case let node as UDPAndTCPTransport: node.appendReadinessDescriptors(to: &descriptors)
+    case is SimulatedNetwork.Port: break
     default: return false
     }
     return true
-}
-
-extension UDPTransport {
-    /// The socket a publisher's feedback arrives on (see `appendReadinessDescriptors(of:to:)`).
-    package func appendReadinessDescriptors(to descriptors: inout [Int32]) -> Bool {
-        EngineCore.appendReadinessDescriptors(of: socket, to: &descriptors)
-    }
 }

@@ -32,6 +32,14 @@ public final class UDPSocket: DatagramTransport {
         localEndpoint = try SocketAddressCalls.localEndpointClosingOnFailure(of: fd)
     }
 
+    /// Binds a free port on the local address that routes to `destination` (`connect(2)` on a
+    /// probe socket, `localAddress(toward:)`: 127.0.0.1 for a loopback destination); with no
+    /// route (e.g. a broadcast address) any interface, and sending reports the error.
+    public convenience init(sendingToward destination: NetworkEndpoint) throws(NetworkError) {
+        let local = (try? Self.localAddress(toward: destination)) ?? 0
+        try self.init(bindingTo: NetworkEndpoint(address: local, port: 0))
+    }
+
     deinit { close(descriptor) }
 
     /// Sets the receive buffer size (`SO_RCVBUF`), useful for bursts on loopback.

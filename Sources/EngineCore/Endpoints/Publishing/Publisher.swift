@@ -144,10 +144,12 @@ public final class Publisher {
     /// Video layers the REMB currently allows (all layers without REMB or with `.ignore`).
     public var rembActiveLayerCount: Int { videoAllocation.activeLayerCount ?? videoSenders.count }
 
-    /// Builds the pipeline. Throws typed errors for impossible configurations: no track, a
-    /// wrong number of or duplicate SSRCs, payload types above 127, keys libsrtp cannot use.
-    public init<Generator: RandomNumberGenerator>(configuration: PublisherConfiguration, transport: any PacketTransport,
-                                                  clock: MediaClock = .system,
+    /// Builds the pipeline: every stream leaves on `transport` where `routing` says, and feedback
+    /// is taken on it from `routing`'s peers. Throws typed errors for impossible configurations:
+    /// no track, a wrong number of or duplicate SSRCs, payload types above 127, keys libsrtp
+    /// cannot use.
+    public init<Generator: RandomNumberGenerator>(configuration: PublisherConfiguration, transport: any DatagramTransport,
+                                                  routing: PublisherRouting, clock: MediaClock = .system,
                                                   using random: inout Generator) throws(PublisherError) {
         guard configuration.video != nil || configuration.audio != nil else {
             throw .invalidConfiguration("a publisher needs a video or an audio track")
@@ -155,7 +157,7 @@ public final class Publisher {
         guard configuration.historyCapacity > 0 else {
             throw .invalidConfiguration("history capacity \(configuration.historyCapacity)")
         }
-        let path = try SendPath(transport: transport, security: configuration.security,
+        let path = try SendPath(transport: transport, routing: routing, security: configuration.security,
                                 extensionMap: configuration.extensionMap, clock: clock,
                                 initialTransportSequenceNumber: UInt16.random(in: 0...UInt16.max, using: &random))
         self.path = path
@@ -241,9 +243,22 @@ public final class Publisher {
     }
 
     /// Builds the pipeline with the system clock and random source.
-    public convenience init(configuration: PublisherConfiguration, transport: any PacketTransport) throws(PublisherError) {
+    public convenience init(configuration: PublisherConfiguration, transport: any DatagramTransport,
+                            routing: PublisherRouting) throws(PublisherError) {
         var random = SystemRandomNumberGenerator()
-        try self.init(configuration: configuration, transport: transport, clock: .system, using: &random)
+        try self.init(configuration: configuration, transport: transport, routing: routing, clock: .system, using: &random)
+    }
+
+    /// Builds the pipeline sending every stream (RTCP muxed, RFC 5761) to `destination` from a
+    /// UDP socket of its own (`UDPSocket(sendingToward:)`), with the system clock and random source.
+    public convenience init(configuration: PublisherConfiguration, destination: NetworkEndpoint) throws(PublisherError) {
+        let socket: UDPSocket
+        do {
+            socket = try UDPSocket(sendingToward: destination)
+        } catch {
+            throw .network(error)
+        }
+        try self.init(configuration: configuration, transport: socket, routing: PublisherRouting(destination: destination))
     }
 
 

@@ -38,10 +38,10 @@ extension Publisher {
     @discardableResult
     public func pollIncoming(timeoutMilliseconds: Int32) throws(PublisherError) -> FeedbackOutcome? {
         try sendProbesIfDue()
-        let transport = path.transport
+        let path = path
         let result: Result<Int?, PublisherError> = receiveBuffer.withUnsafeMutableBytes { buffer in
             Result { () throws(PublisherError) -> Int? in
-                try transport.receive(into: buffer, timeoutMilliseconds: timeoutMilliseconds)
+                try path.receiveFeedback(into: buffer, timeoutMilliseconds: timeoutMilliseconds)
             }
         }
         guard let received = try result.get() else { return nil }

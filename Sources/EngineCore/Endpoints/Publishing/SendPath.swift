@@ -2,17 +2,29 @@ import RTPWire
 import SRTP
 import SessionCore
 
-/// What all streams of one publisher share on the way out: the transport, the security stage
-/// (SRTP), the header-extension map, the clock and the transport-wide sequence number
+/// What all streams of one publisher share on the way out: the transport, where each stream's
+/// datagrams go on it (`PublisherRouting`), the security stage (SRTP), the header-extension map,
+/// the clock, the transport-wide sequence number
 /// (draft-holmer-rmcat-transport-wide-cc-extensions-01 §2: one counter across every stream of a
-/// transport). Owns the reused output buffers, so sending allocates nothing per packet.
+/// transport) and, when set, the pcap file every sent datagram is recorded in. Owns the reused
+/// output buffers, so sending allocates nothing per packet.
 ///
 /// Not `Sendable`: confine a publisher and its send path to one thread or task.
 public final class SendPath {
     /// Largest plain RTP/RTCP packet the path accepts.
     public static let maximumPacketSize = 1500
 
-    public let transport: any PacketTransport
+    /// The one transport every stream leaves on and feedback arrives on (UDP, TCP, ICE).
+    public let transport: any DatagramTransport
+    /// Where each stream's datagrams go on `transport`, and whose feedback is taken.
+    public var routing: PublisherRouting
+    /// Records every datagram sent from now on, when set (the owner closes it).
+    public var recording: PcapFile?
+    /// Datagrams and bytes sent.
+    public private(set) var datagramsSent = 0
+    public private(set) var bytesSent = 0
+    /// Datagrams received from an address that is not a peer of `routing` (dropped).
+    public private(set) var datagramsFromUnknownSources = 0
     public let extensionMap: RTPHeaderExtensionMap
     public let clock: MediaClock
     /// Whether RTP leaves SRTP-protected (false only with `.insecure`).
@@ -34,10 +46,11 @@ public final class SendPath {
     public private(set) var pacerOverflows = 0
 
     /// - Throws: `.srtp` for keys the installed libsrtp cannot use.
-    public init(transport: any PacketTransport, security: PublisherSecurity,
+    public init(transport: any DatagramTransport, routing: PublisherRouting, security: PublisherSecurity,
                 extensionMap: RTPHeaderExtensionMap = .defaults, clock: MediaClock = .system,
                 initialTransportSequenceNumber: UInt16 = 0) throws(PublisherError) {
         self.transport = transport
+        self.routing = routing
         self.extensionMap = extensionMap
         self.clock = clock
         nextTransportSequenceNumber = initialTransportSequenceNumber
@@ -80,11 +93,49 @@ public final class SendPath {
         }
     }
 
+    /// Sends one datagram of stream `ssrc` where `routing` says (RTCP to its RTCP address),
+    /// counts it and records it when a pcap file is set.
+    func send(_ datagram: UnsafeRawBufferPointer, ssrc: UInt32) throws(PublisherError) {
+        let destination = routing.destination(of: datagram, ssrc: ssrc)
+        do {
+            try transport.send(datagram, to: destination)
+        } catch {
+            throw .network(error)
+        }
+        datagramsSent += 1
+        bytesSent += datagram.count
+        if let recording {
+            var source = transport.localEndpoint
+            if source.address == 0 { source.address = destination.address >> 24 == 127 ? 0x7F00_0001 : 0 }
+            try recording.record(datagram, from: source, to: destination, unixMicroseconds: UInt64(clamping: clock.wallMicroseconds()))
+        }
+    }
+
+    /// Receives the next datagram from a peer of `routing` into `buffer`, waiting at most
+    /// `timeoutMilliseconds`; datagrams from anyone else are dropped and counted in
+    /// `datagramsFromUnknownSources` (without waiting again for the next). Nil on timeout.
+    public func receiveFeedback(into buffer: UnsafeMutableRawBufferPointer,
+                                timeoutMilliseconds: Int32) throws(PublisherError) -> Int? {
+        var timeout = timeoutMilliseconds
+        while true {
+            let received: (count: Int, from: NetworkEndpoint)?
+            do {
+                received = try transport.receive(into: buffer, timeoutMilliseconds: timeout)
+            } catch {
+                throw .network(error)
+            }
+            guard let received else { return nil }
+            if routing.isPeer(received.from) { return received.count }
+            datagramsFromUnknownSources += 1
+            timeout = 0
+        }
+    }
+
     /// Hands `security.output[0..<count]` to the transport.
     func transmitProtected(count: Int, ssrc: UInt32) throws(PublisherError) {
         let result: Result<Void, PublisherError> = security.output.withUnsafeBytes { bytes in
             Result { () throws(PublisherError) in
-                try transport.send(UnsafeRawBufferPointer(rebasing: bytes[0..<count]), ssrc: ssrc)
+                try send(UnsafeRawBufferPointer(rebasing: bytes[0..<count]), ssrc: ssrc)
             }
         }
         try result.get()
@@ -104,7 +155,7 @@ public final class SendPath {
             }
             pacerOverflows += 1
         }
-        try transport.send(bytes, ssrc: ssrc)
+        try send(bytes, ssrc: ssrc)
         if let transportSequenceNumber { recordSent(transportSequenceNumber: transportSequenceNumber, bytes: bytes.count) }
     }
 
@@ -126,7 +177,7 @@ public final class SendPath {
         self.pacer = nil  // the departures below must not re-enter it
         defer { self.pacer = pacer }
         try pacer.drain(nowMicroseconds: clock.monotonicMicroseconds()) { (departure) throws(PublisherError) in
-            try transport.send(departure.bytes, ssrc: departure.ssrc)
+            try send(departure.bytes, ssrc: departure.ssrc)
             if let sequence = departure.transportSequenceNumber {
                 recordSent(transportSequenceNumber: sequence, bytes: departure.bytes.count)
             }

@@ -118,7 +118,7 @@ public final class JanusVideoRoomPublisher {
             let configuration = try NegotiatedPublishing.configuration(
                 camera: options.camera, session: negotiated, firstVideoSSRC: firstVideoSSRC, audioSSRC: audioSSRC,
                 keys: (keys.local, keys.remote), cname: options.display)
-            publisher = try Publisher(configuration: configuration, transport: try UDPTransport(socket: transport, destination: remoteEndpoint),
+            publisher = try Publisher(configuration: configuration, transport: transport, routing: PublisherRouting(destination: remoteEndpoint),
                                       clock: clock, using: &random)
         } catch {
             throw .configuration("\(error)")

@@ -127,17 +127,26 @@ struct OutputBudget {
     }
 }
 
-/// A publisher transport that counts (and, for seeds, keeps) what is sent.
-final class CountingTransport: PacketTransport {
+/// A publisher transport that counts (and, for seeds, keeps) what is sent; receives nothing.
+final class CountingTransport: DatagramTransport {
+    /// Where a fuzzed publisher sends (nothing listens: the datagrams stay here).
+    static let peer = NetworkEndpoint.loopback(port: 6000)
+    let localEndpoint = NetworkEndpoint.loopback(port: 5004)
     private(set) var bytes = 0
     private(set) var datagrams = 0
     /// Set to keep every datagram (seed generation).
-    var kept: [(ssrc: UInt32, bytes: [UInt8])]?
+    var kept: [(destination: NetworkEndpoint, bytes: [UInt8])]?
 
-    func send(_ datagram: UnsafeRawBufferPointer, ssrc: UInt32) throws(PublisherError) {
+    func send(_ datagram: UnsafeRawBufferPointer, to destination: NetworkEndpoint) throws(NetworkError) {
         bytes += datagram.count
         datagrams += 1
-        kept?.append((ssrc, Array(datagram)))
+        kept?.append((destination, Array(datagram)))
+    }
+
+    func receive(into buffer: UnsafeMutableRawBufferPointer, timeoutMilliseconds: Int32)
+        throws(NetworkError) -> (count: Int, from: NetworkEndpoint)?
+    {
+        nil
     }
 }
 

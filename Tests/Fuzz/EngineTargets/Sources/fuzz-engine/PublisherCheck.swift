@@ -51,6 +51,7 @@ enum PublisherCheck {
         let publisher: Publisher
         do {
             publisher = try Publisher(configuration: configuration(variant: variant), transport: transport,
+                                      routing: PublisherRouting(destination: CountingTransport.peer),
                                       clock: clock.mediaClock, using: &random)
             for frame in 0..<2 {
                 for layer in plan.layers.indices { try publisher.send(syntheticFrame(layer: layer, index: frame)) }

@@ -254,7 +254,7 @@ enum SeedCorpus {
     }
 
     /// A real call's datagrams: VP8 (64x64, decodable) and Opus media with sender reports.
-    static func callDatagrams() throws -> [(ssrc: UInt32, bytes: [UInt8])] {
+    static func callDatagrams() throws -> [(destination: NetworkEndpoint, bytes: [UInt8])] {
         let transport = CountingTransport()
         transport.kept = []
         let clock = SimulatedClock()
@@ -264,7 +264,8 @@ enum SeedCorpus {
             configuration: PublisherConfiguration(video: VideoTrackConfiguration(plan: plan, ssrcs: [0x0400_0001]),
                                                   audio: AudioTrackConfiguration(ssrc: 0x0400_00A0), security: .insecure,
                                                   reportIntervalMicroseconds: 100_000),
-            transport: transport, clock: clock.mediaClock, using: &random)
+            transport: transport, routing: PublisherRouting(destination: CountingTransport.peer), clock: clock.mediaClock,
+            using: &random)
         let source = try VideoSource(testSceneWidth: 64, height: 64)
         let tone = TestSignal()
         for index in 0..<6 {
@@ -312,7 +313,8 @@ enum SeedCorpus {
             configuration: PublisherConfiguration(video: VideoTrackConfiguration(plan: NodeCheck.plan, ssrcs: NodeCheck.layerSSRCs),
                                                   audio: AudioTrackConfiguration(ssrc: NodeCheck.audioSSRC), security: .insecure,
                                                   reportIntervalMicroseconds: 0),
-            transport: transport, clock: clock.mediaClock, using: &random)
+            transport: transport, routing: PublisherRouting(destination: CountingTransport.peer), clock: clock.mediaClock,
+            using: &random)
         let temporal: [UInt8] = [0, 2, 1, 2]
         for (index, frame) in try vp8Frames(count: 5).enumerated() {
             for layer in NodeCheck.plan.layers.indices {
