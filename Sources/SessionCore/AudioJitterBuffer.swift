@@ -90,6 +90,7 @@ public struct AudioJitterBuffer: Sendable {
     private struct Slot: Sendable {
         var sequence: Int64 = -1
         var arrival: Int64 = 0
+        var timestamp: UInt32 = 0
         var payload: [UInt8] = []
     }
 
@@ -119,6 +120,11 @@ public struct AudioJitterBuffer: Sendable {
         sortScratch.reserveCapacity(configuration.delayWindow)
         statistics.targetDelayMilliseconds = configuration.minimumDelayMilliseconds
     }
+
+    /// The RTP timestamp of the audio the last step played: its packet's for a decoded step, the
+    /// one before plus a step's samples for a rebuilt or concealed one; nil before the first
+    /// step that played audio and after a silent one.
+    public private(set) var stepTimestamp: UInt32?
 
     /// Packets held, waiting for their turn.
     public var bufferedPacketCount: Int { buffered }
@@ -157,6 +163,7 @@ public struct AudioJitterBuffer: Sendable {
         }
         slots[index].sequence = sequence
         slots[index].arrival = arrivalMicroseconds
+        slots[index].timestamp = timestamp
         slots[index].payload.removeAll(keepingCapacity: true)
         slots[index].payload.append(contentsOf: payload)
         if buffered == 0 || sequence > newest { newest = sequence }
@@ -170,6 +177,7 @@ public struct AudioJitterBuffer: Sendable {
         statistics.steps += 1
         guard let current = playout ?? start(now: nowMicroseconds) else {
             statistics.silentSteps += 1
+            stepTimestamp = nil
             return .silence
         }
         dropIfTooFarBehind()
@@ -180,6 +188,7 @@ public struct AudioJitterBuffer: Sendable {
             expandSteps = 0
             statistics.decodedSteps += 1
             statistics.totalBufferDelayMicroseconds += max(0, nowMicroseconds - slots[index].arrival)
+            stepTimestamp = slots[index].timestamp
             return take(index, as: Step.decode)
         }
         guard buffered > 0, newest > position else {
@@ -189,6 +198,7 @@ public struct AudioJitterBuffer: Sendable {
         playout = position + 1
         expandSteps = 0
         statistics.packetsLost += 1
+        advanceStepTimestamp()
         let next = slotIndex(position + 1)
         if slots[next].sequence == position + 1 {
             statistics.recoveredSteps += 1
@@ -226,11 +236,18 @@ public struct AudioJitterBuffer: Sendable {
         guard expandSteps <= configuration.maximumExpandSteps else {
             restart()
             statistics.silentSteps += 1
+            stepTimestamp = nil
             return .silence
         }
+        advanceStepTimestamp()
         statistics.concealedSteps += 1
         statistics.underruns += expandSteps == 1 ? 1 : 0
         return .conceal
+    }
+
+    /// A rebuilt or concealed step plays the step after the last one played.
+    private mutating func advanceStepTimestamp() {
+        stepTimestamp = stepTimestamp.map { $0 &+ UInt32(truncatingIfNeeded: configuration.clockRate / 1_000 * configuration.stepMilliseconds) }
     }
 
     /// Drops the oldest buffered packet when the newest is far beyond the target delay.
