@@ -22,6 +22,14 @@ extension Room {
         }
     }
 
+    /// Audio packets the node of `publisherId` handed to `subscriberId`'s feed (its microphone,
+    /// on the path to that subscriber).
+    package func audioPacketsForwarded(subscriber subscriberId: String, publisher publisherId: String) async throws(EngineError) -> Int {
+        try await onHostedRoom { room throws(EngineError) in
+            try room.forwardingCounters(subscriber: subscriberId, publisher: publisherId).audioPacketsSent
+        }
+    }
+
     /// PLIs the node of `publisherId` sent that publisher.
     package func keyFrameRequestsToPublisher(_ publisherId: String) async throws(EngineError) -> Int {
         try await onHostedRoom { room throws(EngineError) in try room.nodeCounters(publisher: publisherId).keyFrameRequestsSent }
