@@ -37,9 +37,9 @@ test: deps
 	SWIFT=$(SWIFT) scripts/forward-smoke.sh
 	$(SWIFT) run simulcast-bench idle --seconds 2 --scenarios sleep,camera --json out/idle-smoke.json > /dev/null
 	python3 scripts/check-idle-json.py out/idle-smoke.json sleep,camera
-	scripts/with-deadline.sh 1500 $(SWIFT) test --skip-build --skip 'RoomDemoTests|DemoCommandTests|HostileTCPPeerTests|EncoderAdvisorTests|EngineCallTests|MicrophoneAndSpeakerTests|HostileDatagramTests|PlainRTPOutputTests|PlayCancellationTests|MixedTransportRoomTests|TCPStalledReaderCallTests|ScreenShareCallTests|ReadmeSnippetTests|IdleEngineLoopTests|WebRTCInteropTests|JanusVideoRoomTests|JanusRoomAPITests|JanusRoomRosterInteropTests|TURNClientInteropTests|TCPFallbackCallTests'
+	scripts/with-deadline.sh 1500 $(SWIFT) test --skip-build --skip 'RoomDemoTests|DemoCommandTests|HostileTCPPeerTests|EncoderAdvisorTests|EngineCallTests|MicrophoneAndSpeakerTests|HostileDatagramTests|PlainRTPOutputTests|PlayCancellationTests|MixedTransportRoomTests|TCPStalledReaderCallTests|ScreenShareCallTests|ReadmeSnippetTests|IdleEngineLoopTests|WebRTCInteropTests|JanusVideoRoomTests|JanusRoomAPITests|JanusRemoteAudioTests|JanusRoomRosterInteropTests|TURNClientInteropTests|TCPFallbackCallTests'
 	scripts/with-deadline.sh 900 $(SWIFT) test --skip-build --no-parallel --filter 'RoomDemoTests|DemoCommandTests|HostileTCPPeerTests|EncoderAdvisorTests|EngineCallTests|MicrophoneAndSpeakerTests|HostileDatagramTests|PlainRTPOutputTests|PlayCancellationTests|MixedTransportRoomTests|TCPStalledReaderCallTests|ScreenShareCallTests|ReadmeSnippetTests|IdleEngineLoopTests'
-	scripts/with-deadline.sh 900 unshare -n scripts/netns-run.sh $(SWIFT) test --skip-build --no-parallel --filter 'WebRTCInteropTests|JanusVideoRoomTests|JanusRoomAPITests|JanusRoomRosterInteropTests|TURNClientInteropTests|TCPFallbackCallTests'
+	scripts/with-deadline.sh 900 unshare -n scripts/netns-run.sh $(SWIFT) test --skip-build --no-parallel --filter 'WebRTCInteropTests|JanusVideoRoomTests|JanusRoomAPITests|JanusRemoteAudioTests|JanusRoomRosterInteropTests|TURNClientInteropTests|TCPFallbackCallTests'
 	SWIFT=$(SWIFT) scripts/call-app-test.sh
 	$(SWIFT) run simulcast soak --seconds 60 --size 640x360 --json out/soak-smoke.json
 	python3 scripts/check-soak.py out/soak-smoke.json --warmup 15 --max-growth-kib 2048

@@ -308,6 +308,9 @@ final class JanusRoomRuntime: RoomBackend {
         try subscription(subscriberId, to: publisherId).runtime.stopRecording()
     }
 
+    /// The subscriber peer connections (one per received feed; its camera and microphone share it).
+    var subscriberConnectionCount: Int { subscriptions.count }
+
     // MARK: - Remote audio
 
     /// Consumes the microphone of feed `publisherId`: its subscription (made if there is none)
