@@ -121,10 +121,13 @@ public struct AudioJitterBuffer: Sendable {
         statistics.targetDelayMilliseconds = configuration.minimumDelayMilliseconds
     }
 
-    /// The RTP timestamp of the audio the last step played: its packet's for a decoded step, the
-    /// one before plus a step's samples for a rebuilt or concealed one; nil before the first
-    /// step that played audio and after a silent one.
+    /// The RTP timestamp of the audio the last step played: its packet's for a decoded step;
+    /// for a rebuilt or concealed one, where the missing packet's would be (the last decoded
+    /// packet's plus a step's samples per sequence number since); an underrun's stretch carries
+    /// the time of the packet it waits for. nil before the first decoded step and after a silent one.
     public private(set) var stepTimestamp: UInt32?
+    /// The last decoded packet: its extended sequence number and RTP timestamp.
+    private var lastDecoded: (sequence: Int64, timestamp: UInt32)?
 
     /// Packets held, waiting for their turn.
     public var bufferedPacketCount: Int { buffered }
@@ -189,16 +192,17 @@ public struct AudioJitterBuffer: Sendable {
             statistics.decodedSteps += 1
             statistics.totalBufferDelayMicroseconds += max(0, nowMicroseconds - slots[index].arrival)
             stepTimestamp = slots[index].timestamp
+            lastDecoded = (position, slots[index].timestamp)
             return take(index, as: Step.decode)
         }
         guard buffered > 0, newest > position else {
-            return underrun()
+            return underrun(at: position)
         }
         // Lost: a later packet is here. Its FEC rebuilds this one when it is the very next.
         playout = position + 1
         expandSteps = 0
         statistics.packetsLost += 1
-        advanceStepTimestamp()
+        setStepTimestamp(at: position)
         let next = slotIndex(position + 1)
         if slots[next].sequence == position + 1 {
             statistics.recoveredSteps += 1
@@ -231,7 +235,7 @@ public struct AudioJitterBuffer: Sendable {
         return oldest
     }
 
-    private mutating func underrun() -> Step {
+    private mutating func underrun(at position: Int64) -> Step {
         expandSteps += 1
         guard expandSteps <= configuration.maximumExpandSteps else {
             restart()
@@ -239,15 +243,17 @@ public struct AudioJitterBuffer: Sendable {
             stepTimestamp = nil
             return .silence
         }
-        advanceStepTimestamp()
+        setStepTimestamp(at: position)
         statistics.concealedSteps += 1
         statistics.underruns += expandSteps == 1 ? 1 : 0
         return .conceal
     }
 
-    /// A rebuilt or concealed step plays the step after the last one played.
-    private mutating func advanceStepTimestamp() {
-        stepTimestamp = stepTimestamp.map { $0 &+ UInt32(truncatingIfNeeded: configuration.clockRate / 1_000 * configuration.stepMilliseconds) }
+    /// A rebuilt or concealed step stands where the packet of `position` would have played.
+    private mutating func setStepTimestamp(at position: Int64) {
+        guard let lastDecoded else { return stepTimestamp = nil }
+        let samplesPerStep = Int64(configuration.clockRate / 1_000 * configuration.stepMilliseconds)
+        stepTimestamp = lastDecoded.timestamp &+ UInt32(truncatingIfNeeded: (position - lastDecoded.sequence) * samplesPerStep)
     }
 
     /// Drops the oldest buffered packet when the newest is far beyond the target delay.
@@ -269,6 +275,7 @@ public struct AudioJitterBuffer: Sendable {
     /// Forgets every buffered packet; the next one starts playout afresh after the target delay.
     private mutating func restart() {
         for index in slots.indices { slots[index].sequence = -1 }
+        lastDecoded = nil
         buffered = 0
         playout = nil
         firstArrival = nil

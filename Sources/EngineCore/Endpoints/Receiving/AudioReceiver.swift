@@ -104,7 +104,7 @@ public final class AudioReceiver {
                                   arrivalMicroseconds: arrivalMicroseconds, payloadBytes: packet.payload.count)
         counters.packetsReceived += 1
         let sequence = unwrapper.unwrap(header.sequenceNumber)
-        if let expected = nextExpected, sequence < expected {
+        if jitterBuffer == nil, let expected = nextExpected, sequence < expected {
             counters.latePackets += 1
             return
         }
@@ -115,10 +115,11 @@ public final class AudioReceiver {
             return
         }
         if jitterBuffer != nil {
-            // Copied into a slot the buffer reuses (no allocation once warm).
-            jitterBuffer?.insert(sequenceNumber: header.sequenceNumber, timestamp: header.timestamp,
-                                 payload: packet.payload[...], arrivalMicroseconds: arrivalMicroseconds)
-            nextExpected = max(nextExpected ?? sequence + 1, sequence + 1)
+            // Reordered packets are the buffer's to place: it judges lateness by the playout
+            // point. Copied into a slot it reuses (no allocation once warm).
+            let result = jitterBuffer?.insert(sequenceNumber: header.sequenceNumber, timestamp: header.timestamp,
+                                              payload: packet.payload[...], arrivalMicroseconds: arrivalMicroseconds)
+            if result == .late || result == .duplicate { counters.latePackets += 1 }
             return
         }
         packetBytes.removeAll(keepingCapacity: true)
@@ -181,6 +182,7 @@ public final class AudioReceiver {
     /// Back to decoding in arrival order; what waited in the buffer is dropped.
     public func stopPlayout() {
         jitterBuffer = nil
+        nextExpected = nil
     }
 
     /// One 20 ms playout step at `nowMicroseconds`: the block to present, nil when the buffer
