@@ -106,18 +106,20 @@ public struct AudioJitterBuffer: Sendable {
     private var firstArrival: Int64?
     private var expandSteps = 0
     private var stepsSinceDrop = Int.max
-    /// Relative delays (microseconds) of the last `delayWindow` packets, a ring; and a sort scratch.
+    /// Relative delays (microseconds) of the last `delayWindow` packets, a ring; and the same
+    /// delays kept sorted (one removed and one inserted per packet, in place: no sort, which
+    /// allocates).
     private var delays: [Int64]
     private var delayCount = 0
     private var delayNext = 0
-    private var sortScratch: [Int64]
+    private var sortedDelays: [Int64]
 
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
         slots = Array(repeating: Slot(), count: configuration.capacity)
         delays = Array(repeating: 0, count: configuration.delayWindow)
-        sortScratch = []
-        sortScratch.reserveCapacity(configuration.delayWindow)
+        sortedDelays = []
+        sortedDelays.reserveCapacity(configuration.delayWindow)
         statistics.targetDelayMilliseconds = configuration.minimumDelayMilliseconds
     }
 
@@ -282,14 +284,37 @@ public struct AudioJitterBuffer: Sendable {
         expandSteps = 0
     }
 
+    /// Where `value` goes in the ascending `sorted` (binary search): the first index whose
+    /// element is not below it (an element equal to it, if there is one).
+    private static func firstIndex(notBelow value: Int64, in sorted: [Int64]) -> Int {
+        var (low, high) = (0, sorted.count)
+        while low < high {
+            let middle = (low + high) / 2
+            if sorted[middle] < value { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
     private mutating func recordDelay(_ delay: Int64) {
+        // Shifted by hand: `Array.insert(_:at:)` and `remove(at:)` allocate in a debug build.
+        if delayCount == delays.count {  // the oldest leaves
+            let leaving = Self.firstIndex(notBelow: delays[delayNext], in: sortedDelays)
+            for index in leaving..<(sortedDelays.count - 1) { sortedDelays[index] = sortedDelays[index + 1] }
+            sortedDelays.removeLast()
+        }
+        let place = Self.firstIndex(notBelow: delay, in: sortedDelays)
+        sortedDelays.append(delay)
+        var index = sortedDelays.count - 1
+        while index > place {
+            sortedDelays[index] = sortedDelays[index - 1]
+            index -= 1
+        }
+        sortedDelays[place] = delay
         delays[delayNext] = delay
         delayNext = (delayNext + 1) % delays.count
         delayCount = min(delayCount + 1, delays.count)
         guard delayCount >= 2 else { return }
-        sortScratch.removeAll(keepingCapacity: true)
-        sortScratch.append(contentsOf: delays[0..<delayCount])
-        sortScratch.sort()
+        let sortScratch = sortedDelays
         let rank = min(delayCount - 1, Int((Double(delayCount - 1) * configuration.delayQuantile).rounded(.up)))
         let jitterMilliseconds = Int((sortScratch[rank] - sortScratch[0] + 999) / 1_000)
         // Playout starts on the first packet: the target must cover how much later than it any
