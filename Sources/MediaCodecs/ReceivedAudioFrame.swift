@@ -14,15 +14,11 @@ public struct ReceivedAudioFrame: Sendable, Equatable {
     public var rtpTimestamp: UInt32
     /// The sender's wallclock of the first sample, µs since 1900; nil before its first sender report.
     public var senderTimeMicroseconds: Int64?
-    /// When the playout clock produced the frame (the receiver's monotonic clock, µs).
-    public var playoutMicroseconds: Int64
 
-    public init(audio: AudioFrame, kind: ReceivedAudioKind, rtpTimestamp: UInt32, senderTimeMicroseconds: Int64?,
-                playoutMicroseconds: Int64) {
+    public init(audio: AudioFrame, kind: ReceivedAudioKind, rtpTimestamp: UInt32, senderTimeMicroseconds: Int64?) {
         self.audio = audio
         self.kind = kind
         self.rtpTimestamp = rtpTimestamp
         self.senderTimeMicroseconds = senderTimeMicroseconds
-        self.playoutMicroseconds = playoutMicroseconds
     }
 }

@@ -145,7 +145,7 @@ public final class LocalParticipant: Sendable {
             guard let room = runtime.rooms[roomId] else { throw .closed("room \(roomId)") }
             room.startConsumingMicrophone(subscriberId, of: publisherId, runtime: runtime) { finish($0.map(\.frameStream)) }
         }
-        return RemoteAudioTrack(publisherId: publisherId, subscriberId: id, roomId: roomId, frames: frames, loop: loop)
+        return RemoteAudioTrack(publisherId: publisherId, frames: frames, subscriber: self)
     }
 
     /// Leaves the room: the camera says goodbye, every stream of this participant finishes.

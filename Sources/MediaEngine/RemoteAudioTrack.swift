@@ -14,23 +14,19 @@ public final class RemoteAudioTrack: Sendable {
     /// The played-out blocks (the newest 50, 1 s, wait when nobody reads); finishes when
     /// consuming stops, the participant leaves or the room closes.
     public let frames: AsyncStream<ReceivedAudioFrame>
-    let subscriberId: String
-    let roomId: String
-    let loop: any EngineScheduler
+    /// Who consumes it: its room and loop are the track's.
+    let subscriber: LocalParticipant
 
-    init(publisherId: String, subscriberId: String, roomId: String, frames: AsyncStream<ReceivedAudioFrame>,
-         loop: any EngineScheduler) {
+    init(publisherId: String, frames: AsyncStream<ReceivedAudioFrame>, subscriber: LocalParticipant) {
         self.publisherId = publisherId
-        self.subscriberId = subscriberId
-        self.roomId = roomId
         self.frames = frames
-        self.loop = loop
+        self.subscriber = subscriber
     }
 
     /// docs/receiving.md remote audio stats.
     public func stats() async throws(EngineError) -> RemoteAudioStats {
-        let (roomId, subscriberId, publisherId) = (roomId, subscriberId, publisherId)
-        return try await loop.perform { runtime throws(EngineError) in
+        let (roomId, subscriberId, publisherId) = (subscriber.roomId, subscriber.id, publisherId)
+        return try await subscriber.loop.perform { runtime throws(EngineError) in
             guard let room = runtime.rooms[roomId] else { throw .closed("room \(roomId)") }
             return try room.microphoneStats(subscriber: subscriberId, publisher: publisherId)
         }
@@ -39,8 +35,8 @@ public final class RemoteAudioTrack: Sendable {
     /// Stops consuming: the room stops sending this microphone to this participant, playout
     /// stops and `frames` finishes. Idempotent; a closed room has nothing left to stop.
     public func stopConsuming() async {
-        let (roomId, subscriberId, publisherId) = (roomId, subscriberId, publisherId)
-        _ = try? await loop.perform { runtime throws(EngineError) in
+        let (roomId, subscriberId, publisherId) = (subscriber.roomId, subscriber.id, publisherId)
+        _ = try? await subscriber.loop.perform { runtime throws(EngineError) in
             runtime.rooms[roomId]?.stopConsumingMicrophone(subscriber: subscriberId, publisher: publisherId)
         }
     }

@@ -109,7 +109,6 @@ private func opusPackets(_ count: Int) throws -> [RTPPacket] {
         // waiting for it; then 6 is lost (concealed), 7 rebuilt from 8's FEC.
         #expect(played.map(\.kind) == [.decoded, .decoded, .decoded, .recoveredFromFEC, .decoded, .decoded,
                                        .concealed, .concealed, .recoveredFromFEC, .decoded])
-        #expect(played.map(\.playoutMicroseconds) == (1...10).map { Int64($0) * 20_000 })  // after the 20 ms target
         // A rebuilt or concealed block sits where its packet would have; the stretch carries the
         // time of the packet it waited for.
         let times = packets.map(\.header.timestamp)

@@ -207,7 +207,7 @@ public final class AudioReceiver {
         }
         guard let audio, let rtpTimestamp = jitterBuffer?.stepTimestamp else { return nil }
         return ReceivedAudioFrame(audio: audio, kind: kind, rtpTimestamp: rtpTimestamp,
-                                  senderTimeMicroseconds: senderTime(of: rtpTimestamp), playoutMicroseconds: nowMicroseconds)
+                                  senderTimeMicroseconds: senderTime(of: rtpTimestamp))
     }
 
     /// Copies `payload` into the reused packet scratch (no allocation once warm) and decodes it.
