@@ -243,7 +243,10 @@ final class RoomRuntime {
     @discardableResult
     func subscribe(_ subscriberId: String, to publisherId: String, runtime: EngineRuntime) throws(EngineError) -> SubscriptionRuntime {
         let subscriber = try participant(subscriberId)
-        if let existing = subscriber.subscriptions[publisherId] { return existing }
+        if let existing = subscriber.subscriptions[publisherId] {
+            room.consume(subscriber: subscriberId, participant: publisherId, [.camera])  // made for its microphone alone
+            return existing
+        }
         let ownerId = RoomNode.screenShareOwner(publisherId) ?? publisherId
         guard ownerId != subscriberId else { throw .notAllowed("a participant cannot subscribe to itself") }
         let camera = try publishedVideo(publisherId)
@@ -354,8 +357,8 @@ final class RoomRuntime {
     // MARK: - Remote audio
 
     /// `subscriberId` consumes `publisherId`'s microphone: the subscription to its camera's node
-    /// (made if there is none, as `subscribe` makes it) forwards the audio, and its receiver plays
-    /// out through a jitter buffer at the room's deadlines.
+    /// (made if there is none, forwarding only the audio until the camera is subscribed) forwards
+    /// the audio, and its receiver plays out through a jitter buffer at the room's deadlines.
     func startConsumingMicrophone(_ subscriberId: String, of publisherId: String, runtime: EngineRuntime,
                                   completion: @escaping LoopCompletion<RemoteAudioRuntime>) {
         completion(Result { () throws(EngineError) in
@@ -364,8 +367,12 @@ final class RoomRuntime {
                 throw .notAllowed("\(subscriberId) already consumes \(publisherId)'s microphone (stop that track first)")
             }
             guard try camera(of: publisherId).microphone != nil else { throw .notPublished(participant: publisherId, track: "microphone") }
+            let made = subscriber.subscriptions[publisherId] == nil
             let subscription = try subscribe(subscriberId, to: publisherId, runtime: runtime)
             room.consume(subscriber: subscriberId, participant: publisherId, [.microphone])
+            // Made for the microphone alone: the camera waits for `subscribe(to:)` (with
+            // `autoConsume` the room already made the subscription, camera and all).
+            if made { room.stopConsuming(subscriber: subscriberId, participant: publisherId, [.camera]) }
             let audio = RemoteAudioRuntime(publisherId: publisherId, receiver: subscription.subscriber.audio,
                                            now: clock.monotonicMicroseconds())
             subscriber.remoteAudio[publisherId] = audio

@@ -22,11 +22,13 @@ extension Room {
         }
     }
 
-    /// Audio packets the node of `publisherId` handed to `subscriberId`'s feed (its microphone,
-    /// on the path to that subscriber).
-    package func audioPacketsForwarded(subscriber subscriberId: String, publisher publisherId: String) async throws(EngineError) -> Int {
+    /// Video and audio packets the node of `publisherId` handed to `subscriberId`'s feed (on the
+    /// path to that subscriber).
+    package func packetsForwarded(subscriber subscriberId: String, publisher publisherId: String) async throws(EngineError)
+        -> (video: Int, audio: Int) {
         try await onHostedRoom { room throws(EngineError) in
-            try room.forwardingCounters(subscriber: subscriberId, publisher: publisherId).audioPacketsSent
+            let counters = try room.forwardingCounters(subscriber: subscriberId, publisher: publisherId)
+            return (counters.packetsSent, counters.audioPacketsSent)
         }
     }
 

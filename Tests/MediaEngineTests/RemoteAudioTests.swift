@@ -9,28 +9,49 @@ import Testing
 @Suite struct RemoteAudioTests {
     /// Alice publishes a camera (the microphone rides its node) and a microphone; bob joins.
     private func room(_ virtual: VirtualTimeEngine) async throws -> (Room, LocalAudioTrack, LocalParticipant) {
-        let room = try await virtual.engine.hostRoom(options: RoomOptions(autoConsume: false))
-        let alice = try await room.join(participantId: "alice")
-        try await alice.publish(try alice.createCameraVideoTrack(encoderConfig: .h360p, multiStream: false))
-        let mic = alice.createMicrophoneAudioTrack()
-        try await alice.publish(mic)
-        let bob = try await room.join(participantId: "bob")
+        let (room, mic, _, bob) = try await roomWithCamera(virtual)
         return (room, mic, bob)
     }
 
-    /// Plays `frames` blocks of a steady 440 Hz tone into `mic` and advances virtual time through them.
-    private func speak(_ frames: Int, into mic: LocalAudioTrack, _ virtual: VirtualTimeEngine) async throws {
+    private func roomWithCamera(_ virtual: VirtualTimeEngine) async throws -> (Room, LocalAudioTrack, LocalVideoTrack, LocalParticipant) {
+        let room = try await virtual.engine.hostRoom(options: RoomOptions(autoConsume: false))
+        let alice = try await room.join(participantId: "alice")
+        let camera = try alice.createCameraVideoTrack(encoderConfig: .h360p, multiStream: false)
+        try await alice.publish(camera)
+        let mic = alice.createMicrophoneAudioTrack()
+        try await alice.publish(mic)
+        let bob = try await room.join(participantId: "bob")
+        return (room, mic, camera, bob)
+    }
+
+    /// Plays `frames` blocks of a steady 440 Hz tone into `mic` and advances virtual time through
+    /// them, 100 ms at a time, letting `listener`'s reader catch up after each step.
+    private func speak(_ frames: Int, into mic: LocalAudioTrack, _ virtual: VirtualTimeEngine,
+                       listener: (RemoteAudioTrack, ReceivedAudioBlocks)? = nil) async throws {
         let playing = await virtual.play(ToneSource(frequencyHz: 440, talkFrames: frames, frames: frames), on: mic)
         let start = mic.framesPlayed
-        #expect(await virtual.advance(until: {
-            await Task.yield()
+        #expect(try await virtual.advance(until: {
+            try await catchUp(listener)
             return mic.framesPlayed - start == frames
         }, within: .seconds(Int64(frames / 50 + 2)), step: .milliseconds(100)))
         for _ in 0..<5 {
             virtual.advance(by: .milliseconds(100))  // the last packets through the jitter buffer
-            await Task.yield()
+            try await catchUp(listener)
         }
         try await playing.value
+    }
+
+    /// Waits (real time, at most 10 s: a loaded machine may starve the reading task) until the
+    /// reader holds every block the track played so far, so none is dropped from the stream's
+    /// 1 s of buffering while virtual time runs ahead.
+    private func catchUp(_ listener: (track: RemoteAudioTrack, blocks: ReceivedAudioBlocks)?) async throws {
+        guard let listener else { return await Task.yield() }
+        for _ in 0..<10_000 {
+            let stats = try await listener.track.stats()
+            if listener.blocks.count >= stats.framesDecoded + stats.framesRecoveredByFEC + stats.concealedMilliseconds / 20 { return }
+            try await Task.sleep(for: .milliseconds(1))
+        }
+        Issue.record("the reader of the remote audio did not catch up")
     }
 
     @Test func bobHearsAlicesToneOnACleanNetwork() async throws {
@@ -41,12 +62,15 @@ import Testing
         // Stats read while alice still speaks: the tail after a talk ends is expanded (concealed)
         // for 200 ms before the jitter buffer takes the stream as paused.
         let playing = await virtual.play(ToneSource(frequencyHz: 440, talkFrames: 200, frames: 200), on: mic)
-        #expect(await virtual.advance(until: {
-            await Task.yield()
+        #expect(try await virtual.advance(until: {
+            try await catchUp((track, received))
             return mic.framesPlayed >= 150
         }, within: .seconds(5), step: .milliseconds(100)))
         let stats = try await track.stats()
-        virtual.advance(by: .seconds(2))
+        for _ in 0..<20 {
+            virtual.advance(by: .milliseconds(100))
+            try await catchUp((track, received))
+        }
         try await playing.value
         await track.stopConsuming()
         await received.reader.value
@@ -80,7 +104,7 @@ import Testing
         virtual.impairDownlink(of: bob, with: VirtualNetworkConditions(lossProbability: 0.05, seed: 9))
         let track = try await bob.subscribe(toMicrophoneOf: "alice")
         let received = ReceivedAudioBlocks(track)
-        try await speak(250, into: mic, virtual)
+        try await speak(250, into: mic, virtual, listener: (track, received))
         let stats = try await track.stats()
         await track.stopConsuming()
         await received.reader.value
@@ -103,14 +127,14 @@ import Testing
         let (room, mic, bob) = try await room(virtual)
         let track = try await bob.subscribe(toMicrophoneOf: "alice")
         let received = ReceivedAudioBlocks(track)
-        try await speak(50, into: mic, virtual)
-        let forwarded = try await room.audioPacketsForwarded(subscriber: "bob", publisher: "alice")
+        try await speak(50, into: mic, virtual, listener: (track, received))
+        let forwarded = try await room.packetsForwarded(subscriber: "bob", publisher: "alice").audio
         #expect(forwarded >= 45)
         await track.stopConsuming()
         await received.reader.value  // the stream finished
         let blocks = received.count
         try await speak(50, into: mic, virtual)
-        #expect(try await room.audioPacketsForwarded(subscriber: "bob", publisher: "alice") == forwarded)
+        #expect(try await room.packetsForwarded(subscriber: "bob", publisher: "alice").audio == forwarded)
         #expect(received.count == blocks)
         await #expect(throws: EngineError.self) { _ = try await track.stats() }
         // Consuming again starts a fresh stream; stopping twice is harmless.
@@ -121,6 +145,26 @@ import Testing
         await again.stopConsuming()
         await again.stopConsuming()
         await #expect(throws: EngineError.self) { _ = try await bob.subscribe(toMicrophoneOf: "nobody") }
+        await virtual.close()
+    }
+
+    @Test func consumingOnlyTheMicrophoneForwardsNoVideo() async throws {
+        let virtual = VirtualTimeEngine(seed: 11)
+        let (room, mic, camera, bob) = try await roomWithCamera(virtual)
+        let track = try await bob.subscribe(toMicrophoneOf: "alice")
+        let video = await virtual.play(try TestSceneSource(width: 640, height: 360, frames: 60), on: camera)
+        try await speak(50, into: mic, virtual)
+        let audioOnly = try await room.packetsForwarded(subscriber: "bob", publisher: "alice")
+        #expect(camera.framesPlayed >= 25 && audioOnly.audio >= 45)
+        #expect(audioOnly.video == 0)
+        // Subscribing to the camera now brings the video on the same subscription.
+        let remote = try await bob.subscribe(to: "alice")
+        try await speak(50, into: mic, virtual)
+        try await video.value
+        #expect(try await room.packetsForwarded(subscriber: "bob", publisher: "alice").video > 0)
+        #expect(try await remote.stats().framesDecoded > 0)
+        #expect(try await track.stats().framesDecoded >= 90)
+        await track.stopConsuming()
         await virtual.close()
     }
 }
