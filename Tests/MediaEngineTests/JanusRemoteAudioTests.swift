@@ -30,8 +30,9 @@ import Testing
         let blocks = ReceivedAudioBlocks(audio)
         let sizes = SizeLog(video)
         // Stats are read while alice still speaks (a talk's end is concealed for 200 ms before
-        // the jitter buffer takes the stream as paused).
-        async let spoke: Void = JanusRoomAPITests.speak(into: microphone, seconds: 5)
+        // the jitter buffer takes the stream as paused): she speaks well past the capture, which
+        // a loaded machine can stretch beyond its 4 s.
+        async let spoke: Void = JanusRoomAPITests.speak(into: microphone, seconds: 8)
         try await Capture(camera, width: 640, height: 360).run(seconds: 4)
         let videoStats = try await video.stats(), audioStats = try await audio.stats()
         let connections = try await bob.janusSubscriberConnectionCount()
