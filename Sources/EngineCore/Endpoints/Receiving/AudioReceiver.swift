@@ -140,14 +140,13 @@ public final class AudioReceiver {
 
     private func run(_ kind: ReceivedAudioKind,
                      _ body: (OpusDecoder, inout [Int16]) throws(OpusError) -> Int) {
-        guard let frame = decode(kind, body) else { return }
-        onAudio?(frame, kind)
+        guard let samples = decode(kind, body), let onAudio else { return }
+        onAudio(frame(samples: samples), kind)
     }
 
-    /// Runs one decoder call and counts it; the frame it produced (a copy of the scratch's
-    /// samples: the one allocation per 20 ms handed out), nil when libopus failed.
-    private func decode(_ kind: ReceivedAudioKind,
-                        _ body: (OpusDecoder, inout [Int16]) throws(OpusError) -> Int) -> AudioFrame? {
+    /// Runs one decoder call and counts it: the samples per channel it wrote into the scratch,
+    /// nil when libopus failed.
+    private func decode(_ kind: ReceivedAudioKind, _ body: (OpusDecoder, inout [Int16]) throws(OpusError) -> Int) -> Int? {
         let samples: Int
         do {
             samples = try body(decoder, &pcm)
@@ -160,6 +159,12 @@ public final class AudioReceiver {
         case .recoveredFromFEC: counters.framesRecoveredByFEC += 1
         case .concealed: counters.framesConcealed += 1
         }
+        return samples
+    }
+
+    /// The scratch's first `samples` per channel as a frame of their own: the one allocation per
+    /// 20 ms handed out, made only for someone who takes it.
+    private func frame(samples: Int) -> AudioFrame {
         let count = min(pcm.count, samples * configuration.channels.count)
         return AudioFrame(channels: configuration.channels, samples: Array(pcm[..<count]))
     }
@@ -203,7 +208,7 @@ public final class AudioReceiver {
             audio = withPacketBytes(payload, as: kind) { decoder, bytes, pcm throws(OpusError) in try decoder.decodeFEC(from: bytes, into: &pcm) }
         case .conceal:
             kind = .concealed
-            audio = decode(.concealed) { decoder, pcm throws(OpusError) in try decoder.concealLoss(into: &pcm) }
+            audio = decode(.concealed) { decoder, pcm throws(OpusError) in try decoder.concealLoss(into: &pcm) }.map(frame(samples:))
         }
         guard let audio, let rtpTimestamp = jitterBuffer?.stepTimestamp else { return nil }
         return ReceivedAudioFrame(audio: audio, kind: kind, rtpTimestamp: rtpTimestamp,
@@ -216,7 +221,7 @@ public final class AudioReceiver {
         packetBytes.removeAll(keepingCapacity: true)
         packetBytes.append(contentsOf: payload)
         let bytes = packetBytes
-        return decode(kind) { decoder, pcm throws(OpusError) in try body(decoder, bytes, &pcm) }
+        return decode(kind) { decoder, pcm throws(OpusError) in try body(decoder, bytes, &pcm) }.map(frame(samples:))
     }
 
     /// The sender's NTP wallclock (µs since 1900) of RTP time `rtpTimestamp`, from its last
