@@ -45,6 +45,10 @@ final class JanusRoomRuntime: RoomBackend {
     private var lastKeepAliveMicroseconds: Int64 = 0
     /// Received publishers by feed id: the Janus subscription and what the loop runs of it.
     private var subscriptions: [String: (session: JanusVideoRoomSubscriber, runtime: SubscriptionRuntime)] = [:]
+    /// Consumed microphones by feed id (each rides its feed's subscription), and the feeds whose
+    /// audio Janus was asked to stop relaying.
+    private var remoteAudio: [String: RemoteAudioRuntime] = [:]
+    private var audioStopped: Set<String> = []
     /// The substream and temporal layer last asked for, per feed id.
     private var requestedLayers: [String: (spatial: Int?, temporal: Int?)] = [:]
     /// The engine's clock, read on the loop (the sessions' connects on the worker keep the system clock).
@@ -309,6 +313,62 @@ final class JanusRoomRuntime: RoomBackend {
         try subscription(subscriberId, to: publisherId).runtime.stopRecording()
     }
 
+    /// The subscriber peer connections (one per received feed; its camera and microphone share it).
+    var subscriberConnectionCount: Int { subscriptions.count }
+
+    // MARK: - Remote audio
+
+    /// Consumes the microphone of feed `publisherId`: its subscription (made if there is none)
+    /// carries the feed's audio beside its video; the receiver plays it out at the room's deadlines.
+    func startConsumingMicrophone(_ subscriberId: String, of publisherId: String, runtime: EngineRuntime,
+                                  completion: @escaping LoopCompletion<RemoteAudioRuntime>) {
+        startSubscribing(subscriberId, to: publisherId, runtime: runtime) { outcome in
+            completion(Result { () throws(EngineError) in
+                _ = try outcome.get()
+                guard let session = self.subscriptions[publisherId]?.session, session.negotiated.audio != nil else {
+                    throw .notPublished(participant: publisherId, track: "microphone")
+                }
+                guard self.remoteAudio[publisherId] == nil else {
+                    throw .notAllowed("\(subscriberId) already consumes feed \(publisherId)'s microphone (stop that track first)")
+                }
+                let audio = RemoteAudioRuntime(publisherId: publisherId, receiver: session.subscriber.audio,
+                                               now: self.clock.monotonicMicroseconds())
+                self.remoteAudio[publisherId] = audio
+                if self.audioStopped.remove(publisherId) != nil { self.setAudioForwarded(true, session: session) }
+                return audio
+            })
+        }
+    }
+
+    /// Janus stops relaying the feed's audio to us; playout stops and the track's stream ends.
+    func stopConsumingMicrophone(subscriber subscriberId: String, publisher publisherId: String) {
+        guard subscriberId == participantId, let audio = remoteAudio.removeValue(forKey: publisherId) else { return }
+        audio.close()
+        guard let session = subscriptions[publisherId]?.session else { return }
+        audioStopped.insert(publisherId)
+        setAudioForwarded(false, session: session)
+    }
+
+    func microphoneStats(subscriber subscriberId: String, publisher publisherId: String) throws(EngineError) -> RemoteAudioStats {
+        guard subscriberId == participantId, let audio = remoteAudio[publisherId] else {
+            throw .notPublished(participant: publisherId, track: "consumed microphone")
+        }
+        return audio.stats(isMuted: nil)
+    }
+
+    /// Janus's `configure` of the audio mid, from the worker (a failure reaches the participant as an event).
+    private func setAudioForwarded(_ send: Bool, session: JanusVideoRoomSubscriber) {
+        let handOff = LoopHandOff(session)
+        let events = events
+        signalling.run {
+            do throws(JanusHTTPClient.Failure) {
+                try handOff.value.setAudioForwarded(send)
+            } catch {
+                events?.yield(.failure(.systemFailure("Janus configure (audio): \(error)")))
+            }
+        }
+    }
+
     private func subscription(_ subscriberId: String, to publisherId: String) throws(EngineError)
         -> (session: JanusVideoRoomSubscriber, runtime: SubscriptionRuntime) {
         guard subscriberId == participantId else { throw .unknownParticipant(subscriberId) }
@@ -326,6 +386,8 @@ final class JanusRoomRuntime: RoomBackend {
                 events?.yield(.e2eeStateChanged(publisherId: runtime.publisherId, state: state))
             }
         }
+        let playoutNow = clock.monotonicMicroseconds()
+        for audio in remoteAudio.values { audio.playDueSteps(now: playoutNow) }
         activity.note(feeds.activityCount &+ datagramsReceived, now: now)
         if now - lastKeepAliveMicroseconds > Self.keepAliveIntervalMicroseconds { sendKeepAlives(now: now) }
     }
@@ -359,8 +421,9 @@ final class JanusRoomRuntime: RoomBackend {
     /// session needs its keepalives.
     func nextDeadline(now: Int64) -> Int64 {
         guard session != nil || !subscriptions.isEmpty || !model.parked.isEmpty else { return .max }
+        let playout = remoteAudio.values.reduce(Int64.max) { min($0, $1.nextStepMicroseconds) }
         return min(activity.nextPass(now: now), feeds.mediaDue(now: now, pacingPushes: true) ?? .max,
-                   lastKeepAliveMicroseconds + Self.keepAliveIntervalMicroseconds + 1)
+                   lastKeepAliveMicroseconds + Self.keepAliveIntervalMicroseconds + 1, playout)
     }
 
     /// A rotated or ratcheted key seals (and opens) the frames from the next pass on.
@@ -388,6 +451,8 @@ final class JanusRoomRuntime: RoomBackend {
             onWorker(session.leave)
         }
         subscriptions.removeAll()
+        for audio in remoteAudio.values { audio.close() }
+        remoteAudio.removeAll()
         feeds.finishSources()
         pendingMicrophone?.feed.finishSource(.failure(EngineError.closed("microphone track \(pendingMicrophone?.trackId ?? "")")))
         pendingMicrophone = nil

@@ -91,6 +91,8 @@ final class RoomRuntime {
         speakers.removeParticipant(participantId, audioSSRC: participant.camera?.audioSSRC)
         announceDeparture(of: participant)
         participant.close()
+        // Its microphone's consumers: their streams end.
+        for other in participants.values { other.remoteAudio.removeValue(forKey: participantId)?.close() }
     }
 
     func participant(_ id: String) throws(EngineError) -> ParticipantRuntime {
@@ -253,7 +255,10 @@ final class RoomRuntime {
     @discardableResult
     func subscribe(_ subscriberId: String, to publisherId: String, runtime: EngineRuntime) throws(EngineError) -> SubscriptionRuntime {
         let subscriber = try participant(subscriberId)
-        if let existing = subscriber.subscriptions[publisherId] { return existing }
+        if let existing = subscriber.subscriptions[publisherId] {
+            room.consume(subscriber: subscriberId, participant: publisherId, [.camera])  // made for its microphone alone
+            return existing
+        }
         let ownerId = RoomNode.screenShareOwner(publisherId) ?? publisherId
         guard ownerId != subscriberId else { throw .notAllowed("a participant cannot subscribe to itself") }
         let camera = try publishedVideo(publisherId)
@@ -362,6 +367,45 @@ final class RoomRuntime {
         try subscription(subscriberId, to: publisherId).stopRecording()
     }
 
+    // MARK: - Remote audio
+
+    /// `subscriberId` consumes `publisherId`'s microphone: the subscription to its camera's node
+    /// (made if there is none, forwarding only the audio until the camera is subscribed) forwards
+    /// the audio, and its receiver plays out through a jitter buffer at the room's deadlines.
+    func startConsumingMicrophone(_ subscriberId: String, of publisherId: String, runtime: EngineRuntime,
+                                  completion: @escaping LoopCompletion<RemoteAudioRuntime>) {
+        completion(Result { () throws(EngineError) in
+            let subscriber = try participant(subscriberId)
+            guard subscriber.remoteAudio[publisherId] == nil else {
+                throw .notAllowed("\(subscriberId) already consumes \(publisherId)'s microphone (stop that track first)")
+            }
+            guard try camera(of: publisherId).microphone != nil else { throw .notPublished(participant: publisherId, track: "microphone") }
+            let made = subscriber.subscriptions[publisherId] == nil
+            let subscription = try subscribe(subscriberId, to: publisherId, runtime: runtime)
+            room.consume(subscriber: subscriberId, participant: publisherId, [.microphone])
+            // Made for the microphone alone: the camera waits for `subscribe(to:)` (with
+            // `autoConsume` the room already made the subscription, camera and all).
+            if made { room.stopConsuming(subscriber: subscriberId, participant: publisherId, [.camera]) }
+            let audio = RemoteAudioRuntime(publisherId: publisherId, receiver: subscription.subscriber.audio,
+                                           now: clock.monotonicMicroseconds())
+            subscriber.remoteAudio[publisherId] = audio
+            return audio
+        })
+    }
+
+    func stopConsumingMicrophone(subscriber subscriberId: String, publisher publisherId: String) {
+        guard let audio = participants[subscriberId]?.remoteAudio.removeValue(forKey: publisherId) else { return }
+        room.stopConsuming(subscriber: subscriberId, participant: publisherId, [.microphone])
+        audio.close()
+    }
+
+    func microphoneStats(subscriber subscriberId: String, publisher publisherId: String) throws(EngineError) -> RemoteAudioStats {
+        guard let audio = try participant(subscriberId).remoteAudio[publisherId] else {
+            throw .notPublished(participant: publisherId, track: "consumed microphone")
+        }
+        return audio.stats(isMuted: participants[publisherId]?.camera?.microphone?.isMuted)
+    }
+
     // MARK: - Testing hooks
 
     /// Limits (nil: opens) everything the room forwards to `participantId`.
@@ -422,6 +466,10 @@ final class RoomRuntime {
             }
         }
         _ = try? room.poll(timeoutMilliseconds: 0)
+        let playoutNow = clock.monotonicMicroseconds()
+        for id in order {
+            for audio in participants[id]?.remoteAudio.values ?? [:].values { audio.playDueSteps(now: playoutNow) }
+        }
         noteMediaFlow(now: now)
         reportProtocolSwitches()
         reportSpeakers(now: now)
@@ -545,7 +593,12 @@ final class RoomRuntime {
             participant.publishedVideos.contains { $0.video.hasMediaWaiting }
         }
         let active = mediaWaiting || now < activeUntilMicroseconds
-        return now + (active ? RoomBackendCadence.activeMicroseconds : RoomBackendCadence.idleMicroseconds)
+        var next = now + (active ? RoomBackendCadence.activeMicroseconds : RoomBackendCadence.idleMicroseconds)
+        // Consumed microphones play out every 20 ms, and only while they are consumed.
+        for participant in participants.values {
+            for audio in participant.remoteAudio.values { next = min(next, audio.nextStepMicroseconds) }
+        }
+        return next
     }
 
     /// Media arriving at any node (every stream of the room passes one) keeps the room at the

@@ -132,6 +132,16 @@ public final class JanusVideoRoomSubscriber {
             [.init(mid: videoMid, send: send, substream: substream, temporal: temporal)]).body)
     }
 
+    /// Asks Janus to relay the feed's audio or not (`configure` with the audio mid's `send`),
+    /// for a subscriber that stops or resumes consuming the microphone. A subscription whose
+    /// offer had no audio is `.unexpectedReply`.
+    public func setAudioForwarded(_ send: Bool) throws(JanusHTTPClient.Failure) {
+        guard let audioMid = negotiated.audio?.mid else {
+            throw .unexpectedReply(request: "configure", expected: "an audio stream in Janus's offer to configure")
+        }
+        try janus.message(JanusVideoRoomRequest.configureSubscription([.init(mid: audioMid, send: send)]).body)
+    }
+
     /// Keeps the Janus session alive: call at least every 30 s.
     public func keepAlive() throws(JanusHTTPClient.Failure) { try janus.keepAlive() }
 
