@@ -1,5 +1,6 @@
 import MediaCodecs
 import MediaEngine
+import InteropTestSupport
 import MediaEngineTesting
 import Testing
 

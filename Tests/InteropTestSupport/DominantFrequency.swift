@@ -2,7 +2,7 @@ import Foundation
 
 /// The frequency with the most power in 16-bit mono PCM at 48 kHz, searched in `range` at
 /// `resolution` Hz steps (a Goertzel filter per candidate): what a test reads a received tone by.
-func dominantFrequency(of samples: [Int16], in range: ClosedRange<Double> = 200...1_000, resolution: Double = 1) -> Double {
+public func dominantFrequency(of samples: [Int16], in range: ClosedRange<Double> = 200...1_000, resolution: Double = 1) -> Double {
     var best = (frequency: range.lowerBound, power: -1.0)
     var frequency = range.lowerBound
     while frequency <= range.upperBound {
