@@ -27,6 +27,8 @@ final class JanusRoomRuntime: RoomBackend {
     let url: URL
     let room: Int
     let localAddress: UInt32
+    /// STUN servers for server-reflexive candidates of every peer connection.
+    let iceServers: [ICEServer]
     let preferredProtocol: PreferredProtocol
     /// What the published camera's ICE runs over, once connected.
     private var transportProtocol: TransportProtocol?
@@ -67,7 +69,8 @@ final class JanusRoomRuntime: RoomBackend {
     /// Every datagram the subscriptions' connections received (the room model's `MediaActivity`).
     var datagramsReceivedSoFar: Int { Int(subscriptions.values.reduce(Int64(0)) { $0 + $1.runtime.subscriber.statistics.datagramsReceived }) }
 
-    init(id: String, url: URL, room: Int, localAddress: UInt32, e2ee: E2EEOptions?, preferredProtocol: PreferredProtocol,
+    init(id: String, url: URL, room: Int, localAddress: UInt32, iceServers: [ICEServer], e2ee: E2EEOptions?,
+         preferredProtocol: PreferredProtocol,
          signalling: SignallingWorker, clock: MediaClock) {
         self.signalling = signalling
         self.clock = clock
@@ -75,6 +78,7 @@ final class JanusRoomRuntime: RoomBackend {
         self.url = url
         self.room = room
         self.localAddress = localAddress
+        self.iceServers = iceServers
         self.e2ee = e2ee
         self.preferredProtocol = preferredProtocol
     }
@@ -115,7 +119,7 @@ final class JanusRoomRuntime: RoomBackend {
         }
         cameraConnecting = true
         let connect = JanusCameraConnect(url: url, room: room, display: model.display(of: participantId), camera: camera, audio: pendingMicrophone != nil,
-                                         localAddress: localAddress, preferredProtocol: preferredProtocol)
+                                         localAddress: localAddress, iceServers: iceServers, preferredProtocol: preferredProtocol)
         let handOff = LoopHandOff((room: self, sealer: sealer, completion: completion))
         signalling.run({ LoopHandOff(connect.run()) }, then: { _, outcome in
             handOff.value.room.finishPublishing(outcome.value, trackId: trackId, frameRate: settings.config.frameRate, feed: feed,
@@ -218,10 +222,12 @@ final class JanusRoomRuntime: RoomBackend {
             return completion(.failure(error))
         }
         subscribing.insert(publisherId)
-        let options = JanusVideoRoomSubscriber.Options(
+        var configured = JanusVideoRoomSubscriber.Options(
             url: url, room: room, feed: feed, localAddress: localAddress,
             subscriber: SubscriberConfiguration(localSSRC: runtime.randomSSRC(), cname: "\(subscriberId)<-\(publisherId)",
                                                 security: .insecurePlaintext))
+        configured.iceServers = iceServers
+        let options = configured
         let (url, room) = (url, room)
         let handOff = LoopHandOff((room: self, opener: opener, completion: completion))
         signalling.run({ () -> LoopHandOff<Result<JanusVideoRoomSubscriber, EngineError>> in

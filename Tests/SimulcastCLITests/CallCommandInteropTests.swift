@@ -18,12 +18,17 @@ import Testing
         let process = Process()
         let json: String
 
-        init(_ name: String, executable: String, janus: URL, directory: String, _ arguments: [String]) throws {
+        /// Starts the app on the client host bound to its veth address, or on `home` with no address.
+        init(_ name: String, executable: String, janus: URL, directory: String, home: HomeNetwork? = nil, _ arguments: [String]) throws {
             self.name = name
             json = "\(directory)/\(name).json"
-            process.executableURL = URL(fileURLWithPath: executable)
-            process.arguments = ["call", "--janus", janus.absoluteString, "--name", name, "--bind", PrivateNamespace.localAddress,
-                                 "--quiet", "--json", json] + arguments
+            let common = ["call", "--janus", janus.absoluteString, "--name", name, "--quiet", "--json", json]
+            if let home {
+                home.runOnHomeHost(process, executable: executable, arguments: common + arguments)
+            } else {
+                process.executableURL = URL(fileURLWithPath: executable)
+                process.arguments = common + ["--bind", PrivateNamespace.localAddress] + arguments
+            }
             FileManager.default.createFile(atPath: "\(directory)/\(name).log", contents: nil)
             let log = FileHandle(forWritingAtPath: "\(directory)/\(name).log")
             process.standardOutput = log
@@ -125,6 +130,37 @@ import Testing
             let leftAt = try #require(Self.remote(summary, "bob")["leftAtMs"] as? Int, "\(summary["name"] ?? "?") never heard bob leave")
             let heard = Double(joinedAt + leftAt) / 1_000 - signalled.timeIntervalSince1970
             #expect(heard >= -0.1 && heard <= 2, "\(summary["name"] ?? "?") heard bob leave \(heard) s after the signal")
+        }
+    }
+
+    /// Issue 29's first step: alice sits behind a NAT (`HomeNetwork`) and passes no address; she
+    /// gathers a host candidate on her only usable interface and a server-reflexive one from coturn
+    /// (STUN on the peer host), and holds the call with bob through Janus: each decodes the other.
+    @Test func behindANATAliceGathersHerOwnCandidatesAndTheCallWorks() throws {
+        try PrivateNamespace.require(for: "CallCommandInteropTests")
+        let executable = try SimulcastExecutable().path
+        let coturn = try Coturn(port: 34_795)
+        defer { coturn.stop() }
+        let home = try HomeNetwork()
+        defer { home.tearDown() }
+        let janus = try JanusHarness.start()
+        defer { janus.stop() }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("call-nat-\(getpid())").path
+        try? FileManager.default.removeItem(atPath: directory)
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+
+        let alice = try App("alice", executable: executable, janus: janus.url, directory: directory, home: home,
+                            ["--ice-server", "stun:\(PrivateNamespace.peerAddress):\(coturn.port)", "--seconds", "12"])
+        let bob = try App("bob", executable: executable, janus: janus.url, directory: directory, ["--seconds", "12"])
+        defer { for app in [alice, bob] where app.process.isRunning { kill(app.process.processIdentifier, SIGKILL) } }
+        let aliceSummary = try alice.summary(within: 40)
+        let bobSummary = try bob.summary(within: 40)
+        for (receiver, from) in [(aliceSummary, "bob"), (bobSummary, "alice")] {
+            let got = Self.remote(receiver, from)
+            print("\(receiver["name"] ?? "?") ← \(from): \(got["framesDecoded"] ?? "-") frames, \(got["audioBlocks"] ?? "-") audio blocks")
+            #expect((got["framesDecoded"] as? Int ?? 0) > 150 && got["decoderErrors"] as? Int == 0)
+            #expect((got["audioBlocks"] as? Int ?? 0) > 250)
         }
     }
 }

@@ -12,12 +12,13 @@ import Simulcast
 /// order. SIGINT/SIGTERM leave the room cleanly.
 enum CallCommand {
     static let usage = """
-    usage: simulcast call --janus URL --name NAME --bind IPV4 [--room N] [--mode MODE] [--input FILE.y4m] [--size WxH]
-                          [--tone HZ] [--screen-share] [--auto-consume true|false] [--seconds S] [--json PATH]
-                          [--save DIR] [--quiet]
+    usage: simulcast call --janus URL --name NAME [--bind IPV4] [--ice-server URL,...] [--room N] [--mode MODE]
+                          [--input FILE.y4m] [--size WxH] [--tone HZ] [--screen-share] [--auto-consume true|false]
+                          [--seconds S] [--json PATH] [--save DIR] [--quiet]
       --janus URL        Janus's HTTP API, e.g. http://10.0.0.1:8088/janus (VideoRoom plugin)
       --name NAME        this participant's id and display name in the room
-      --bind IPV4        the local address for ICE (one Janus can reach)
+      --bind IPV4        the one local address for ICE (default: every usable interface address)
+      --ice-server URLS  STUN servers for server-reflexive candidates, e.g. stun:192.0.2.1:3478 (comma-separated)
       --room N           the VideoRoom room (default 1234)
       --mode MODE        send-and-recv (default), recv-only (publishes nothing) or signalling-only (the room's
                          events only: no media at all)
@@ -38,7 +39,8 @@ enum CallCommand {
     struct Options {
         var url: URL
         var name: String
-        var bind: String
+        var bind: String?
+        var iceServers: [ICEServer]
         var room: Int
         var mode: RoomMode
         var input: String?
@@ -53,7 +55,7 @@ enum CallCommand {
     }
 
     static func parse(_ arguments: ArraySlice<String>) throws -> Options {
-        let options = try CommandLineArguments(arguments, valueOptions: ["janus", "name", "bind", "room", "mode", "input", "size",
+        let options = try CommandLineArguments(arguments, valueOptions: ["janus", "name", "bind", "ice-server", "room", "mode", "input", "size",
                                                                          "tone", "auto-consume", "seconds", "json", "save"],
                                                flagOptions: ["screen-share", "quiet"])
         guard let janus = options.string("janus"), let url = URL(string: janus), url.scheme == "http" else {
@@ -62,7 +64,10 @@ enum CallCommand {
         guard let name = options.string("name"), !name.isEmpty, name.count <= 64, !name.contains("|"), !name.contains("/") else {
             throw CommandError("--name NAME is required: 1 to 64 characters, without | or /")
         }
-        guard let bind = options.string("bind") else { throw CommandError("--bind IPV4 is required: the local address Janus reaches for ICE") }
+        let iceServers = (options.string("ice-server")?.split(separator: ",").map { ICEServer(urls: [String($0)]) }) ?? []
+        for server in iceServers {
+            do { _ = try server.parsedURLs() } catch { throw CommandError("--ice-server: \(error)") }
+        }
         let modes: [String: RoomMode] = ["send-and-recv": .sendAndRecv, "recv-only": .recvOnly, "signalling-only": .signallingOnly]
         guard let mode = modes[options.string("mode") ?? "send-and-recv"] else {
             throw CommandError("--mode must be send-and-recv, recv-only or signalling-only")
@@ -76,7 +81,7 @@ enum CallCommand {
         let save = options.string("save")
         if let save { try OutputFiles.createDirectory(save) }
         let json = try options.string("json").map { path throws(CommandError) in try OutputFiles.openForWriting(path) }
-        return Options(url: url, name: name, bind: bind, room: try options.int("room", default: 1234, range: 1...Int(Int32.max)),
+        return Options(url: url, name: name, bind: options.string("bind"), iceServers: iceServers, room: try options.int("room", default: 1234, range: 1...Int(Int32.max)),
                        mode: mode, input: options.string("input"), size: try options.size("size", default: (640, 360)), tone: tone,
                        screenShare: options.flag("screen-share"), autoConsume: autoConsume,
                        seconds: try options.int("seconds", default: 30, range: 1...86_400), json: json, save: save,

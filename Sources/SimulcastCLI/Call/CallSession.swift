@@ -23,7 +23,8 @@ struct CallSession {
     func run() async throws -> JSONValue {
         let started = ContinuousClock.now
         let participant = try await engine.joinJanusRoom(url: options.url, room: options.room, participantId: options.name,
-                                                         localAddress: options.bind, name: options.name, mode: options.mode)
+                                                         localAddress: options.bind, iceServers: options.iceServers,
+                                                         name: options.name, mode: options.mode)
         let joined = ContinuousClock.now
         let joinedAtUnixMilliseconds = Int(Date().timeIntervalSince1970 * 1_000)
         let published = try await publish(participant)

@@ -19,8 +19,11 @@ public final class JanusVideoRoomSubscriber {
         public var room: Int
         /// The publisher's id in the room (its `feed`).
         public var feed: Int
-        /// The local address to bind (its port 0: any); must be one Janus can reach.
+        /// The local address to bind (its port 0: any); must be one Janus can reach. 0: every
+        /// interface, a host candidate for each usable interface address.
         public var localAddress: UInt32
+        /// STUN servers for server-reflexive candidates (RFC 8445 §5.1.1.2); TURN is not used yet.
+        public var iceServers: [ICEServer] = []
         /// The simulcast substream (0 lowest) and temporal layer to start on; nil: Janus's default (the top).
         public var substream: Int?
         public var temporal: Int?
@@ -85,11 +88,11 @@ public final class JanusVideoRoomSubscriber {
         guard let offerSDP else { throw .signalling(.unexpectedReply(request: "join", expected: "JSEP offer")) }
         self.videoMid = videoMid
 
-        let peer = try WebRTCLocalPeer(localAddress: options.localAddress, role: .controlled, clock: clock)
+        let peer = try WebRTCLocalPeer(localAddress: options.localAddress, role: .controlled, iceServers: options.iceServers, clock: clock)
         let cname = options.subscriber.cname ?? "engine-\(options.subscriber.localSSRC)"
         do {
             negotiated = try ReceivingSession(offer: SessionDescription(parsing: offerSDP), ice: peer.credentials,
-                                              fingerprint: peer.certificate.fingerprint, candidates: [peer.hostCandidate], cname: cname)
+                                              fingerprint: peer.certificate.fingerprint, candidates: peer.candidates, cname: cname)
         } catch {
             throw .sdp(error)
         }
