@@ -62,6 +62,16 @@ final class EventLog: @unchecked Sendable {
 
     var all: [ParticipantEvent] { lock.run { events } }
 
+    /// The first `.publishedToSFU` event, waited for up to `seconds` (the event reaches the log
+    /// through its reading task, which may run after `publish` returned).
+    func publication(within seconds: Double = 2) async throws -> SFUPublication? {
+        for _ in 0..<max(1, Int(seconds * 50)) {
+            if let found = all.compactMap({ if case let .publishedToSFU(p) = $0 { p } else { nil } }).first { return found }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return nil
+    }
+
     /// The `.protocolSwitched` events so far.
     var protocolSwitches: [ProtocolSwitch] {
         all.compactMap { event in

@@ -16,12 +16,7 @@ extension JanusRoomAPITests {
         let events = EventLog(alice)
         let camera = try alice.createCameraVideoTrack(encoderConfig: .h360p)
         try await alice.publish(camera)
-        var published: String?
-        for _ in 0..<100 where published == nil {
-            published = events.all.compactMap { if case let .publishedToSFU(p) = $0 { p.feedId } else { nil } }.first
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        let feedId = try #require(published)
+        let feedId = try #require(try await events.publication()?.feedId)
         let bob = try await engine.joinJanusRoom(url: harness.url, room: 1234, participantId: "bob",
                                                  localAddress: PrivateNamespace.localAddress)
         _ = try await bob.subscribe(to: feedId)

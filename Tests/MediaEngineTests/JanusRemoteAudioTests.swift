@@ -21,7 +21,7 @@ import Testing
         try await alice.publish(microphone)
         let camera = try alice.createCameraVideoTrack(encoderConfig: .h360p)
         try await alice.publish(camera)
-        let feed = try #require(aliceEvents.all.compactMap { if case let .publishedToSFU(p) = $0 { p.feedId } else { nil } }.first)
+        let feed = try #require(try await aliceEvents.publication()?.feedId)
 
         let bob = try await engine.joinJanusRoom(url: harness.url, room: 1234, participantId: "bob",
                                                  localAddress: PrivateNamespace.localAddress)

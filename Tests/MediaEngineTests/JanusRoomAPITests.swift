@@ -52,7 +52,7 @@ import Testing
         await #expect(throws: EngineError.self) { try await alice.subscribe(to: "bob") }
         // Both tracks ride one peer connection: a second microphone cannot join it later.
         await #expect(throws: EngineError.self) { try await alice.publish(alice.createMicrophoneAudioTrack()) }
-        let publication = try #require(events.all.compactMap { if case let .publishedToSFU(p) = $0 { p } else { nil } }.first)
+        let publication = try #require(try await events.publication())
         print("Published: \(publication), Janus's streams \(publication.streamsJSON)")
         #expect(publication.rids.count == camera.layerSizes.count)
         #expect(publication.audio)
@@ -116,12 +116,7 @@ import Testing
         let camera = try alice.createCameraVideoTrack(encoderConfig: .h360p)
         try await alice.publish(camera)
         let capture = Capture(camera, width: 640, height: 360)
-        var published: SFUPublication?
-        for _ in 0..<100 where published == nil {
-            published = aliceEvents.all.compactMap { if case let .publishedToSFU(p) = $0 { p } else { nil } }.first
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        let publication = try #require(published)
+        let publication = try #require(try await aliceEvents.publication())
 
         let bob = try await engine.joinJanusRoom(url: janus.url, room: 1234, participantId: "bob", localAddress: PrivateNamespace.localAddress, e2ee: roomKey)
         let carol = try await engine.joinJanusRoom(url: janus.url, room: 1234, participantId: "carol", localAddress: PrivateNamespace.localAddress,
