@@ -37,6 +37,16 @@ final class CameraRuntime {
     /// Whether frames wait to be sent (pushed, or a source playing), the mic's included.
     var hasMediaWaiting: Bool { video.feed.hasFrames || microphone?.hasFramesWaiting == true }
 
+    /// When this track next needs the loop though no socket became readable (monotonic µs;
+    /// `Int64.max`: none): its node's stages (`ForwardingNode.nextDeadline`), the camera frame's
+    /// cadence slot, the microphone's next frame.
+    func nextDeadline(now: Int64) -> Int64 {
+        var earliest = node.nextDeadline()
+        if let frame = video.waitingDue(now: now, pacingPushes: true) { earliest = min(earliest, frame) }
+        if let audio = microphone?.nextDue(now: now) { earliest = min(earliest, audio) }
+        return earliest
+    }
+
     func sendDueMedia(now: Int64) -> EngineError? {
         var failure: EngineError?
         if let frame = video.takeDue(at: now, pacingPushes: true) {

@@ -93,6 +93,15 @@ public struct PacketPacer: Sendable {
     }
 
     /// Hands `send` every packet the budget allows at `nowMicroseconds`, urgent ones first.
+    /// When `drain` next lets a packet leave (µs): nil while nothing is queued; else when the
+    /// budget, in debt after the last drain, is repaid at `bitsPerSecond`.
+    public var nextDepartureMicroseconds: Int64? {
+        guard queuedPackets > 0 else { return nil }
+        guard let last = lastDrainMicroseconds, budgetBytes < 0, bitsPerSecond > 0 else { return lastDrainMicroseconds ?? .min }
+        let perMicrosecond = Double(bitsPerSecond) / 8 / 1_000_000
+        return last + Int64((-budgetBytes / perMicrosecond).rounded(.up))
+    }
+
     public mutating func drain<Failure: Error>(nowMicroseconds now: Int64,
                                                _ send: (Departure) throws(Failure) -> Void) throws(Failure) {
         let elapsed = lastDrainMicroseconds.map { max(0, now - $0) } ?? 0
