@@ -99,7 +99,8 @@ let package = Package(
                 path: "Tests/ReadmeSnippets/Plugin"),
         .testTarget(name: "ReadmeSnippetTests", dependencies: ["MediaEngine"], path: "Tests/ReadmeSnippetTests",
                     plugins: ["ReadmeSnippetsPlugin"]),
-        .testTarget(name: "SimulcastCLITests", dependencies: ["SimulcastCLI", "MediaEngine", "RTPWire", "MediaCodecs", "Simulcast", "SFrame"],
+        .testTarget(name: "SimulcastCLITests", dependencies: ["SimulcastCLI", "MediaEngine", "RTPWire", "MediaCodecs", "Simulcast", "SFrame",
+                                                      "InteropTestSupport"],
                     path: "Tests/SimulcastCLITests"),
     ],
     swiftLanguageModes: [.v6]

@@ -3,6 +3,7 @@ import CommandLineSupport
 import CReference
 import Foundation
 import EngineCore
+import MediaCodecs
 import RTPWire
 import SRTP
 
@@ -23,6 +24,9 @@ enum AllocationCount {
         var rtpSend: Window
         /// `VP8Packetizer.packetize` + `RTPStreamSender.send` of 9000-byte frames.
         var vp8Frame: Window
+        /// `AudioReceiver.receive` of Opus packets while the stream plays out through the jitter
+        /// buffer (issue 28 remote audio), one 20 ms playout step between packets (not counted).
+        var audioReceive: Window
         /// libsrtp's `srtp_protect` called directly from C on 1200-byte packets.
         var cSRTPProtect: Window
         /// Allocations per packet the engine adds over the C baseline (0 is the goal).
@@ -75,6 +79,8 @@ enum AllocationCount {
         let frameAllocations = alloc_counter_get()
         let framePackets = Int(sender.packetCount - before)
 
+        let audioReceive = try audioReceiveAllocations(packets: 1000)
+
         guard let reference = key.withUnsafeBufferPointer({ cref_srtp_create($0.baseAddress) }) else {
             throw ValidationError(message: "cref_srtp_create failed")
         }
@@ -100,16 +106,47 @@ enum AllocationCount {
         let perFramePacket = Double(frameAllocations) / Double(max(1, framePackets))
         let report = Report(rtpSend: Window(packets: packets, allocations: sendAllocations),
                             vp8Frame: Window(packets: framePackets, allocations: frameAllocations),
+                            audioReceive: audioReceive,
                             cSRTPProtect: Window(packets: packets, allocations: cAllocations),
                             engineAllocationsPerPacket: max(perSend, perFramePacket) - baseline,
                             counterSelfCheck: selfCheck)
         print("Steady-state heap allocations per packet (interposed allocator):")
         print("  RTPStreamSender.send (header + extensions, history, SRTP, transport): \(MarkdownTable.fmt(perSend, 2))")
         print("  VP8Packetizer.packetize + send, 9 KB frames: \(MarkdownTable.fmt(perFramePacket, 2))")
+        print("  AudioReceiver.receive into the playout jitter buffer: "
+              + MarkdownTable.fmt(Double(audioReceive.allocations) / Double(audioReceive.packets), 2))
         print("  C loop calling srtp_protect directly (libsrtp2 + NSS baseline): \(MarkdownTable.fmt(baseline, 2))")
         print("  engine allocations per packet over the baseline: \(MarkdownTable.fmt(report.engineAllocationsPerPacket, 2))")
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         print(String(decoding: try encoder.encode(report), as: UTF8.self))
+    }
+
+    /// Allocations inside `AudioReceiver.receive` alone, in steady state: real Opus packets (20 ms
+    /// of a tone each) arriving every 20 ms while the receiver plays out, after a warm-up that
+    /// had every slot of the jitter buffer hold each payload size once.
+    static func audioReceiveAllocations(packets: Int) throws -> Window {
+        let encoder = try OpusEncoder()
+        let signal = TestSignal()
+        var output = [UInt8](repeating: 0, count: OpusEncoder.maxPacketSize)
+        let payloads = try (0..<50).map { index in
+            let length = try encoder.encode(signal.frame(index), into: &output)
+            return Array(output[0..<length])
+        }
+        let receiver = try AudioReceiver()
+        receiver.startPlayout()
+        let warmUp = 2_048  // every slot of the buffer has held each payload size
+        var allocations: Int64 = 0
+        for index in 0..<(warmUp + packets) {
+            let now = Int64(index) * 20_000
+            let packet = RTPPacket(header: RTPHeader(payloadType: 111, sequenceNumber: UInt16(truncatingIfNeeded: index),
+                                                     timestamp: UInt32(truncatingIfNeeded: index * 960), ssrc: 7),
+                                   payload: payloads[index % payloads.count])
+            let before = alloc_counter_get()
+            receiver.receive(packet, arrivalMicroseconds: now)
+            if index >= warmUp { allocations += alloc_counter_get() - before }
+            _ = receiver.playOut(nowMicroseconds: now)
+        }
+        return Window(packets: packets, allocations: allocations)
     }
 }

@@ -1,5 +1,13 @@
-/// Why a WAV file cannot be used as a mic track.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Why a WAV file cannot be used as a mic track, or written (`WAVFileWriter`).
 public enum WAVError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// Creating or writing the file failed (`fopen`/`fwrite`/`fclose`'s errno).
+    case writeFailed(path: String, errno: Int32)
     /// The path cannot be read as a file at all (missing, unreadable, a directory, a device, empty).
     case file(InputFileError)
     /// The file ends inside a header or chunk.
@@ -12,6 +20,7 @@ public enum WAVError: Error, Equatable, Sendable, CustomStringConvertible {
     /// What was wrong, with the values involved and what is accepted.
     public var description: String {
         switch self {
+        case let .writeFailed(path, code): return "cannot write the WAV file \(path): \(String(cString: strerror(code)))"
         case let .file(error): return "cannot read \(error.path) as a WAV file: \(error.reason)"
         case let .truncated(part): return "the WAV file is cut short inside its \(part)"
         case let .notWAV(why): return "not a WAV file (\(why)): expected a RIFF/WAVE file with 'fmt ' and 'data' chunks"

@@ -15,3 +15,5 @@
 @_exported import struct Simulcast.ActiveSpeaker
 @_exported import enum SRTP.SRTPSuite
 @_exported import enum SFrame.SFrameCipherSuite
+@_exported public import struct SessionCore.ICEServer
+@_exported public import enum SessionCore.ICETransportPolicy

@@ -14,6 +14,7 @@ struct JanusCameraConnect: Sendable {
     let camera: LayerPlan
     let audio: Bool
     let localAddress: UInt32
+    let iceServers: [ICEServer]
     let preferredProtocol: PreferredProtocol
 
     /// A connected publication, what it runs over, and the switch to ICE-TCP if UDP failed first.
@@ -46,8 +47,10 @@ struct JanusCameraConnect: Sendable {
     }
 
     private func connect(iceTCP: Bool, timeoutMilliseconds: Int64) throws(JanusVideoRoomPublisher.Failure) -> JanusVideoRoomPublisher {
-        try JanusVideoRoomPublisher(options: .init(url: url, room: room, display: display, camera: camera, audio: audio,
-                                                   localAddress: localAddress, connectTimeoutMilliseconds: timeoutMilliseconds,
-                                                   iceTCP: iceTCP))
+        var options = JanusVideoRoomPublisher.Options(url: url, room: room, display: display, camera: camera, audio: audio,
+                                                      localAddress: localAddress, connectTimeoutMilliseconds: timeoutMilliseconds,
+                                                      iceTCP: iceTCP)
+        options.iceServers = iceServers
+        return try JanusVideoRoomPublisher(options: options)
     }
 }

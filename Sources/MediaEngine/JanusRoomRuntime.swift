@@ -28,6 +28,8 @@ final class JanusRoomRuntime: RoomBackend {
     let url: URL
     let room: Int
     let localAddress: UInt32
+    /// STUN servers for server-reflexive candidates of every peer connection.
+    let iceServers: [ICEServer]
     let preferredProtocol: PreferredProtocol
     /// What the published camera's ICE runs over, once connected.
     private var transportProtocol: TransportProtocol?
@@ -46,6 +48,10 @@ final class JanusRoomRuntime: RoomBackend {
     private var lastKeepAliveMicroseconds: Int64 = 0
     /// Received publishers by feed id: the Janus subscription and what the loop runs of it.
     private var subscriptions: [String: (session: JanusVideoRoomSubscriber, runtime: SubscriptionRuntime)] = [:]
+    /// Consumed microphones by feed id (each rides its feed's subscription), and the feeds whose
+    /// audio Janus was asked to stop relaying.
+    private var remoteAudio: [String: RemoteAudioRuntime] = [:]
+    private var audioStopped: Set<String> = []
     /// The substream and temporal layer last asked for, per feed id.
     private var requestedLayers: [String: (spatial: Int?, temporal: Int?)] = [:]
     /// The engine's clock, read on the loop (the sessions' connects on the worker keep the system clock).
@@ -60,7 +66,8 @@ final class JanusRoomRuntime: RoomBackend {
     /// Every datagram the subscriptions' connections received (the room model's `MediaActivity`).
     var datagramsReceivedSoFar: Int { Int(subscriptions.values.reduce(Int64(0)) { $0 + $1.runtime.subscriber.statistics.datagramsReceived }) }
 
-    init(id: String, url: URL, room: Int, localAddress: UInt32, e2ee: E2EEOptions?, preferredProtocol: PreferredProtocol,
+    init(id: String, url: URL, room: Int, localAddress: UInt32, iceServers: [ICEServer], e2ee: E2EEOptions?,
+         preferredProtocol: PreferredProtocol,
          signalling: SignallingWorker, clock: MediaClock) {
         self.signalling = signalling
         self.clock = clock
@@ -68,6 +75,7 @@ final class JanusRoomRuntime: RoomBackend {
         self.url = url
         self.room = room
         self.localAddress = localAddress
+        self.iceServers = iceServers
         self.e2ee = e2ee
         self.preferredProtocol = preferredProtocol
     }
@@ -108,7 +116,7 @@ final class JanusRoomRuntime: RoomBackend {
         }
         cameraConnecting = true
         let connect = JanusCameraConnect(url: url, room: room, display: model.display(of: participantId), camera: camera, audio: pendingMicrophone != nil,
-                                         localAddress: localAddress, preferredProtocol: preferredProtocol)
+                                         localAddress: localAddress, iceServers: iceServers, preferredProtocol: preferredProtocol)
         let handOff = LoopHandOff((room: self, sealer: sealer, completion: completion))
         signalling.run({ LoopHandOff(connect.run()) }, then: { _, outcome in
             handOff.value.room.finishPublishing(outcome.value, trackId: trackId, frameRate: settings.config.frameRate, feed: feed,
@@ -211,10 +219,12 @@ final class JanusRoomRuntime: RoomBackend {
             return completion(.failure(error))
         }
         subscribing.insert(publisherId)
-        let options = JanusVideoRoomSubscriber.Options(
+        var configured = JanusVideoRoomSubscriber.Options(
             url: url, room: room, feed: feed, localAddress: localAddress,
             subscriber: SubscriberConfiguration(localSSRC: runtime.randomSSRC(), cname: "\(subscriberId)<-\(publisherId)",
                                                 security: .insecurePlaintext))
+        configured.iceServers = iceServers
+        let options = configured
         let (url, room) = (url, room)
         let handOff = LoopHandOff((room: self, opener: opener, completion: completion))
         signalling.run({ () -> LoopHandOff<Result<JanusVideoRoomSubscriber, EngineError>> in
@@ -306,6 +316,62 @@ final class JanusRoomRuntime: RoomBackend {
         try subscription(subscriberId, to: publisherId).runtime.stopRecording()
     }
 
+    /// The subscriber peer connections (one per received feed; its camera and microphone share it).
+    var subscriberConnectionCount: Int { subscriptions.count }
+
+    // MARK: - Remote audio
+
+    /// Consumes the microphone of feed `publisherId`: its subscription (made if there is none)
+    /// carries the feed's audio beside its video; the receiver plays it out at the room's deadlines.
+    func startConsumingMicrophone(_ subscriberId: String, of publisherId: String, runtime: EngineRuntime,
+                                  completion: @escaping LoopCompletion<RemoteAudioRuntime>) {
+        startSubscribing(subscriberId, to: publisherId, runtime: runtime) { outcome in
+            completion(Result { () throws(EngineError) in
+                _ = try outcome.get()
+                guard let session = self.subscriptions[publisherId]?.session, session.negotiated.audio != nil else {
+                    throw .notPublished(participant: publisherId, track: "microphone")
+                }
+                guard self.remoteAudio[publisherId] == nil else {
+                    throw .notAllowed("\(subscriberId) already consumes feed \(publisherId)'s microphone (stop that track first)")
+                }
+                let audio = RemoteAudioRuntime(publisherId: publisherId, receiver: session.subscriber.audio,
+                                               now: self.clock.monotonicMicroseconds())
+                self.remoteAudio[publisherId] = audio
+                if self.audioStopped.remove(publisherId) != nil { self.setAudioForwarded(true, session: session) }
+                return audio
+            })
+        }
+    }
+
+    /// Janus stops relaying the feed's audio to us; playout stops and the track's stream ends.
+    func stopConsumingMicrophone(subscriber subscriberId: String, publisher publisherId: String) {
+        guard subscriberId == participantId, let audio = remoteAudio.removeValue(forKey: publisherId) else { return }
+        audio.close()
+        guard let session = subscriptions[publisherId]?.session else { return }
+        audioStopped.insert(publisherId)
+        setAudioForwarded(false, session: session)
+    }
+
+    func microphoneStats(subscriber subscriberId: String, publisher publisherId: String) throws(EngineError) -> RemoteAudioStats {
+        guard subscriberId == participantId, let audio = remoteAudio[publisherId] else {
+            throw .notPublished(participant: publisherId, track: "consumed microphone")
+        }
+        return audio.stats(isMuted: nil)
+    }
+
+    /// Janus's `configure` of the audio mid, from the worker (a failure reaches the participant as an event).
+    private func setAudioForwarded(_ send: Bool, session: JanusVideoRoomSubscriber) {
+        let handOff = LoopHandOff(session)
+        let events = events
+        signalling.run {
+            do throws(JanusHTTPClient.Failure) {
+                try handOff.value.setAudioForwarded(send)
+            } catch {
+                events?.yield(.failure(.systemFailure("Janus configure (audio): \(error)")))
+            }
+        }
+    }
+
     private func subscription(_ subscriberId: String, to publisherId: String) throws(EngineError)
         -> (session: JanusVideoRoomSubscriber, runtime: SubscriptionRuntime) {
         guard subscriberId == participantId else { throw .unknownParticipant(subscriberId) }
@@ -323,6 +389,8 @@ final class JanusRoomRuntime: RoomBackend {
                 events?.yield(.e2eeStateChanged(publisherId: runtime.publisherId, state: state))
             }
         }
+        let playoutNow = clock.monotonicMicroseconds()
+        for audio in remoteAudio.values { audio.playDueSteps(now: playoutNow) }
         if now - lastKeepAliveMicroseconds > Self.keepAliveIntervalMicroseconds { sendKeepAlives(now: now) }
     }
 
@@ -362,6 +430,8 @@ final class JanusRoomRuntime: RoomBackend {
                            lastKeepAliveMicroseconds + Self.keepAliveIntervalMicroseconds + 1)
         if let session { earliest = min(earliest, session.publisher.nextDeadline()) }
         for (_, runtime) in subscriptions.values { earliest = min(earliest, runtime.subscriber.nextDeadline()) }
+        // Consumed microphones play out every 20 ms, and only while they are consumed.
+        for audio in remoteAudio.values { earliest = min(earliest, audio.nextStepMicroseconds) }
         return max(now, earliest)
     }
 
@@ -390,6 +460,8 @@ final class JanusRoomRuntime: RoomBackend {
             onWorker(session.leave)
         }
         subscriptions.removeAll()
+        for audio in remoteAudio.values { audio.close() }
+        remoteAudio.removeAll()
         feeds.finishSources()
         pendingMicrophone?.feed.finishSource(.failure(EngineError.closed("microphone track \(pendingMicrophone?.trackId ?? "")")))
         pendingMicrophone = nil

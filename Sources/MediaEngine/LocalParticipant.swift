@@ -141,6 +141,19 @@ public final class LocalParticipant: Sendable {
         return RemoteVideoTrack(publisherId: publisherId, source: source, subscriberId: id, roomId: roomId, frames: frames, loop: loop)
     }
 
+    /// Consumes `publisherId`'s microphone (issue 28; docs/receiving.md "Remote audio"): decoded
+    /// 48 kHz PCM in 20 ms blocks from the returned track until `stopConsuming()` on it. In a
+    /// hosted room `publisherId` is the participant id; in a Janus room, its feed id (as for
+    /// `subscribe(to:)`). Consuming the same microphone twice is `.notAllowed` (stop the first).
+    public func subscribe(toMicrophoneOf publisherId: String) async throws(EngineError) -> RemoteAudioTrack {
+        let (roomId, subscriberId) = (roomId, id)
+        let frames = try await loop.performDeferred { runtime, finish throws(EngineError) in
+            guard let room = runtime.rooms[roomId] else { throw .closed("room \(roomId)") }
+            room.startConsumingMicrophone(subscriberId, of: publisherId, runtime: runtime) { finish($0.map(\.frameStream)) }
+        }
+        return RemoteAudioTrack(publisherId: publisherId, frames: frames, subscriber: self)
+    }
+
     /// Leaves the room: the camera says goodbye, every stream of this participant finishes.
     public func leave() async {
         let (roomId, participantId) = (roomId, id)

@@ -53,15 +53,30 @@ public final class MediaEngine: Sendable {
     /// `.roomJoined`, then arrivals, tracks and departures, and `subscribe(to:)` takes a
     /// participant id. `mode`: `.recvOnly` publishes nothing; `.signallingOnly` opens no media
     /// socket, only the room's events.
-    public func joinJanusRoom(url: URL, room: Int, participantId: String, localAddress: String,
+    ///
+    /// Candidates (RFC 8445 §5.1.1, docs/joining-a-room.md): `localAddress` restricts ICE to one
+    /// IPv4 address; nil gathers a host candidate on every usable interface address (loopback and
+    /// link-local left out). `iceServers` adds server-reflexive candidates from their STUN URLs
+    /// (`stun:host:port`; TURN URLs are checked but not used for relaying yet).
+    public func joinJanusRoom(url: URL, room: Int, participantId: String, localAddress: String? = nil,
+                              iceServers: [ICEServer] = [],
                               e2ee: E2EEOptions? = nil, preferredProtocol: PreferredProtocol? = nil,
                               name: String? = nil, mode: RoomMode = .sendAndRecv)
         async throws(EngineError) -> LocalParticipant {
-        guard let address = NetworkEndpoint.ipv4Address(localAddress) else { throw .invalidConfiguration("'\(localAddress)' is not an IPv4 address") }
+        let address: UInt32  // 0: every interface
+        if let localAddress {
+            guard let given = NetworkEndpoint.ipv4Address(localAddress) else { throw .invalidConfiguration("'\(localAddress)' is not an IPv4 address") }
+            address = given
+        } else {
+            address = 0
+        }
+        for server in iceServers {
+            do { _ = try server.parsedURLs() } catch { throw .invalidConfiguration("\(error)") }
+        }
         guard url.scheme == "http" || url.scheme == "https" else { throw .invalidConfiguration("'\(url)' is not an HTTP URL") }
         let (events, continuation) = AsyncStream.makeStream(of: ParticipantEvent.self, bufferingPolicy: .bufferingNewest(256))
         let roomId = try await loop.perform { runtime throws(EngineError) -> String in
-            let janus = runtime.joinJanusRoom(url: url, room: room, localAddress: address, e2ee: e2ee,
+            let janus = runtime.joinJanusRoom(url: url, room: room, localAddress: address, iceServers: iceServers, e2ee: e2ee,
                                               preferredProtocol: preferredProtocol ?? .udpOverTCP)
             try janus.join(participantId, events: continuation, keyProvider: nil, runtime: runtime)
             janus.startRoomModel(name: name, mode: mode)

@@ -11,6 +11,8 @@ final class ParticipantRuntime {
     var screenShare: CameraRuntime?
     /// What it receives, by publisher key (`RoomNode.screenShareKey(of:)` for a screen share).
     var subscriptions: [String: SubscriptionRuntime] = [:]
+    /// The microphones it consumes, by publisher id (each rides the subscription to that publisher).
+    var remoteAudio: [String: RemoteAudioRuntime] = [:]
     /// Its published videos (camera first), with their publisher keys.
     var publishedVideos: [(key: String, video: CameraRuntime)] {
         [camera.map { (id, $0) }, screenShare.map { (RoomNode.screenShareKey(of: id), $0) }].compactMap { $0 }
@@ -42,6 +44,7 @@ final class ParticipantRuntime {
         camera?.close()
         screenShare?.close()
         for subscription in subscriptions.values { subscription.close() }
+        for audio in remoteAudio.values { audio.close() }
         events.yield(.connectionStateChanged(.disconnected))
         events.finish()
     }

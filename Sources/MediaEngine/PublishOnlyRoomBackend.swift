@@ -32,6 +32,17 @@ extension PublishOnlyRoomBackend {
         throw receivingUnsupported
     }
 
+    func startConsumingMicrophone(_ subscriberId: String, of publisherId: String, runtime: EngineRuntime,
+                                  completion: @escaping LoopCompletion<RemoteAudioRuntime>) {
+        completion(.failure(receivingUnsupported))
+    }
+
+    func stopConsumingMicrophone(subscriber subscriberId: String, publisher publisherId: String) {}
+
+    func microphoneStats(subscriber subscriberId: String, publisher publisherId: String) throws(EngineError) -> RemoteAudioStats {
+        throw receivingUnsupported
+    }
+
     func stats(subscriber subscriberId: String, publisher publisherId: String) throws(EngineError) -> RemoteVideoStats {
         throw receivingUnsupported
     }

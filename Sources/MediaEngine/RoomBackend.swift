@@ -38,6 +38,13 @@ protocol RoomBackend: AnyObject {
     func stats(subscriber subscriberId: String, publisher publisherId: String) throws(EngineError) -> RemoteVideoStats
     func startRecording(subscriber subscriberId: String, publisher publisherId: String, path: String) throws(EngineError)
     func stopRecording(subscriber subscriberId: String, publisher publisherId: String) throws(EngineError)
+    /// Issue 28: `subscriberId` consumes `publisherId`'s microphone (played out at the room's
+    /// deadlines); `completion` runs as `startSubscribing`'s does.
+    func startConsumingMicrophone(_ subscriberId: String, of publisherId: String, runtime: EngineRuntime,
+                                  completion: @escaping LoopCompletion<RemoteAudioRuntime>)
+    /// Stops it (nothing more is sent to `subscriberId`); nothing to do when it is not consumed.
+    func stopConsumingMicrophone(subscriber subscriberId: String, publisher publisherId: String)
+    func microphoneStats(subscriber subscriberId: String, publisher publisherId: String) throws(EngineError) -> RemoteAudioStats
     func tick(runtime: EngineRuntime)
     func close()
 

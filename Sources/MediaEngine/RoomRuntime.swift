@@ -87,6 +87,8 @@ final class RoomRuntime {
         speakers.removeParticipant(participantId, audioSSRC: participant.camera?.audioSSRC)
         announceDeparture(of: participant)
         participant.close()
+        // Its microphone's consumers: their streams end.
+        for other in participants.values { other.remoteAudio.removeValue(forKey: participantId)?.close() }
     }
 
     func participant(_ id: String) throws(EngineError) -> ParticipantRuntime {
@@ -249,7 +251,10 @@ final class RoomRuntime {
     @discardableResult
     func subscribe(_ subscriberId: String, to publisherId: String, runtime: EngineRuntime) throws(EngineError) -> SubscriptionRuntime {
         let subscriber = try participant(subscriberId)
-        if let existing = subscriber.subscriptions[publisherId] { return existing }
+        if let existing = subscriber.subscriptions[publisherId] {
+            room.consume(subscriber: subscriberId, participant: publisherId, [.camera])  // made for its microphone alone
+            return existing
+        }
         let ownerId = RoomNode.screenShareOwner(publisherId) ?? publisherId
         guard ownerId != subscriberId else { throw .notAllowed("a participant cannot subscribe to itself") }
         let camera = try publishedVideo(publisherId)
@@ -358,6 +363,45 @@ final class RoomRuntime {
         try subscription(subscriberId, to: publisherId).stopRecording()
     }
 
+    // MARK: - Remote audio
+
+    /// `subscriberId` consumes `publisherId`'s microphone: the subscription to its camera's node
+    /// (made if there is none, forwarding only the audio until the camera is subscribed) forwards
+    /// the audio, and its receiver plays out through a jitter buffer at the room's deadlines.
+    func startConsumingMicrophone(_ subscriberId: String, of publisherId: String, runtime: EngineRuntime,
+                                  completion: @escaping LoopCompletion<RemoteAudioRuntime>) {
+        completion(Result { () throws(EngineError) in
+            let subscriber = try participant(subscriberId)
+            guard subscriber.remoteAudio[publisherId] == nil else {
+                throw .notAllowed("\(subscriberId) already consumes \(publisherId)'s microphone (stop that track first)")
+            }
+            guard try camera(of: publisherId).microphone != nil else { throw .notPublished(participant: publisherId, track: "microphone") }
+            let made = subscriber.subscriptions[publisherId] == nil
+            let subscription = try subscribe(subscriberId, to: publisherId, runtime: runtime)
+            room.consume(subscriber: subscriberId, participant: publisherId, [.microphone])
+            // Made for the microphone alone: the camera waits for `subscribe(to:)` (with
+            // `autoConsume` the room already made the subscription, camera and all).
+            if made { room.stopConsuming(subscriber: subscriberId, participant: publisherId, [.camera]) }
+            let audio = RemoteAudioRuntime(publisherId: publisherId, receiver: subscription.subscriber.audio,
+                                           now: clock.monotonicMicroseconds())
+            subscriber.remoteAudio[publisherId] = audio
+            return audio
+        })
+    }
+
+    func stopConsumingMicrophone(subscriber subscriberId: String, publisher publisherId: String) {
+        guard let audio = participants[subscriberId]?.remoteAudio.removeValue(forKey: publisherId) else { return }
+        room.stopConsuming(subscriber: subscriberId, participant: publisherId, [.microphone])
+        audio.close()
+    }
+
+    func microphoneStats(subscriber subscriberId: String, publisher publisherId: String) throws(EngineError) -> RemoteAudioStats {
+        guard let audio = try participant(subscriberId).remoteAudio[publisherId] else {
+            throw .notPublished(participant: publisherId, track: "consumed microphone")
+        }
+        return audio.stats(isMuted: participants[publisherId]?.camera?.microphone?.isMuted)
+    }
+
     // MARK: - Testing hooks
 
     /// Limits (nil: opens) everything the room forwards to `participantId`.
@@ -418,6 +462,10 @@ final class RoomRuntime {
             }
         }
         _ = try? room.poll(timeoutMilliseconds: 0)
+        let playoutNow = clock.monotonicMicroseconds()
+        for id in order {
+            for audio in participants[id]?.remoteAudio.values ?? [:].values { audio.playDueSteps(now: playoutNow) }
+        }
         reportProtocolSwitches()
         reportSpeakers(now: now)
         for id in order {
@@ -550,6 +598,8 @@ final class RoomRuntime {
             for subscription in participant.subscriptions.values {
                 earliest = min(earliest, subscription.subscriber.nextDeadline())
             }
+            // Consumed microphones play out every 20 ms, and only while they are consumed.
+            for audio in participant.remoteAudio.values { earliest = min(earliest, audio.nextStepMicroseconds) }
             earliest = min(earliest, participant.quality.nextReportDue)
         }
         if let speakers = speakers.feed.nextEvaluationDue {

@@ -22,6 +22,16 @@ extension Room {
         }
     }
 
+    /// Video and audio packets the node of `publisherId` handed to `subscriberId`'s feed (on the
+    /// path to that subscriber).
+    package func packetsForwarded(subscriber subscriberId: String, publisher publisherId: String) async throws(EngineError)
+        -> (video: Int, audio: Int) {
+        try await onHostedRoom { room throws(EngineError) in
+            let counters = try room.forwardingCounters(subscriber: subscriberId, publisher: publisherId)
+            return (counters.packetsSent, counters.audioPacketsSent)
+        }
+    }
+
     /// PLIs the node of `publisherId` sent that publisher.
     package func keyFrameRequestsToPublisher(_ publisherId: String) async throws(EngineError) -> Int {
         try await onHostedRoom { room throws(EngineError) in try room.nodeCounters(publisher: publisherId).keyFrameRequestsSent }

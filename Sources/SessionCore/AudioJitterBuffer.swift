@@ -90,6 +90,7 @@ public struct AudioJitterBuffer: Sendable {
     private struct Slot: Sendable {
         var sequence: Int64 = -1
         var arrival: Int64 = 0
+        var timestamp: UInt32 = 0
         var payload: [UInt8] = []
     }
 
@@ -105,20 +106,30 @@ public struct AudioJitterBuffer: Sendable {
     private var firstArrival: Int64?
     private var expandSteps = 0
     private var stepsSinceDrop = Int.max
-    /// Relative delays (microseconds) of the last `delayWindow` packets, a ring; and a sort scratch.
+    /// Relative delays (microseconds) of the last `delayWindow` packets, a ring; and the same
+    /// delays kept sorted (one removed and one inserted per packet, in place: no sort, which
+    /// allocates).
     private var delays: [Int64]
     private var delayCount = 0
     private var delayNext = 0
-    private var sortScratch: [Int64]
+    private var sortedDelays: [Int64]
 
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
         slots = Array(repeating: Slot(), count: configuration.capacity)
         delays = Array(repeating: 0, count: configuration.delayWindow)
-        sortScratch = []
-        sortScratch.reserveCapacity(configuration.delayWindow)
+        sortedDelays = []
+        sortedDelays.reserveCapacity(configuration.delayWindow)
         statistics.targetDelayMilliseconds = configuration.minimumDelayMilliseconds
     }
+
+    /// The RTP timestamp of the audio the last step played: its packet's for a decoded step;
+    /// for a rebuilt or concealed one, where the missing packet's would be (the last decoded
+    /// packet's plus a step's samples per sequence number since); an underrun's stretch carries
+    /// the time of the packet it waits for. nil before the first decoded step and after a silent one.
+    public private(set) var stepTimestamp: UInt32?
+    /// The last decoded packet: its extended sequence number and RTP timestamp.
+    private var lastDecoded: (sequence: Int64, timestamp: UInt32)?
 
     /// Packets held, waiting for their turn.
     public var bufferedPacketCount: Int { buffered }
@@ -157,6 +168,7 @@ public struct AudioJitterBuffer: Sendable {
         }
         slots[index].sequence = sequence
         slots[index].arrival = arrivalMicroseconds
+        slots[index].timestamp = timestamp
         slots[index].payload.removeAll(keepingCapacity: true)
         slots[index].payload.append(contentsOf: payload)
         if buffered == 0 || sequence > newest { newest = sequence }
@@ -170,6 +182,7 @@ public struct AudioJitterBuffer: Sendable {
         statistics.steps += 1
         guard let current = playout ?? start(now: nowMicroseconds) else {
             statistics.silentSteps += 1
+            stepTimestamp = nil
             return .silence
         }
         dropIfTooFarBehind()
@@ -180,15 +193,18 @@ public struct AudioJitterBuffer: Sendable {
             expandSteps = 0
             statistics.decodedSteps += 1
             statistics.totalBufferDelayMicroseconds += max(0, nowMicroseconds - slots[index].arrival)
+            stepTimestamp = slots[index].timestamp
+            lastDecoded = (position, slots[index].timestamp)
             return take(index, as: Step.decode)
         }
         guard buffered > 0, newest > position else {
-            return underrun()
+            return underrun(at: position)
         }
         // Lost: a later packet is here. Its FEC rebuilds this one when it is the very next.
         playout = position + 1
         expandSteps = 0
         statistics.packetsLost += 1
+        setStepTimestamp(at: position)
         let next = slotIndex(position + 1)
         if slots[next].sequence == position + 1 {
             statistics.recoveredSteps += 1
@@ -221,16 +237,25 @@ public struct AudioJitterBuffer: Sendable {
         return oldest
     }
 
-    private mutating func underrun() -> Step {
+    private mutating func underrun(at position: Int64) -> Step {
         expandSteps += 1
         guard expandSteps <= configuration.maximumExpandSteps else {
             restart()
             statistics.silentSteps += 1
+            stepTimestamp = nil
             return .silence
         }
+        setStepTimestamp(at: position)
         statistics.concealedSteps += 1
         statistics.underruns += expandSteps == 1 ? 1 : 0
         return .conceal
+    }
+
+    /// A rebuilt or concealed step stands where the packet of `position` would have played.
+    private mutating func setStepTimestamp(at position: Int64) {
+        guard let lastDecoded else { return stepTimestamp = nil }
+        let samplesPerStep = Int64(configuration.clockRate / 1_000 * configuration.stepMilliseconds)
+        stepTimestamp = lastDecoded.timestamp &+ UInt32(truncatingIfNeeded: (position - lastDecoded.sequence) * samplesPerStep)
     }
 
     /// Drops the oldest buffered packet when the newest is far beyond the target delay.
@@ -252,20 +277,44 @@ public struct AudioJitterBuffer: Sendable {
     /// Forgets every buffered packet; the next one starts playout afresh after the target delay.
     private mutating func restart() {
         for index in slots.indices { slots[index].sequence = -1 }
+        lastDecoded = nil
         buffered = 0
         playout = nil
         firstArrival = nil
         expandSteps = 0
     }
 
+    /// Where `value` goes in the ascending `sorted` (binary search): the first index whose
+    /// element is not below it (an element equal to it, if there is one).
+    private static func firstIndex(notBelow value: Int64, in sorted: [Int64]) -> Int {
+        var (low, high) = (0, sorted.count)
+        while low < high {
+            let middle = (low + high) / 2
+            if sorted[middle] < value { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
     private mutating func recordDelay(_ delay: Int64) {
+        // Shifted by hand: `Array.insert(_:at:)` and `remove(at:)` allocate in a debug build.
+        if delayCount == delays.count {  // the oldest leaves
+            let leaving = Self.firstIndex(notBelow: delays[delayNext], in: sortedDelays)
+            for index in leaving..<(sortedDelays.count - 1) { sortedDelays[index] = sortedDelays[index + 1] }
+            sortedDelays.removeLast()
+        }
+        let place = Self.firstIndex(notBelow: delay, in: sortedDelays)
+        sortedDelays.append(delay)
+        var index = sortedDelays.count - 1
+        while index > place {
+            sortedDelays[index] = sortedDelays[index - 1]
+            index -= 1
+        }
+        sortedDelays[place] = delay
         delays[delayNext] = delay
         delayNext = (delayNext + 1) % delays.count
         delayCount = min(delayCount + 1, delays.count)
         guard delayCount >= 2 else { return }
-        sortScratch.removeAll(keepingCapacity: true)
-        sortScratch.append(contentsOf: delays[0..<delayCount])
-        sortScratch.sort()
+        let sortScratch = sortedDelays
         let rank = min(delayCount - 1, Int((Double(delayCount - 1) * configuration.delayQuantile).rounded(.up)))
         let jitterMilliseconds = Int((sortScratch[rank] - sortScratch[0] + 999) / 1_000)
         // Playout starts on the first packet: the target must cover how much later than it any

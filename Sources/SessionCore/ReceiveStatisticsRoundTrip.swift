@@ -27,6 +27,14 @@ public enum NTPTime {
         let fraction = UInt64(value % 1_000_000) << 32 / 1_000_000
         return seconds << 32 | fraction
     }
+
+    /// Microseconds since the NTP epoch (1900-01-01) of a 64-bit NTP timestamp: the inverse of
+    /// `timestamp(microsecondsSinceEpoch:)` (RFC 3550 §4, 32.32 fixed-point seconds).
+    public static func microsecondsSinceEpoch(_ ntpTimestamp: UInt64) -> Int64 {
+        let seconds = Int64(ntpTimestamp >> 32)
+        let fraction = Int64((ntpTimestamp & 0xFFFF_FFFF) * 1_000_000 >> 32)
+        return seconds * 1_000_000 + fraction
+    }
 }
 
 extension ReceiveStatistics {

@@ -10,6 +10,7 @@ usage: simulcast <command> [options]
   inspect   print one RTP/RTCP packet (--hex) or summarise a pcap file as JSON
   send      publish simulcast VP8 (+ Opus) over SRTP/UDP to one port or one port per layer
   publish   join a Janus VideoRoom as a WebRTC publisher (ICE, DTLS-SRTP, simulcast by RID)
+  call      a call app in a Janus VideoRoom: publish camera + microphone, receive everyone, live table, summary
   advise    measure this machine's encode cost per configuration and pick the best that fits --cpu-budget
   soak      a long loopback call through the public API (publisher, room, N viewers), sampling RSS
 run `simulcast <command> --help` for its options
@@ -18,7 +19,7 @@ run `simulcast <command> --help` for its options
 /// Each command's usage, printed for `simulcast <command> --help`.
 let commandUsages: [String: String] = [
     "demo": DemoCommand.usage, "encode": EncodeCommand.usage, "inspect": InspectCommand.usage, "send": SendCommand.usage,
-    "publish": PublishCommand.usage, "advise": AdviseCommand.usage, "soak": SoakCommand.usage,
+    "publish": PublishCommand.usage, "call": CallCommand.usage, "advise": AdviseCommand.usage, "soak": SoakCommand.usage,
 ]
 
 let arguments = CommandLine.arguments.dropFirst()
@@ -38,6 +39,8 @@ do {
         try await SendCommand.run(rest)
     case "publish":
         try await PublishCommand.run(rest)
+    case "call":
+        try await CallCommand.run(rest)
     case "advise":
         try AdviseCommand.run(rest)
     case "soak":

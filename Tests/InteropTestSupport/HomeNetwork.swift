@@ -65,6 +65,13 @@ public final class HomeNetwork: @unchecked Sendable {
         guard setns(descriptor, newNetworkNamespace) == 0 else { throw Problem(description: "setns failed: errno \(errno)") }
     }
 
+    /// Makes `process` run `executable` with `arguments` on the home host (`nsenter` into its
+    /// network namespace, then the program itself).
+    public func runOnHomeHost(_ process: Process, executable: String, arguments: [String]) {
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/nsenter")
+        process.arguments = ["-t", String(holder.processIdentifier), "-n", "--", executable] + arguments
+    }
+
     /// Removes the veth pair, the NAT table and the home host; forwarding as it was.
     public func tearDown() {
         _ = try? Self.run("/usr/sbin/nft", ["delete", "table", "ip", Self.table])

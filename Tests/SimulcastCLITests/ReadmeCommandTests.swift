@@ -47,6 +47,7 @@ import Testing
         ("make janus-demo", [["make", "-n", "janus-demo"]]),
         ("make virtual-time-repeat", [["make", "-n", "virtual-time-repeat"]]),  // the suites themselves run in make test
         ("simulcast publish", []),                       // needs a Janus: scripts/janus-videoroom-acceptance.sh
+        ("simulcast call", []),                          // needs a Janus: CallCommandInteropTests (namespace group)
     ]
 
     static let key32 = Data((0..<32).map { UInt8($0) }).base64EncodedString()

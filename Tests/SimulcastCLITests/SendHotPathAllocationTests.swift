@@ -4,7 +4,8 @@ import Testing
 /// The send hot path allocates nothing per packet in steady state (ARCHITECTURE "Rules of the
 /// house"): `simulcast-bench allocations` counts heap allocations with an interposed allocator;
 /// whatever libsrtp2's crypto backend allocates (Debian builds it on NSS) shows in the direct C
-/// srtp_protect loop too, and the Swift path must add nothing on top of it.
+/// srtp_protect loop too, and the Swift path must add nothing on top of it. The audio receive path
+/// (`AudioReceiver.receive` into the playout jitter buffer, no SRTP) allocates nothing at all.
 @Suite struct SendHotPathAllocationTests {
     struct Window: Decodable {
         var packets: Int
@@ -14,6 +15,7 @@ import Testing
     struct Report: Decodable {
         var rtpSend: Window
         var vp8Frame: Window
+        var audioReceive: Window
         var cSRTPProtect: Window
         var counterSelfCheck: Int
     }
@@ -47,5 +49,7 @@ import Testing
                 == report.cSRTPProtect.allocations * report.rtpSend.packets, "\(output)")
         #expect(report.vp8Frame.allocations * report.cSRTPProtect.packets
                 == report.cSRTPProtect.allocations * report.vp8Frame.packets, "\(output)")
+        // Issue 28: remote audio's receive path (into the playout jitter buffer) allocates nothing.
+        #expect(report.audioReceive.packets > 0 && report.audioReceive.allocations == 0, "\(output)")
     }
 }

@@ -47,12 +47,15 @@ public final class CandidateGatherer {
     private final class Base {
         let socket: UDPSocket
         let localPreference: UInt16
+        /// The host addresses the socket answers on (one, or each interface's for 0.0.0.0).
+        let hostAddresses: [UInt32]
         var queries: [(server: NetworkEndpoint, query: STUNBindingQuery)] = []
         var allocations: [(server: NetworkEndpoint, client: TURNClient)] = []
 
-        init(socket: UDPSocket, localPreference: UInt16) {
+        init(socket: UDPSocket, localPreference: UInt16, hostAddresses: [UInt32]) {
             self.socket = socket
             self.localPreference = localPreference
+            self.hostAddresses = hostAddresses
         }
     }
 
@@ -66,8 +69,21 @@ public final class CandidateGatherer {
     /// no address to gather on, or under the `relay` policy when no allocation succeeded.
     public func gather() throws(CandidateGatheringError) -> [GatheredCandidate] {
         problems = []
+        return try gather(from: try bindBases(), servers: try resolvedServers())
+    }
+
+    /// Gathers on one socket the caller already has (an ICE transport's): its host candidate, or
+    /// with a socket bound to every interface (0.0.0.0) one host candidate per usable interface
+    /// address (`configuration.localAddresses` or `NetworkInterfaces`), all on its port; then what
+    /// the servers report through it.
+    public func gather(on socket: UDPSocket) throws(CandidateGatheringError) -> [GatheredCandidate] {
+        problems = []
         let servers = try resolvedServers()
-        let bases = try bindBases()
+        let addresses = socket.localEndpoint.address == 0 ? try interfaceAddresses() : [socket.localEndpoint.address]
+        return try gather(from: [Base(socket: socket, localPreference: 65_535, hostAddresses: addresses)], servers: servers)
+    }
+
+    private func gather(from bases: [Base], servers: [Server]) throws(CandidateGatheringError) -> [GatheredCandidate] {
         let start = clock.monotonicMicroseconds()
         for base in bases {
             for server in servers {
@@ -115,7 +131,8 @@ public final class CandidateGatherer {
         return servers
     }
 
-    private func bindBases() throws(CandidateGatheringError) -> [Base] {
+    /// The restriction, or every usable IPv4 interface address; throws when there is none.
+    private func interfaceAddresses() throws(CandidateGatheringError) -> [UInt32] {
         let addresses: [UInt32]
         if let restricted = configuration.localAddresses {
             addresses = restricted
@@ -131,11 +148,15 @@ public final class CandidateGatherer {
         guard !addresses.isEmpty else {
             throw .noInterfaces(configuration.localAddresses == nil ? "no IPv4 interface is up" : "the restriction lists none")
         }
+        return Set(addresses).sorted()
+    }
+
+    private func bindBases() throws(CandidateGatheringError) -> [Base] {
         var bases: [Base] = []
-        for (index, address) in Set(addresses).sorted().enumerated() {
+        for (index, address) in try interfaceAddresses().enumerated() {
             do {
                 let socket = try UDPSocket(bindingTo: NetworkEndpoint(address: address, port: 0))
-                bases.append(Base(socket: socket, localPreference: UInt16(clamping: 65_535 - index)))
+                bases.append(Base(socket: socket, localPreference: UInt16(clamping: 65_535 - index), hostAddresses: [address]))
             } catch {
                 problems.append("\(NetworkEndpoint.dotted(address)): \(error)")
             }
@@ -223,12 +244,17 @@ public final class CandidateGatherer {
         var hosts: [GatheredCandidate] = [], reflexive: [GatheredCandidate] = [], relayed: [GatheredCandidate] = []
         var relayProblems: [String] = []
         for base in bases {
-            let local = base.socket.localEndpoint
+            let port = base.socket.localEndpoint.port
+            for (index, address) in base.hostAddresses.enumerated() {
+                hosts.append(GatheredCandidate(candidate: candidate(.host, address: NetworkEndpoint(address: address, port: port),
+                                                                    base: NetworkEndpoint.dotted(address), server: nil,
+                                                                    localPreference: base.localPreference &- UInt16(clamping: index)),
+                                               socket: base.socket, server: nil, relay: nil))
+            }
+            // A reflexive address is related to the host address it was learnt through: the first.
+            let local = NetworkEndpoint(address: base.hostAddresses.first ?? 0, port: port)
             let hostText = NetworkEndpoint.dotted(local.address)
-            hosts.append(GatheredCandidate(candidate: candidate(.host, address: local, base: hostText, server: nil,
-                                                                localPreference: base.localPreference),
-                                           socket: base.socket, server: nil, relay: nil))
-            var mapped: Set<NetworkEndpoint> = [local]
+            var mapped = Set(base.hostAddresses.map { NetworkEndpoint(address: $0, port: port) })
             func addReflexive(_ address: STUNAddress?, server: NetworkEndpoint) {
                 guard case let .v4(ip)? = address?.ip, let port = address?.port else { return }
                 let endpoint = NetworkEndpoint(address: ip, port: port)

@@ -12,14 +12,22 @@ public final class WebRTCLocalPeer {
     public let credentials: ICECredentials
     public let agent: ICEAgent
     public let hostCandidate: ICECandidate
+    /// Every candidate to signal, best first: the host candidate(s), then server-reflexive ones
+    /// (`CandidateGatherer` on the ICE socket) when STUN servers are configured.
+    public let candidates: [ICECandidate]
+    /// What gathering could not do (a silent STUN server, an unsupported URL), in words.
+    public let gatheringProblems: [String]
     public let localAddress: UInt32
     /// The UDP socket ICE runs on; nil with ICE-TCP.
     private let socket: UDPSocket?
     private let clock: MediaClock
 
-    /// Binds the UDP socket (any port of `localAddress`) unless `iceTCP`, and makes the certificate
-    /// and credentials. Throws `JanusSessionFailure.transport` when either fails.
-    public init(localAddress: UInt32, role: ICEAgent.Role, iceTCP: Bool = false, clock: MediaClock = .system) throws(JanusSessionFailure) {
+    /// Binds the UDP socket (any port of `localAddress`; 0: every interface, with a host
+    /// candidate per usable interface address) unless `iceTCP`, gathers server-reflexive candidates
+    /// from `iceServers` through it (RFC 8445 §5.1.1.2), and makes the certificate and credentials.
+    /// Throws `JanusSessionFailure.transport` when either fails.
+    public init(localAddress: UInt32, role: ICEAgent.Role, iceTCP: Bool = false, iceServers: [ICEServer] = [],
+                clock: MediaClock = .system) throws(JanusSessionFailure) {
         do {
             certificate = try DTLSCertificate()
             if iceTCP {
@@ -38,6 +46,20 @@ public final class WebRTCLocalPeer {
                          seed: UInt64.random(in: 0...UInt64.max))
         self.localAddress = localAddress
         self.clock = clock
+        if let socket, localAddress == 0 || !iceServers.isEmpty {
+            let gatherer = CandidateGatherer(configuration: .init(iceServers: iceServers), clock: clock, seed: UInt64.random(in: 0...UInt64.max))
+            let gathered: [GatheredCandidate]
+            do {
+                gathered = try gatherer.gather(on: socket)
+            } catch {
+                throw .transport("gathering ICE candidates: \(error)")
+            }
+            candidates = gathered.map(\.candidate)
+            gatheringProblems = gatherer.problems
+            hostCandidate = candidates[0]  // a host candidate comes first, always
+            return
+        }
+        gatheringProblems = []
         if let local = socket?.localEndpoint {
             hostCandidate = ICECandidate(foundation: "1", priority: 2_130_706_431, address: NetworkEndpoint.dotted(local.address),
                                          port: local.port, kind: .host)
@@ -48,6 +70,7 @@ public final class WebRTCLocalPeer {
                                          address: NetworkEndpoint.dotted(localAddress), port: 9, kind: .host,
                                          extensions: [(name: "tcptype", value: "active")])
         }
+        candidates = [hostCandidate]
     }
 
     /// A connected transport, the SRTP keys DTLS exported, the peer's selected address and how

@@ -92,6 +92,32 @@ extension ForwardingNode {
             }
         }
         if ended != endedLayers { setEndedLayers(ended) }
+        for case let .senderReport(report) in compound.packets where report.ssrc == configuration.audioSSRC {
+            forwardAudioSenderReport(report)
+        }
+    }
+
+    /// The publisher's sender report about its audio, passed on to every subscriber taking the
+    /// audio (RFC 3550 §7.2: a translator forwards the RTCP of the SSRCs it forwards unchanged),
+    /// so their receivers map the audio's RTP time onto the publisher's clock (issue 28); the
+    /// report blocks, about the publisher's own receiving, are left out. Once a second: the one
+    /// compound it builds is no per-packet cost.
+    func forwardAudioSenderReport(_ report: SenderReport) {
+        var forwarded = report
+        forwarded.reportBlocks = []
+        forwarded.profileExtension = []
+        let compound = RTCPCompoundPacket(packets: [.senderReport(forwarded)])
+        let now = nowMilliseconds
+        for index in orderedDownstreams.indices {
+            let downstream = orderedDownstreams[index]
+            guard downstream.audioOpen else { continue }
+            do {
+                let length = try downstream.security.protect(compound)
+                transmit(downstream.security.output[0..<length], to: downstream, now: now)
+            } catch {
+                counters.sendFailures += 1
+            }
+        }
     }
 
     /// Layers the publisher said goodbye to, and the highest-available layer that follows.

@@ -25,8 +25,11 @@ public final class JanusVideoRoomPublisher {
         public var display: String
         public var camera: LayerPlan
         public var audio: Bool
-        /// The local address to bind (its port 0: any); must be one Janus can reach.
+        /// The local address to bind (its port 0: any); must be one Janus can reach. 0: every
+        /// interface, a host candidate for each usable interface address.
         public var localAddress: UInt32
+        /// STUN servers for server-reflexive candidates (RFC 8445 §5.1.1.2); TURN is not used yet.
+        public var iceServers: [ICEServer] = []
         public var connectTimeoutMilliseconds: Int64
         /// ICE-TCP (RFC 6544) instead of UDP: no UDP socket is opened.
         public var iceTCP: Bool
@@ -79,12 +82,13 @@ public final class JanusVideoRoomPublisher {
             throw .signalling(error)
         }
 
-        let peer = try WebRTCLocalPeer(localAddress: options.localAddress, role: .controlling, iceTCP: options.iceTCP, clock: clock)
+        let peer = try WebRTCLocalPeer(localAddress: options.localAddress, role: .controlling, iceTCP: options.iceTCP,
+                                       iceServers: options.iceServers, clock: clock)
         var random = SystemRandomNumberGenerator()
         let audioSSRC = UInt32.random(in: 0x1000_0000...0x7FFF_FFFF), firstVideoSSRC = UInt32.random(in: 0x8000_0000...0xEFFF_0000)
         let offer = SimulcastOffer(
             sessionID: UInt64.random(in: 1...UInt64(Int64.max)), ice: peer.credentials, fingerprint: peer.certificate.fingerprint,
-            candidates: [peer.hostCandidate],
+            candidates: peer.candidates,
             audio: options.audio ? .init(ssrc: audioSSRC) : nil,
             video: .init(rids: NegotiatedPublishing.offeredRIDs(for: options.camera)), cname: options.display)
         var trickled: [ICECandidate] = []

@@ -19,8 +19,11 @@ public final class JanusVideoRoomSubscriber {
         public var room: Int
         /// The publisher's id in the room (its `feed`).
         public var feed: Int
-        /// The local address to bind (its port 0: any); must be one Janus can reach.
+        /// The local address to bind (its port 0: any); must be one Janus can reach. 0: every
+        /// interface, a host candidate for each usable interface address.
         public var localAddress: UInt32
+        /// STUN servers for server-reflexive candidates (RFC 8445 §5.1.1.2); TURN is not used yet.
+        public var iceServers: [ICEServer] = []
         /// The simulcast substream (0 lowest) and temporal layer to start on; nil: Janus's default (the top).
         public var substream: Int?
         public var temporal: Int?
@@ -85,11 +88,11 @@ public final class JanusVideoRoomSubscriber {
         guard let offerSDP else { throw .signalling(.unexpectedReply(request: "join", expected: "JSEP offer")) }
         self.videoMid = videoMid
 
-        let peer = try WebRTCLocalPeer(localAddress: options.localAddress, role: .controlled, clock: clock)
+        let peer = try WebRTCLocalPeer(localAddress: options.localAddress, role: .controlled, iceServers: options.iceServers, clock: clock)
         let cname = options.subscriber.cname ?? "engine-\(options.subscriber.localSSRC)"
         do {
             negotiated = try ReceivingSession(offer: SessionDescription(parsing: offerSDP), ice: peer.credentials,
-                                              fingerprint: peer.certificate.fingerprint, candidates: [peer.hostCandidate], cname: cname)
+                                              fingerprint: peer.certificate.fingerprint, candidates: peer.candidates, cname: cname)
         } catch {
             throw .sdp(error)
         }
@@ -130,6 +133,16 @@ public final class JanusVideoRoomSubscriber {
         guard let videoMid else { throw .unexpectedReply(request: "configure", expected: "a video stream in Janus's offer to configure") }
         try janus.message(JanusVideoRoomRequest.configureSubscription(
             [.init(mid: videoMid, send: send, substream: substream, temporal: temporal)]).body)
+    }
+
+    /// Asks Janus to relay the feed's audio or not (`configure` with the audio mid's `send`),
+    /// for a subscriber that stops or resumes consuming the microphone. A subscription whose
+    /// offer had no audio is `.unexpectedReply`.
+    public func setAudioForwarded(_ send: Bool) throws(JanusHTTPClient.Failure) {
+        guard let audioMid = negotiated.audio?.mid else {
+            throw .unexpectedReply(request: "configure", expected: "an audio stream in Janus's offer to configure")
+        }
+        try janus.message(JanusVideoRoomRequest.configureSubscription([.init(mid: audioMid, send: send)]).body)
     }
 
     /// Keeps the Janus session alive: call at least every 30 s.
