@@ -3,7 +3,7 @@ import Foundation
 import Glibc
 
 let idleUsage = """
-usage: simulcast-bench idle [--seconds N] [--settle S] [--scenarios sleep,engine,room,camera] [--json PATH]
+usage: simulcast-bench idle [--seconds N] [--settle S] [--scenarios sleep,engine,room,camera,audio-call] [--json PATH]
   Wake-ups a second of every thread (voluntary context switches) and CPU % of one core of an idle
   engine, each scenario in a child process of its own, next to a process that only sleeps (issue 27).
   --seconds N        sampling window per scenario (default 20)

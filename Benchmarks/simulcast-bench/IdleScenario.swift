@@ -1,4 +1,5 @@
 import MediaEngine
+import MediaEngineTesting
 
 /// What the process `simulcast-bench idle` measures holds while it idles: set up through the
 /// public API of the `MediaEngine` product only, as a client would (README, Examples/CallApp).
@@ -15,6 +16,10 @@ enum IdleScenario: String, CaseIterable, Sendable {
     case room
     /// The room, alice publishing a camera track no frame is pushed into, bob subscribed to it.
     case camera
+    /// Not idle: an audio-only call, what the engine's deadlines cost while little media flows
+    /// (50 packets a second each way). Alice and bob each publish a camera with no frames (its
+    /// node forwards the microphone) and a microphone playing a tone, each subscribed to the other.
+    case audioCall = "audio-call"
 
     var summary: String {
         switch self {
@@ -22,6 +27,7 @@ enum IdleScenario: String, CaseIterable, Sendable {
         case .engine: return "MediaEngine(), nothing else"
         case .room: return "hostRoom(), two participants joined"
         case .camera: return "the room, alice publishing a camera with no frames, bob subscribed to it"
+        case .audioCall: return "the room, alice and bob each publishing a microphone (Opus tone, 50 frames/s) and subscribed to the other"
         }
     }
 
@@ -35,12 +41,35 @@ enum IdleScenario: String, CaseIterable, Sendable {
         let bob = try await room.join(participantId: "bob")
         // A client reads its events; the readers wake only when an event comes.
         var drains = [alice, bob].map { participant in Task { for await _ in participant.events {} } }
+        if self == .audioCall { return try await setUpAudioCall(engine: engine, room: room, participants: [alice, bob], drains: drains) }
         guard self == .camera else { return IdleScenarioSession(engine: engine, held: [room, alice, bob], drains: drains) }
         let camera = try alice.createCameraVideoTrack()
         try await alice.publish(camera)
         let remote = try await bob.subscribe(to: "alice")
         drains.append(Task { for await _ in remote.frames {} })
         return IdleScenarioSession(engine: engine, held: [room, alice, bob, camera, remote], drains: drains)
+    }
+
+    /// `audioCall`: every participant's (frameless) camera and tone-playing microphone, and each
+    /// subscribed to the other, whose microphone comes with the subscription.
+    private func setUpAudioCall(engine: MediaEngine, room: Room, participants: [LocalParticipant],
+                                drains: [Task<Void, Never>]) async throws -> IdleScenarioSession {
+        var held: [any Sendable] = [room] + participants, drains = drains
+        for (index, participant) in participants.enumerated() {
+            let camera = try participant.createCameraVideoTrack()
+            try await participant.publish(camera)  // the camera first: its node forwards the microphone
+            let microphone = participant.createMicrophoneAudioTrack()
+            try await participant.publish(microphone)
+            let frequency = 440 + 220 * Double(index)
+            drains.append(Task { try? await microphone.play(from: ToneSource(frequencyHz: frequency)) })
+            held += [camera, microphone] as [any Sendable]
+        }
+        for (subscriber, publisher) in zip(participants, participants.reversed()) {
+            let remote = try await subscriber.subscribe(to: publisher.id)
+            drains.append(Task { for await _ in remote.frames {} })
+            held.append(remote)
+        }
+        return IdleScenarioSession(engine: engine, held: held, drains: drains)
     }
 }
 

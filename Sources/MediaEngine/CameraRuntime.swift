@@ -32,11 +32,18 @@ final class CameraRuntime {
         self.audioSSRC = audioSSRC
     }
 
+    /// When this track next needs the loop though no socket became readable (monotonic µs;
+    /// `Int64.max`: none): its node's stages (`ForwardingNode.nextDeadline`), the camera frame's
+    /// cadence slot, the microphone's next frame.
+    func nextDeadline(now: Int64) -> Int64 {
+        var earliest = node.nextDeadline()
+        if let frame = video.waitingDue(now: now, pacingPushes: true) { earliest = min(earliest, frame) }
+        if let audio = microphone?.nextDue(now: now) { earliest = min(earliest, audio) }
+        return earliest
+    }
+
     /// Loop: encodes and sends the camera frame that is due (paced at the frame rate; a late loop
     /// does not bunch frames up) and the microphone frames waiting. Returns what failed.
-    /// Whether frames wait to be sent (pushed, or a source playing), the mic's included.
-    var hasMediaWaiting: Bool { video.feed.hasFrames || microphone?.hasFramesWaiting == true }
-
     func sendDueMedia(now: Int64) -> EngineError? {
         var failure: EngineError?
         if let frame = video.takeDue(at: now, pacingPushes: true) {

@@ -10,8 +10,8 @@ internal import EngineCore
 ///
 /// Readiness-driven: after each pass the loop waits in `poll` on the eventfd and every socket
 /// the runtime lists, until one is readable or the earliest deadline of its `RoomSchedule` (a
-/// `TimerHeap` of every room's next deadline: the active grain while traffic flows, the idle
-/// cadence otherwise, `RoomBackendCadence`), forever with nothing to serve. A readable socket is
+/// `TimerHeap` of every room's next deadline: the earliest of its endpoints' timers, no fixed
+/// grain, `RoomBackend.nextDeadline`), forever with nothing to serve. A readable socket is
 /// served at once (its room only), a due deadline serves its room, a wake-up (job, pushed frame)
 /// serves every room. `poll` rather than `epoll`: the set is listed afresh each wait (rooms add
 /// and drop sockets as connections come and go) and holds a handful of descriptors per room.

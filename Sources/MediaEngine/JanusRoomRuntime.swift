@@ -17,8 +17,9 @@ import Simulcast
 /// middle, `.low` the lowest; a viewport by its height; Janus's `configure` sent from the worker).
 /// With E2EE what is published is SFrame-sealed and what is received opened, keys following the
 /// provider's changes at the next pass. Readiness-driven: the loop waits on the peer connections'
-/// sockets, and serves the room at the active grain while media flows, else at the idle one
-/// (RTCP reports, ICE consent checks, RFC 7675), and at the next keepalive. Loop-confined.
+/// sockets, and serves the room at its endpoints' exact deadlines (`nextDeadline`), at the next
+/// keepalive, and at least every `RoomBackendCadence.idleMicroseconds` (ICE consent checks,
+/// RFC 7675). Loop-confined.
 final class JanusRoomRuntime: RoomBackend {
     /// Janus drops a session silent for 60 s (its `session_timeout`); a keepalive goes out well before.
     static let keepAliveIntervalMicroseconds: Int64 = 25_000_000
@@ -62,10 +63,6 @@ final class JanusRoomRuntime: RoomBackend {
     /// Feed ids whose subscription is connecting on the worker.
     private var subscribing: Set<String> = []
     private(set) var isClosed = false
-    /// Media sent and received lately keeps the room at the active grain.
-    private var activity = ActivityHold()
-    /// Datagrams the subscriptions handled so far (for `activity`).
-    private var datagramsReceived = 0
     /// Every datagram the subscriptions' connections received (the room model's `MediaActivity`).
     var datagramsReceivedSoFar: Int { Int(subscriptions.values.reduce(Int64(0)) { $0 + $1.runtime.subscriber.statistics.datagramsReceived }) }
 
@@ -387,14 +384,13 @@ final class JanusRoomRuntime: RoomBackend {
         applyKeyChanges(now: now)
         if let session { feeds.pass(session.publisher, at: now, pacingPushes: true, events: events) }
         for (_, runtime) in subscriptions.values {
-            datagramsReceived &+= (try? runtime.subscriber.step(timeoutMilliseconds: 0)) ?? 0
+            _ = try? runtime.subscriber.step(timeoutMilliseconds: 0)
             if let state = runtime.takeE2EEStateChange() {
                 events?.yield(.e2eeStateChanged(publisherId: runtime.publisherId, state: state))
             }
         }
         let playoutNow = clock.monotonicMicroseconds()
         for audio in remoteAudio.values { audio.playDueSteps(now: playoutNow) }
-        activity.note(feeds.activityCount &+ datagramsReceived, now: now)
         if now - lastKeepAliveMicroseconds > Self.keepAliveIntervalMicroseconds { sendKeepAlives(now: now) }
     }
 
@@ -422,14 +418,21 @@ final class JanusRoomRuntime: RoomBackend {
         return complete
     }
 
-    /// The next waiting frame's slot, the active grain while media flows, else the idle one, and
-    /// the next keepalive; nothing until a peer connection runs or an unpublished camera's
-    /// session needs its keepalives.
+    /// The earliest of the next waiting frame's slot, the publisher's pacer and probe steps
+    /// (`Publisher.nextDeadline`), every subscription's receiving deadlines
+    /// (`Subscriber.nextDeadline`) and the next keepalive, with no fixed grain; at most
+    /// `RoomBackendCadence.idleMicroseconds` away, the safety net for what sets no deadline of
+    /// its own (ICE consent checks inside the transports, E2EE key changes). Nothing until a peer
+    /// connection runs or an unpublished camera's session needs its keepalives.
     func nextDeadline(now: Int64) -> Int64 {
         guard session != nil || !subscriptions.isEmpty || !model.parked.isEmpty else { return .max }
-        let playout = remoteAudio.values.reduce(Int64.max) { min($0, $1.nextStepMicroseconds) }
-        return min(activity.nextPass(now: now), feeds.mediaDue(now: now, pacingPushes: true) ?? .max,
-                   lastKeepAliveMicroseconds + Self.keepAliveIntervalMicroseconds + 1, playout)
+        var earliest = min(now + RoomBackendCadence.idleMicroseconds, feeds.mediaDue(now: now, pacingPushes: true) ?? .max,
+                           lastKeepAliveMicroseconds + Self.keepAliveIntervalMicroseconds + 1)
+        if let session { earliest = min(earliest, session.publisher.nextDeadline()) }
+        for (_, runtime) in subscriptions.values { earliest = min(earliest, runtime.subscriber.nextDeadline()) }
+        // Consumed microphones play out every 20 ms, and only while they are consumed.
+        for audio in remoteAudio.values { earliest = min(earliest, audio.nextStepMicroseconds) }
+        return max(now, earliest)
     }
 
     /// A rotated or ratcheted key seals (and opens) the frames from the next pass on.

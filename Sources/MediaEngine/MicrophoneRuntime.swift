@@ -11,8 +11,8 @@ final class MicrophoneRuntime {
     var isMuted = false
     private var audio: PacedFeed<AudioFrame>
 
-    /// Whether frames wait to be sent (pushed, or a source playing).
-    var hasFramesWaiting: Bool { audio.feed.hasFrames }
+    /// When `sendDueFrames` next has a frame (monotonic µs; nil: none waits, a push wakes the loop).
+    func nextDue(now: Int64) -> Int64? { audio.waitingDue(now: now, pacingPushes: false) }
 
     init(trackId: String, publisher: Publisher, feed: TrackFeed<AudioFrame>, channels: AudioFrame.Channels) {
         self.trackId = trackId

@@ -32,8 +32,6 @@ final class PlainRTPRuntime: PublishOnlyRoomBackend {
     /// The counts at close (the publisher and socket are let go of then).
     private var finalStatistics: PlainRTPStatistics?
     private let clock: MediaClock
-    /// Frames sent and feedback handled lately keep the output at the active grain.
-    private var activity = ActivityHold()
 
     var srtpKeyAndSalt: [UInt8]? { setup.srtpKeyAndSalt }
     var sdesCryptoAttribute: String? { setup.sdesCryptoAttribute }
@@ -154,7 +152,6 @@ final class PlainRTPRuntime: PublishOnlyRoomBackend {
         guard let publisher else { return }
         let now = pacing == .realTime ? clock.monotonicMicroseconds() : nextUnpacedInstant()
         feeds.pass(publisher, at: now, pacingPushes: pacing == .realTime, events: events)
-        activity.note(feeds.activityCount, now: clock.monotonicMicroseconds())
     }
 
     /// The one socket (feedback, when reports are on, arrives there).
@@ -163,13 +160,16 @@ final class PlainRTPRuntime: PublishOnlyRoomBackend {
         return EngineCore.appendReadinessDescriptors(of: socket, to: &descriptors)
     }
 
-    /// Unpaced with a source playing: the next frame at the active grain (a receiver keeps up).
-    /// Real time: the next waiting frame's slot, the active grain while media flows (pacer,
-    /// feedback), else the idle one (RTCP reports); nothing before a track is published.
+    /// Unpaced with a source playing: the next frame after `RoomBackendCadence.unpacedFrameGapMicroseconds`
+    /// (a receiver keeps up). Real time: the earliest of the next waiting frame's slot and the
+    /// publisher's pacer and probe steps (`Publisher.nextDeadline`; feedback arrives on the
+    /// socket the loop waits on, sender reports ride on sent frames), with no fixed grain;
+    /// nothing before a track is published.
     func nextDeadline(now: Int64) -> Int64 {
-        guard publisher != nil else { return .max }
-        if pacing == .unpaced, feeds.sourceDue(now: unpacedNow) != nil { return now + RoomBackendCadence.activeMicroseconds }
-        return min(activity.nextPass(now: now), feeds.mediaDue(now: now, pacingPushes: pacing == .realTime) ?? .max)
+        guard let publisher else { return .max }
+        if pacing == .unpaced, feeds.sourceDue(now: unpacedNow) != nil { return now + RoomBackendCadence.unpacedFrameGapMicroseconds }
+        let earliest = min(feeds.mediaDue(now: now, pacingPushes: pacing == .realTime) ?? .max, publisher.nextDeadline())
+        return earliest == .max ? .max : max(now, earliest)
     }
 
     /// Unpaced: the media clock moves to the earliest frame a playing source has due, so one

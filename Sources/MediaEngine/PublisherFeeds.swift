@@ -77,8 +77,6 @@ struct PublisherFeeds {
             .compactMap { $0 }.min()
     }
 
-    /// Frames and feedback datagrams handled so far: what `ActivityHold` watches.
-    var activityCount: Int { videoFramesSent + audioFramesSent + feedbackHandled }
 
     /// Stops the playing sources (their `play(from:)` throws `.closed`).
     func finishSources() {

@@ -49,7 +49,7 @@ protocol RoomBackend: AnyObject {
     func close()
 
     /// Appends the sockets the loop waits on for this backend (`poll`); false when it cannot
-    /// list them all, and the loop then ticks it every `RoomBackendCadence.activeMicroseconds`.
+    /// list them all, and the loop then ticks it every `RoomBackendCadence.unlistedSocketsMicroseconds`.
     func appendReadinessDescriptors(to descriptors: inout [Int32]) -> Bool
     /// When the backend next needs a tick though no socket of it became readable (monotonic µs;
     /// `Int64.max`: not until a job or a pushed frame wakes the loop).
@@ -77,16 +77,21 @@ extension ImmediateRoomBackend {
     }
 }
 
-/// How often the loop ticks a backend: while traffic flows (timers of pacing, NACK, jitter
-/// buffers run at this grain), and while nothing has happened for a while.
+/// The few fixed intervals left in a backend's schedule. Every timer of the endpoints (pacing,
+/// NACK retries, jitter-buffer release, key-frame requests, RTCP reports, transport feedback,
+/// probing, frame cadence, speaker and quality updates) sets its own exact deadline
+/// (`RoomBackend.nextDeadline`); these only bound it.
 enum RoomBackendCadence {
-    static let activeMicroseconds: Int64 = 2_000
-    /// After media last arrived (RTP at a node: RTCP reports and checks do not count), ticks
-    /// stay at the active grain this long.
-    static let activityHoldMicroseconds: Int64 = 200_000
-    /// With nothing flowing: what is left to serve (RTCP reports about every second, keep-alives
-    /// every 5 s, UDP checks until a path is confirmed, E2EE key changes) is served at this grain.
-    /// Speaker ranking and quality reports change only with traffic, which brings the active grain.
+    /// A backend that cannot list all its sockets for `poll` is passed at least this often, so
+    /// what arrives on an unlisted one waits no longer.
+    static let unlistedSocketsMicroseconds: Int64 = 2_000
+    /// An unpaced plain RTP output with a source playing sends its next frame this long after
+    /// the last, so a receiver keeps up.
+    static let unpacedFrameGapMicroseconds: Int64 = 2_000
+    /// The safety net: a backend's next deadline is never further away than this, for what sets
+    /// no deadline of its own and changes off the loop (E2EE key changes: the key provider does
+    /// not signal the loop) or inside a transport (UDP checks until a path is confirmed, ICE
+    /// consent). Four passes a second per room: idle stays far below 20 wake-ups a second.
     static let idleMicroseconds: Int64 = 250_000
 }
 

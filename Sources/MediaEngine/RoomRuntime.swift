@@ -23,10 +23,6 @@ final class RoomRuntime {
     /// Join order, for deterministic passes.
     private(set) var order: [String] = []
     private var nextRankingMicroseconds: Int64 = 0
-    /// RTP packets (video, audio, padding) the room's nodes had received at the last pass, and
-    /// until when the room stays at the active grain because they grew.
-    private var mediaPacketsSeen = 0
-    private var activeUntilMicroseconds: Int64 = 0
     /// The key provider's version last applied to sealers and openers (E2EE only).
     private var e2eeKeysVersion = -1
 
@@ -470,7 +466,6 @@ final class RoomRuntime {
         for id in order {
             for audio in participants[id]?.remoteAudio.values ?? [:].values { audio.playDueSteps(now: playoutNow) }
         }
-        noteMediaFlow(now: now)
         reportProtocolSwitches()
         reportSpeakers(now: now)
         for id in order {
@@ -562,7 +557,7 @@ final class RoomRuntime {
                 if let change = update.dominantSpeakerChange { events.yield(.dominantSpeakerChanged(change.current)) }
             }
         }
-        if now >= nextRankingMicroseconds {
+        if now >= nextRankingMicroseconds, speakers.feed.nextEvaluationDue != nil {
             room.setDominanceRanking(speakers.feed.dominanceRanking())
             nextRankingMicroseconds = now + 100_000
         }
@@ -587,33 +582,30 @@ final class RoomRuntime {
         return true
     }
 
-    /// At the active grain while traffic flows or media waits to be sent; else at the idle one.
+    /// The earliest deadline of the room's endpoints and its own periodic work, with no fixed
+    /// grain (issue 27 item 1): every published track's (`CameraRuntime.nextDeadline`: node
+    /// stages, frame cadence), every subscription's (`Subscriber.nextDeadline`: jitter buffer,
+    /// NACK, key-frame requests, reports, transport feedback), the speaker evaluation and the
+    /// dominance ranking while levels arrive or someone speaks, each participant's quality
+    /// report. At most `RoomBackendCadence.idleMicroseconds` away: the safety net for what sets
+    /// no deadline of its own (E2EE key changes, which the key provider does not signal; UDP
+    /// checks of a path not yet confirmed). A past deadline is now.
     func nextDeadline(now: Int64) -> Int64 {
-        let mediaWaiting = participants.values.contains { participant in
-            participant.publishedVideos.contains { $0.video.hasMediaWaiting }
-        }
-        let active = mediaWaiting || now < activeUntilMicroseconds
-        var next = now + (active ? RoomBackendCadence.activeMicroseconds : RoomBackendCadence.idleMicroseconds)
-        // Consumed microphones play out every 20 ms, and only while they are consumed.
-        for participant in participants.values {
-            for audio in participant.remoteAudio.values { next = min(next, audio.nextStepMicroseconds) }
-        }
-        return next
-    }
-
-    /// Media arriving at any node (every stream of the room passes one) keeps the room at the
-    /// active grain for the hold; RTCP reports and checks are served when they arrive and no more.
-    private func noteMediaFlow(now: Int64) {
-        var packets = 0
-        for participant in participants.values {
-            for (_, video) in participant.publishedVideos {
-                let counters = video.node.counters
-                packets += counters.mediaPackets + counters.audioPackets + counters.paddingPackets
+        var earliest = now + RoomBackendCadence.idleMicroseconds
+        for id in order {
+            guard let participant = participants[id] else { continue }
+            for (_, video) in participant.publishedVideos { earliest = min(earliest, video.nextDeadline(now: now)) }
+            for subscription in participant.subscriptions.values {
+                earliest = min(earliest, subscription.subscriber.nextDeadline())
             }
+            // Consumed microphones play out every 20 ms, and only while they are consumed.
+            for audio in participant.remoteAudio.values { earliest = min(earliest, audio.nextStepMicroseconds) }
+            earliest = min(earliest, participant.quality.nextReportDue)
         }
-        guard packets != mediaPacketsSeen else { return }
-        mediaPacketsSeen = packets
-        activeUntilMicroseconds = now + RoomBackendCadence.activityHoldMicroseconds
+        if let speakers = speakers.feed.nextEvaluationDue {
+            earliest = min(earliest, speakers, nextRankingMicroseconds)
+        }
+        return max(now, earliest)
     }
 
     func close() {

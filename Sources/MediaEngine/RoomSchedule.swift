@@ -14,13 +14,13 @@ struct RoomSchedule {
 
     /// Appends every room's sockets to `descriptors` and returns the earliest deadline (nil:
     /// nothing scheduled, sleep until woken). A room that cannot list all its sockets is
-    /// scheduled at the active grain (`RoomBackendCadence.activeMicroseconds`) at the latest.
+    /// scheduled `RoomBackendCadence.unlistedSocketsMicroseconds` ahead at the latest.
     mutating func list(_ rooms: [String: any RoomBackend], now: Int64, into descriptors: inout [Int32]) -> Int64? {
         owners.removeAll(keepingCapacity: true)
         for (id, room) in rooms {
             let start = descriptors.count
             if !room.appendReadinessDescriptors(to: &descriptors) {
-                let latest = now + RoomBackendCadence.activeMicroseconds
+                let latest = now + RoomBackendCadence.unlistedSocketsMicroseconds
                 if (deadlines.deadline(of: id) ?? .max) > latest { deadlines.schedule(id, at: latest) }
             }
             for _ in start..<descriptors.count { owners.append(id) }

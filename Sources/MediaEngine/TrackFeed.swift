@@ -38,7 +38,7 @@ final class TrackFeed<Frame>: @unchecked Sendable {
         onPut?()
     }
 
-    /// Called after every `put` (the engine wakes its loop), from the pushing thread.
+    /// Called after every `put` and `attach` (the engine wakes its loop), from the calling thread.
     var onPut: (@Sendable () -> Void)? {
         get { lock.withLock { putObserver } }
         set { lock.withLock { putObserver = newValue } }
@@ -82,6 +82,7 @@ final class TrackFeed<Frame>: @unchecked Sendable {
             return (self.completion, attachment)
         }
         previous?.resume()
+        onPut?()  // a source to pull from: the loop schedules its first frame now, not at a later pass
         return number
     }
 

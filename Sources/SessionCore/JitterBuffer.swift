@@ -182,6 +182,18 @@ public struct JitterBuffer: Sendable {
         return givenUp
     }
 
+    /// When `release` next has something to do (ms): a gap at the release point is given up
+    /// on once the first held packet after it has waited the maximum delay (`Int64.min`: a
+    /// packet is ready now); nil when nothing is held.
+    public var nextReleaseMilliseconds: Int64? {
+        guard count > 0, let next = nextToRelease, let highest = highestSequence else { return nil }
+        if isHeld(next) { return .min }
+        var after = next + 1
+        while after <= highest && !isHeld(after) { after += 1 }
+        guard after <= highest, let waiting = slots[index(after)] else { return nil }
+        return waiting.arrivalMilliseconds + configuration.maxDelayMilliseconds
+    }
+
     /// Moves the release point forward to `sequence` (held, and above the release point),
     /// dropping what is held before it: used when a key frame makes the older packets useless.
     /// Returns the number of packets skipped (held or missing).

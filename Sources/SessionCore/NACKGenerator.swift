@@ -121,6 +121,19 @@ public struct NACKGenerator: Sendable {
         return result
     }
 
+    /// When `requestInto` next has something to ask for (RFC 4585 §6.2.1: a gap never asked
+    /// for at once, else one retry interval after the last request; the RTT when known); nil:
+    /// nothing is missing. Entries past their age or retries are dropped by that call, not here.
+    public func nextRequestMilliseconds(roundTripMilliseconds: Int64? = nil) -> Int64? {
+        let interval = max(1, roundTripMilliseconds ?? configuration.defaultRetryIntervalMilliseconds)
+        var earliest: Int64?
+        for entry in entries where entry.retries < configuration.maxRetries {
+            guard let sent = entry.lastSentMilliseconds else { return entry.detectedMilliseconds }
+            earliest = min(earliest ?? .max, sent + interval)
+        }
+        return earliest
+    }
+
     /// Like `sequencesToRequest`, appending to a caller-owned (reusable) array.
     public mutating func requestInto(_ result: inout [Int64], nowMilliseconds: Int64,
                                      roundTripMilliseconds: Int64? = nil) {

@@ -9,6 +9,12 @@ public struct KeyFrameRequestThrottle: Sendable {
         self.minimumIntervalMilliseconds = minimumIntervalMilliseconds
     }
 
+    /// When a request for `ssrc` would next pass (`Int64.min`: at once).
+    public func nextPassMilliseconds(ssrc: UInt32) -> Int64 {
+        guard let last = lastPassed[ssrc] else { return .min }
+        return last.addingReportingOverflow(minimumIntervalMilliseconds).overflow ? .max : last + minimumIntervalMilliseconds
+    }
+
     /// Whether a request for `ssrc` at `nowMilliseconds` should go through; records it if so.
     public mutating func shouldPass(ssrc: UInt32, nowMilliseconds: Int64) -> Bool {
         if let last = lastPassed[ssrc] {

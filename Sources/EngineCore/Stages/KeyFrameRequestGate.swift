@@ -42,6 +42,16 @@ struct KeyFrameRequestGate {
     /// Whether throttled requests are still owed.
     var hasDeferred: Bool { !deferred.isEmpty }
 
+    /// When a request for `key` would next pass (ms; `Int64.min`: at once).
+    func nextAdmission(_ key: UInt32) -> Int64 { throttle.nextPassMilliseconds(ssrc: key) }
+
+    /// When `serveDeferred` next serves a deferred request (ms; nil: none is owed).
+    var nextDeferredDeadline: Int64? {
+        var earliest: Int64?
+        for key in deferred.keys { earliest = min(earliest ?? .max, throttle.nextPassMilliseconds(ssrc: key)) }
+        return earliest
+    }
+
     /// Hands `serve` the value of every deferred request whose interval is over now.
     mutating func serveDeferred(nowMilliseconds: Int64, _ serve: (Int) -> Void) {
         for (key, value) in deferred where throttle.shouldPass(ssrc: key, nowMilliseconds: nowMilliseconds) {

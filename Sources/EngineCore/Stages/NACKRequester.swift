@@ -38,6 +38,11 @@ struct NACKRequester {
         generator.flush(before: sequence)
     }
 
+    /// When `request` next builds a NACK (ms; nil: nothing is missing).
+    func nextDeadline(roundTripMilliseconds: Int64?) -> Int64? {
+        generator.nextRequestMilliseconds(roundTripMilliseconds: roundTripMilliseconds)
+    }
+
     /// How many sequence numbers the last `request` asked for.
     var lastRequestCount: Int { due.count }
 

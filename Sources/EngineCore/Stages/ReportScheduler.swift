@@ -23,6 +23,13 @@ struct ReportScheduler {
         return now < last || now &- last >= interval
     }
 
+    /// When stream `ssrc` next owes a report (`Int64.min`: it never reported, due at once);
+    /// what an endpoint's next deadline takes from this stage.
+    func nextDue(ssrc: UInt32) -> Int64 {
+        guard let last = lastReport[ssrc] else { return .min }
+        return last &+ interval
+    }
+
     /// Stream `ssrc` reported at `now`.
     mutating func reported(ssrc: UInt32, now: Int64) {
         lastReport[ssrc] = now

@@ -22,6 +22,11 @@ struct TransportFeedbackStage {
         recorder?.record(transportSequenceNumber: sequence.value, arrivalMicroseconds: arrivalMicroseconds)
     }
 
+    /// When `feedback` next has a report (µs; nil: off, or nothing arrived since the last).
+    var nextDeadline: Int64? {
+        recorder?.nextFeedbackMilliseconds.map { $0 == .min ? .min : $0 * 1000 }
+    }
+
     /// The feedback from `senderSSRC` about `mediaSSRC` due at `nowMicroseconds`; nil when off,
     /// when nothing arrived or when the report interval has not passed.
     mutating func feedback(senderSSRC: UInt32, mediaSSRC: UInt32, nowMicroseconds: Int64) -> RTCPPacket? {

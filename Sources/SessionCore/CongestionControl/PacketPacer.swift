@@ -93,6 +93,17 @@ public struct PacketPacer: Sendable {
     }
 
     /// Hands `send` every packet the budget allows at `nowMicroseconds`, urgent ones first.
+    /// When `drain` next lets a packet leave (µs): nil while nothing is queued; else when the
+    /// budget, in debt after the last drain, is repaid at `bitsPerSecond` (`Int64.min`: never drained, at once).
+    public var nextDepartureMicroseconds: Int64? {
+        guard queuedPackets > 0 else { return nil }
+        guard let last = lastDrainMicroseconds else { return .min }
+        guard budgetBytes < 0 else { return last }
+        guard bitsPerSecond > 0 else { return nil }  // a paused pacer: a rate change comes with a pass
+        let perMicrosecond = Double(bitsPerSecond) / 8 / 1_000_000
+        return last + Int64((-budgetBytes / perMicrosecond).rounded(.up))
+    }
+
     public mutating func drain<Failure: Error>(nowMicroseconds now: Int64,
                                                _ send: (Departure) throws(Failure) -> Void) throws(Failure) {
         let elapsed = lastDrainMicroseconds.map { max(0, now - $0) } ?? 0

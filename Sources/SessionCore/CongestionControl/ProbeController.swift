@@ -91,6 +91,27 @@ public struct ProbeController: Sendable {
         return cluster
     }
 
+    /// When `cluster` may next have something new to send (ms): the active cluster's next
+    /// packet-sized step of its rate, or the first moment a time gate that holds a new cluster
+    /// back (the retry wait, a result that never came, the quiet after over-use) opens. Nil
+    /// when no gate is closed: a new cluster then waits on the estimate or the sender's wants,
+    /// which change only when feedback or media arrive (and those bring a pass of their own).
+    public func nextProbeMilliseconds(lastOveruseMilliseconds: Int64?, nowMilliseconds now: Int64) -> Int64? {
+        if let cluster = active, cluster.bytesSent < cluster.totalBytes, cluster.bitsPerSecond > 0 {
+            // bytesDue > 0 once elapsed (ms, counted from start - 1) exceeds the time the bytes sent took.
+            let elapsed = Int64(Double(cluster.bytesSent) * 8_000 / Double(cluster.bitsPerSecond)) + 1
+            return cluster.startMilliseconds - 1 + min(elapsed, cluster.durationMilliseconds)
+        }
+        var earliest: Int64?
+        func gate(_ opens: Int64?) {
+            if let opens, opens > now { earliest = min(earliest ?? .max, opens) }
+        }
+        gate(pending.map { $0.endMilliseconds + configuration.retryIntervalMilliseconds + 1 })
+        gate(nextAllowedMilliseconds)
+        gate(lastOveruseMilliseconds.map { $0 + configuration.quietAfterOveruseMilliseconds })
+        return earliest
+    }
+
     /// `bytes` of the active cluster went out.
     public mutating func sent(bytes: Int) {
         active?.bytesSent += bytes

@@ -78,6 +78,11 @@ public struct SendSideCongestionControl: Sendable {
         return due > 0 ? (cluster.id, due) : nil
     }
 
+    /// When `paddingDue` may next have padding to send (ms; `ProbeController.nextProbeMilliseconds`).
+    public func nextPaddingMilliseconds(nowMilliseconds: Int64) -> Int64? {
+        probes.nextProbeMilliseconds(lastOveruseMilliseconds: estimator.lastOveruseMilliseconds, nowMilliseconds: nowMilliseconds)
+    }
+
     /// `bytes` of padding went out for the active cluster.
     public mutating func paddingSent(bytes: Int) {
         probes.sent(bytes: bytes)

@@ -36,6 +36,13 @@ public struct TransportFeedbackRecorder: Sendable {
         if pending.count > capacity, let oldest = pending.keys.min() { pending[oldest] = nil }
     }
 
+    /// When `feedback` next builds a report (ms): one interval after the last report once an
+    /// arrival waits (at once before the first report); nil when nothing waits.
+    public var nextFeedbackMilliseconds: Int64? {
+        guard !pending.isEmpty else { return nil }
+        return lastReportMilliseconds.map { $0 + intervalMilliseconds } ?? .min
+    }
+
     /// The feedback due at `nowMicroseconds` (nil when nothing arrived or the interval has not
     /// passed). At most 2^15 packets and deltas within ±8 s per report; the rest waits.
     public mutating func feedback(senderSSRC: UInt32, mediaSSRC: UInt32, nowMicroseconds: Int64) -> TransportWideFeedback? {

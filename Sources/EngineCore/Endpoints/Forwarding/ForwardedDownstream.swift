@@ -68,6 +68,23 @@ final class ForwardedDownstream {
         }
     }
 
+    /// When the node's service next has work for this subscriber (ms; nil: none until media or
+    /// feedback arrive): the link's next release, the end of a bitrate window that saw bytes (or
+    /// must fall to zero), the next sender report (RFC 3550 §6.4.1) once something was sent, and
+    /// the next probe step of the downlink.
+    func nextDeadline(nowMilliseconds: Int64) -> Int64? {
+        var earliest = link?.nextReleaseMilliseconds
+        func consider(_ due: Int64?) {
+            if let due { earliest = min(earliest ?? .max, due) }
+        }
+        if let start = rateWindowStartMilliseconds, counters.bytesSent != rateWindowStartBytes || bitsPerSecond != 0 {
+            consider(start + 1000)
+        }
+        if counters.packetsSent > 0 { consider(reportSchedule.nextDue(ssrc: configuration.outputSSRC)) }
+        consider(downlink?.nextPaddingDeadline(nowMilliseconds: nowMilliseconds))
+        return earliest
+    }
+
     /// Bits per second sent to it, over windows of at least a second.
     func measureBitrate(now: Int64) {
         guard let start = rateWindowStartMilliseconds else {

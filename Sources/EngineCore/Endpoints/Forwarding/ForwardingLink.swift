@@ -8,11 +8,16 @@ public protocol ForwardingLink: AnyObject {
     func transmit(_ datagram: ArraySlice<UInt8>, nowMilliseconds: Int64, deliver: (ArraySlice<UInt8>) -> Void)
     /// Releases anything held back (e.g. for reordering); called every node service.
     func flush(nowMilliseconds: Int64, deliver: (ArraySlice<UInt8>) -> Void)
+    /// When `flush` next releases something held back (monotonic ms; nil: nothing is held), so
+    /// the node's next deadline includes it.
+    var nextReleaseMilliseconds: Int64? { get }
 }
 
 extension ForwardingLink {
     /// Default: nothing is ever held back.
     public func flush(nowMilliseconds: Int64, deliver: (ArraySlice<UInt8>) -> Void) {}
+    /// A link that holds nothing back.
+    public var nextReleaseMilliseconds: Int64? { nil }
 }
 
 /// A downlink with a rate limit that can change during a call: a `TokenBucket` policer that drops

@@ -36,6 +36,8 @@ public final class ActiveSpeakerFeed {
     private var tracks: [UInt32: SpeakerTrackKey] = [:]
     private let clock: MediaClock
     private var nextEvaluation: Int64?
+    /// `observedLevels` at the last evaluation.
+    private var levelsAtEvaluation = 0
 
     /// - Parameter clock: monotonic microseconds, the same clock the subscribers stamp arrivals
     ///   with.
@@ -92,12 +94,22 @@ public final class ActiveSpeakerFeed {
     /// Participants from most to least dominant now (for adaptive subscriptions).
     public func dominanceRanking() -> [String] { detector.dominanceRanking(atMilliseconds: clock.monotonicMicroseconds() / 1_000) }
 
+    /// When `serviceIfDue()` next has something to evaluate (monotonic µs; `Int64.min`: at once):
+    /// the interval's end while levels arrived since the last evaluation or someone still speaks
+    /// (the snapshot empties when they fall silent); nil otherwise, as nothing can change until
+    /// a level arrives.
+    public var nextEvaluationDue: Int64? {
+        guard observedLevels != levelsAtEvaluation || !detector.snapshot.isEmpty else { return nil }
+        return nextEvaluation ?? .min
+    }
+
     /// Evaluates if the interval has passed. Returns the update when one was made.
     @discardableResult
     public func serviceIfDue() -> ActiveSpeakerUpdate? {
         let now = clock.monotonicMicroseconds()
         if let due = nextEvaluation, now < due { return nil }
         nextEvaluation = now + evaluationIntervalMicroseconds
+        levelsAtEvaluation = observedLevels
         return evaluate()
     }
 

@@ -111,6 +111,10 @@ public final class CallQualityReporter {
         nextReportMicroseconds = nil
     }
 
+    /// When `serviceIfDue()` next reports (monotonic µs; `Int64.min`: never serviced yet, so at
+    /// once, to take the baseline).
+    public var nextReportDue: Int64 { nextReportMicroseconds ?? .min }
+
     /// Reports if an interval has passed since the last report (the first call only starts the
     /// timer and takes the baseline readings). Returns the update when one was made.
     @discardableResult

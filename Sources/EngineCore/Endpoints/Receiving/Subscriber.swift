@@ -257,6 +257,20 @@ public final class Subscriber {
                                            feedback: feedback))
     }
 
+    /// When `service()` next has work though nothing arrived (monotonic µs; `Int64.max`: none):
+    /// the video receiver's jitter-buffer release, NACK retry and key-frame request
+    /// (`VideoReceiver.nextDeadlineMilliseconds`), the transport-wide feedback due, and the next
+    /// receiver report (RFC 3550 §6.4.2) once a stream is known. A past deadline comes back as is.
+    public func nextDeadline() -> Int64 {
+        let now = clock.monotonicMicroseconds()
+        var earliest = Int64.max
+        if let video = video.nextDeadlineMilliseconds() { earliest = video == .min ? now : video * 1000 }
+        guard video.mediaSSRC != nil || audio.mediaSSRC != nil else { return earliest }
+        if let feedback = transportFeedback.nextDeadline { earliest = min(earliest, feedback == .min ? now : feedback) }
+        let report = reportSchedule.nextDue(ssrc: configuration.localSSRC)
+        return min(earliest, report == .min ? now : report)
+    }
+
     private func send(_ compound: RTCPCompoundPacket) {
         let length: Int
         do {

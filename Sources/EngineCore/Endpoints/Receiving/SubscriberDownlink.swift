@@ -52,6 +52,12 @@ struct SubscriberDownlink {
         return congestion.paddingDue(wanted: wanted, nowMilliseconds: nowMilliseconds)
     }
 
+    /// When `paddingDue` may next have padding (ms; nil: not before feedback or media arrive).
+    func nextPaddingDeadline(nowMilliseconds: Int64) -> Int64? {
+        guard congestion.feedbacksReceived > 0 else { return nil }
+        return congestion.nextPaddingMilliseconds(nowMilliseconds: nowMilliseconds)
+    }
+
     /// Writes the next padding-only probe packet (RFC 3550 §5.1: P bit, no payload, 255 bytes
     /// of padding; the transport-wide number under `map`'s id) into `buffer`; returns its
     /// transport-wide number.

@@ -277,6 +277,20 @@ public final class VideoReceiver {
         }
     }
 
+    /// When `process`/`collectFeedback` next have work (ms; `Int64.min`: now; nil: none until a
+    /// packet arrives): the jitter buffer's next release, the next NACK retry (RFC 4585 §6.2.1)
+    /// while retransmissions are asked for, and the key-frame gate's next opening while a
+    /// request is pending (RFC 4585 §6.3.1).
+    public func nextDeadlineMilliseconds() -> Int64? {
+        var earliest = jitterBuffer.nextReleaseMilliseconds
+        guard let ssrc else { return earliest }
+        if requestsRetransmissions, let retry = nack.nextDeadline(roundTripMilliseconds: roundTripMilliseconds) {
+            earliest = min(earliest ?? .max, retry)
+        }
+        if keyFrameRequestPending { earliest = min(earliest ?? .max, keyFrameGate.nextAdmission(ssrc)) }
+        return earliest
+    }
+
     /// The report block for the stream at `nowMicroseconds` (starts a new fraction-lost
     /// interval), nil before the first packet.
     public func makeReportBlock(nowMicroseconds: Int64) -> ReportBlock? {
