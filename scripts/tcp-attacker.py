@@ -131,16 +131,21 @@ def main():
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
 
+    # The process opens its sockets one participant at a time: wait until it listens, has UDP
+    # ports, and no new UDP port appeared for half a second (every viewer's and the publisher's).
     deadline = time.monotonic() + args.wait
     listening, udp = [], []
+    settled_since = None
     while time.monotonic() < deadline:
         try:
             inodes = socket_inodes(args.pid)
             listening = ports("/proc/net/tcp", inodes, True)
-            udp = ports("/proc/net/udp", inodes, False)
+            seen = ports("/proc/net/udp", inodes, False)
         except OSError:
-            pass
-        if listening and udp:
+            seen = udp
+        if seen != udp:
+            udp, settled_since = seen, time.monotonic()
+        if listening and udp and settled_since is not None and time.monotonic() - settled_since >= 0.5:
             break
         time.sleep(0.1)
     if not listening:
