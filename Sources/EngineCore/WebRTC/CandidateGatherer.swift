@@ -168,9 +168,9 @@ public final class CandidateGatherer {
     /// Sends what the base's queries and allocations have queued or due at `now`.
     private func flush(_ base: Base, now: Int64? = nil) throws(CandidateGatheringError) {
         for index in base.queries.indices {
-            let query = base.queries[index]
-            let bytes = now.map { base.queries[index].query.poll(now: $0) } ?? query.query.request
-            if let bytes { send(bytes, from: base, to: query.server) }
+            // The first send (no `now`), or a retransmission if one is due.
+            let bytes = if let now { base.queries[index].query.poll(now: now) } else { Optional(base.queries[index].query.request) }
+            if let bytes { send(bytes, from: base, to: base.queries[index].server) }
         }
         for (server, client) in base.allocations {
             if let now { client.poll(now: now) }

@@ -13,7 +13,8 @@ public final class WebRTCLocalPeer {
     public let agent: ICEAgent
     public let hostCandidate: ICECandidate
     /// Every candidate to signal, best first: the host candidate(s), then server-reflexive ones
-    /// (`CandidateGatherer` on the ICE socket) when STUN servers are configured.
+    /// (`CandidateGatherer` on the ICE socket) when STUN or TURN servers are configured; never a
+    /// relayed one (no media over TURN yet).
     public let candidates: [ICECandidate]
     /// What gathering could not do (a silent STUN server, an unsupported URL), in words.
     public let gatheringProblems: [String]
@@ -54,8 +55,17 @@ public final class WebRTCLocalPeer {
             } catch {
                 throw .transport("gathering ICE candidates: \(error)")
             }
-            candidates = gathered.map(\.candidate)
-            gatheringProblems = gatherer.problems
+            // No media runs over a relay yet: an allocation a TURN URL made (its server-reflexive
+            // address is kept) is released rather than offered as a candidate ICE cannot serve.
+            let now = clock.monotonicMicroseconds()
+            for found in gathered {
+                guard let relay = found.relay, let server = found.server else { continue }
+                relay.release(now: now)
+                for datagram in relay.takeOutgoing() { try? socket.send(datagram, to: server) }
+            }
+            candidates = gathered.filter { $0.candidate.kind != .relayed }.map(\.candidate)
+            gatheringProblems = gatherer.problems + (gathered.contains { $0.relay != nil }
+                ? ["relayed candidates are not offered: media over TURN is not supported yet"] : [])
             hostCandidate = candidates[0]  // a host candidate comes first, always
             return
         }
