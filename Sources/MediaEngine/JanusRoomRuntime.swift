@@ -386,7 +386,7 @@ final class JanusRoomRuntime: RoomBackend {
     private func received(_ subscriberId: String, _ publisherId: String, kind: PublishedTrackKind) throws(EngineError) -> JanusReceivedStream {
         guard subscriberId == participantId else { throw .unknownParticipant(subscriberId) }
         let feed = try self.feed(of: publisherId)
-        guard let stream = receiving.streams.values.first(where: { $0.feed == feed && $0.kind == kind }) else {
+        guard let stream = receiving.stream(feed: feed, kind: kind) else {
             throw .notPublished(participant: publisherId, track: kind == .microphone ? "consumed microphone" : "subscribed \(kind)")
         }
         return stream

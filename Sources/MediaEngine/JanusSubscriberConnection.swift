@@ -42,7 +42,17 @@ final class JanusSubscriberConnection {
     }
 
     /// The stream `wish` names, once received; a consume already answered returns at once.
-    func stream(for wish: JanusReceivedStream.Wish) -> JanusReceivedStream? { streams.values.first(where: wish.matches) }
+    func stream(for wish: JanusReceivedStream.Wish) -> JanusReceivedStream? { earliest(streams.values.filter(wish.matches)) }
+
+    /// The stream of `feed`'s `kind` (the earliest m-line when a whole-feed subscribe and a
+    /// per-mid one both brought it).
+    func stream(feed: Int, kind: PublishedTrackKind) -> JanusReceivedStream? {
+        earliest(streams.values.filter { $0.feed == feed && $0.kind == kind })
+    }
+
+    private func earliest(_ candidates: [JanusReceivedStream]) -> JanusReceivedStream? {
+        candidates.min { ($0.mid.count, $0.mid) < ($1.mid.count, $1.mid) }
+    }
 
     /// Subscribes to what `wishes` name (one request for all that is not asked for already)
     /// and completes each once the negotiation that carries it is applied.
