@@ -83,6 +83,7 @@ final class JanusRoomRuntime: RoomBackend {
             let kind: PublishedTrackKind? = track.map { $0.kind == .screenShare ? .screenShare : $0.kind == .microphone ? .microphone : .camera }
             return (participant?.id ?? "\(feed)", kind)
         }
+        receiving.onStreamStarted = { [weak self] in self?.openFrames(of: $0) }
     }
 
     func join(_ participantId: String, events: AsyncStream<ParticipantEvent>.Continuation, keyProvider: E2EEKeyProvider?,
@@ -249,22 +250,23 @@ final class JanusRoomRuntime: RoomBackend {
     private func startReceiving(_ subscriberId: String, _ publisherId: String, kind: PublishedTrackKind, runtime: EngineRuntime,
                                 completion: @escaping JanusSubscriberConnection.Completion) {
         let wish: JanusReceivedStream.Wish
-        let opener: E2EEFrameOpener?
-        do throws(EngineError) {
-            wish = try self.wish(subscriberId, publisherId, kind: kind)
-            opener = try e2ee?.makeOpener(for: publisherId, nowMilliseconds: clock.monotonicMilliseconds())
-        } catch {
-            return completion(.failure(error))
-        }
+        do throws(EngineError) { wish = try self.wish(subscriberId, publisherId, kind: kind) } catch { return completion(.failure(error)) }
         receiving.consume([(wish, { [weak self] outcome in
-            if case let .success(stream) = outcome, let video = stream.video, video.frameOpener == nil, let opener {
-                video.frameOpener = opener
-                self?.events?.yield(.trackSubscribed(publisherId: publisherId, trackId: stream.mid))
-            } else if case let .success(stream) = outcome, stream.video != nil {
+            if case let .success(stream) = outcome, stream.video != nil {
                 self?.events?.yield(.trackSubscribed(publisherId: publisherId, trackId: stream.mid))
             }
             completion(outcome)
         })])
+    }
+
+    /// With E2EE, a received video opens its frames with the room's key from its first packet.
+    private func openFrames(of stream: JanusReceivedStream) {
+        guard let video = stream.video, let e2ee else { return }
+        do throws(EngineError) {
+            video.frameOpener = try e2ee.makeOpener(for: stream.publisherId, nowMilliseconds: clock.monotonicMilliseconds())
+        } catch {
+            events?.yield(.failure(error))
+        }
     }
 
     /// With `autoConsume`: the camera and microphone of `participants` (a joined room's

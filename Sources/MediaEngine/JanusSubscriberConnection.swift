@@ -30,6 +30,8 @@ final class JanusSubscriberConnection {
     /// The subscriber mid each (feed, kind) was last received on, for counting after it stopped.
     private var lastMids: [String: String] = [:]
     private var isClosed = false
+    /// Called with every stream as it starts (the room's E2EE opener goes on its video there).
+    var onStreamStarted: ((JanusReceivedStream) -> Void)?
     /// Consumes waiting for a negotiation, and the streams asked for that none answered yet.
     private var waiting: [(wish: JanusReceivedStream.Wish, completion: Completion)] = []
     private var inFlight: Set<String> = []
@@ -214,6 +216,7 @@ final class JanusSubscriberConnection {
             let stream = JanusReceivedStream(publisherId: who.publisherId, feed: feed, feedMid: entry.feedMid, mid: entry.mid,
                                              kind: kind, subscriber: subscriber)
             streams[entry.mid] = stream
+            onStreamStarted?(stream)
             lastMids["\(feed)/\(kind)"] = entry.mid
             demultiplexer.route(mid: entry.mid, to: subscriber)
             listed.insert(entry.mid)
