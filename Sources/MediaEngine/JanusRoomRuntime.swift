@@ -221,27 +221,18 @@ final class JanusRoomRuntime: RoomBackend {
         return .init(feed: feed, feedMid: nil, kind: kind)
     }
 
-    /// Receives `publisherId`'s camera (a participant id of the roster, or a Janus feed id) on
-    /// the room's one subscriber peer connection: connected or updated on the signalling worker,
-    /// completed back on the loop.
+    /// Receives `publisherId`'s camera (a participant id of the roster, or a Janus feed id), or
+    /// its screen share (`RoomNode.screenShareKey`: the publisher's video stream Janus lists with
+    /// the description "screen"), on the room's one subscriber peer connection: connected or
+    /// updated on the signalling worker, completed back on the loop.
     func startSubscribing(_ subscriberId: String, to publisherId: String, runtime: EngineRuntime,
                           completion: @escaping LoopCompletion<SubscriptionRuntime>) {
-        startReceiving(subscriberId, publisherId, kind: .camera, runtime: runtime) { outcome in
+        let owner = RoomNode.screenShareOwner(publisherId)
+        let kind: PublishedTrackKind = owner == nil ? .camera : .screenShare
+        startReceiving(subscriberId, owner ?? publisherId, kind: kind, runtime: runtime) { outcome in
             completion(Result { () throws(EngineError) in
                 let stream = try outcome.get()
-                guard let video = stream.video else { throw .notPublished(participant: publisherId, track: "camera") }
-                return video
-            })
-        }
-    }
-
-    /// Receives `publisherId`'s screen share (Janus: the publisher's video stream described "screen").
-    func startSubscribingToScreenShare(_ subscriberId: String, to publisherId: String, runtime: EngineRuntime,
-                                       completion: @escaping LoopCompletion<SubscriptionRuntime>) {
-        startReceiving(subscriberId, publisherId, kind: .screenShare, runtime: runtime) { outcome in
-            completion(Result { () throws(EngineError) in
-                let stream = try outcome.get()
-                guard let video = stream.video else { throw .notPublished(participant: publisherId, track: "screen share") }
+                guard let video = stream.video else { throw .notPublished(participant: publisherId, track: "\(kind)") }
                 return video
             })
         }
