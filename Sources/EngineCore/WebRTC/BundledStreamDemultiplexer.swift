@@ -5,7 +5,7 @@ import SessionCore
 /// transport) and hands each (S)RTP and (S)RTCP datagram, still protected, to the endpoint of its
 /// stream. RTP goes by its SSRC (in the clear under SRTP, RFC 3711 §3.1): the SSRCs the offer
 /// announced (`a=ssrc`, RFC 5576) and those learned from a packet's MID header extension
-/// (RFC 8843 §15, RFC 8285 one- and two-byte forms) are mapped to the stream's mid, the mid to its
+/// (RFC 8843 §15, RFC 8285) are mapped to the stream's mid, the mid to its
 /// endpoint. RTCP goes by its first packet's sender SSRC (an SR of the stream's SSRC). What has
 /// no route is counted and dropped.
 ///
@@ -22,7 +22,7 @@ public final class BundledStreamDemultiplexer {
     private var midsBySSRC: [UInt32: String] = [:]
     private var packetsBySSRC: [UInt32: Int64] = [:]
     /// The MID extension's id in the negotiated sections (the same in every section of a bundle).
-    private var midExtensionID: UInt8?
+    public var midExtensionID: UInt8?
     public private(set) var datagramsReceived: Int64 = 0
     /// RTP or RTCP with no endpoint to take it (no route for its SSRC or mid).
     public private(set) var unroutedDatagrams: Int64 = 0
@@ -35,8 +35,14 @@ public final class BundledStreamDemultiplexer {
     public func learn(_ sections: [ReceivingSession.Section]) {
         for section in sections {
             if let id = section.extensionMap.id(for: .mid) { midExtensionID = id }
-            for ssrc in section.ssrcs where midsBySSRC.count < Self.ssrcLimit || midsBySSRC[ssrc] != nil { midsBySSRC[ssrc] = section.mid }
+            for ssrc in section.ssrcs { map(ssrc: ssrc, to: section.mid) }
         }
+    }
+
+    /// Media of `ssrc` belongs to `mid` (ignored once `ssrcLimit` SSRCs are mapped).
+    public func map(ssrc: UInt32, to mid: String) {
+        guard midsBySSRC.count < Self.ssrcLimit || midsBySSRC[ssrc] != nil else { return }
+        midsBySSRC[ssrc] = mid
     }
 
     /// Media of `mid` goes to `endpoint` from now on.
@@ -83,7 +89,7 @@ public final class BundledStreamDemultiplexer {
             }
             if mid == nil, let found = readMID(length: length) {
                 mid = found
-                if midsBySSRC.count < Self.ssrcLimit { midsBySSRC[ssrc] = found }
+                map(ssrc: ssrc, to: found)
             }
         }
         guard let mid, let endpoint = endpoints[mid] else {
@@ -97,43 +103,10 @@ public final class BundledStreamDemultiplexer {
         UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16 | UInt32(bytes[offset + 2]) << 8 | UInt32(bytes[offset + 3])
     }
 
-    /// The MID extension's value in the RTP header in `buffer` (RFC 8285 §4.2 one-byte, §4.3
-    /// two-byte elements), nil when absent or malformed.
+    /// The MID extension's value (RFC 8843 §15.2) in the RTP header in `buffer`, read through
+    /// `RTPPacketView` (RFC 8285 one- and two-byte forms); nil when absent or malformed.
     private func readMID(length: Int) -> String? {
-        guard let wanted = midExtensionID, buffer[0] & 0x10 != 0 else { return nil }
-        let csrcs = Int(buffer[0] & 0x0F)
-        let start = 12 + 4 * csrcs
-        guard start + 4 <= length else { return nil }
-        let profile = UInt16(buffer[start]) << 8 | UInt16(buffer[start + 1])
-        let words = Int(buffer[start + 2]) << 8 | Int(buffer[start + 3])
-        var index = start + 4
-        let end = index + 4 * words
-        guard end <= length else { return nil }
-        let oneByte = profile == 0xBEDE
-        guard oneByte || profile & 0xFFF0 == 0x1000 else { return nil }
-        while index < end {
-            let id: UInt8, size: Int
-            if oneByte {
-                if buffer[index] == 0 { index += 1; continue }
-                id = buffer[index] >> 4
-                size = Int(buffer[index] & 0x0F) + 1
-                if id == 15 { return nil }
-                index += 1
-            } else {
-                if buffer[index] == 0 { index += 1; continue }
-                guard index + 1 < end else { return nil }
-                id = buffer[index]
-                size = Int(buffer[index + 1])
-                index += 2
-            }
-            guard index + size <= end else { return nil }
-            if id == wanted {
-                let value = buffer[index..<(index + size)]
-                guard value.allSatisfy({ $0 >= 0x21 && $0 <= 0x7E }) else { return nil }
-                return String(decoding: value, as: UTF8.self)
-            }
-            index += size
-        }
-        return nil
+        guard let wanted = midExtensionID, let view = try? RTPPacketView(buffer[0..<length]) else { return nil }
+        return (try? view.extensionValue(MediaIdentifier.self, id: wanted))??.value
     }
 }
