@@ -11,10 +11,12 @@ import Simulcast
 /// session is kept alive (the keepalive, too, goes out from the worker). The publication's ICE
 /// runs over UDP, or ICE-TCP (RFC 6544) as `preferredProtocol` says. The microphone rides in the
 /// camera's peer connection, so it is published first (it waits for the camera) or not at all:
-/// adding it later would need a renegotiation. Subscribing to a publisher of the room (by its
-/// Janus feed id) joins it as a Janus subscriber (`JanusVideoRoomSubscriber`, connected on the
-/// worker too) and receives the substream the preference picks (`.high` the top, `.medium` the
-/// middle, `.low` the lowest; a viewport by its height; Janus's `configure` sent from the worker).
+/// adding it later would need a renegotiation. Everything received rides one subscriber peer
+/// connection (`JanusSubscriberConnection`: Janus 1.1 multistream, connected and updated on the
+/// worker too); a camera arrives on the substream the preference picks (`.high` the top,
+/// `.medium` the middle, `.low` the lowest; a viewport by its height; Janus's `configure` of its
+/// mid sent from the worker). With `autoConsume`, every camera and microphone of the room is
+/// consumed as the roster reports it.
 /// With E2EE what is published is SFrame-sealed and what is received opened, keys following the
 /// provider's changes at the next pass. Readiness-driven: the loop waits on the peer connections'
 /// sockets, and serves the room at its endpoints' exact deadlines (`nextDeadline`), at the next
