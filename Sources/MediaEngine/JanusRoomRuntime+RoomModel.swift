@@ -42,14 +42,17 @@ extension JanusRoomRuntime: RoomModelBackend {
     }
 
     /// What a change means for what we receive: the streams of who left or unpublished end
-    /// (their tracks' streams finish); with `autoConsume` everyone there on joining, and every
-    /// track published later, is consumed.
+    /// (their tracks' streams finish); with `autoConsume` everyone there on joining, everyone who
+    /// arrives later and every track published later is consumed.
     private func receive(_ change: JanusRoomRoster.Change, runtime: EngineRuntime) {
         switch change {
         case let .participantLeft(id, _): receiving.drop(publisherId: id)
         case let .trackUnpublished(id, track):
             receiving.drop(publisherId: id, kinds: [JanusRoomModel.track(track).kind])
-        case .roomJoined: autoConsume(model.roster.participants, runtime: runtime)
+        case .roomJoined:
+            roomJoinedApplied = true
+            autoConsume(model.roster.participants, runtime: runtime)
+        case let .participantJoined(participant) where roomJoinedApplied: autoConsume([participant], runtime: runtime)
         case let .trackPublished(id, _): autoConsume(model.roster.participant(id: id).map { [$0] } ?? [], runtime: runtime)
         case .participantJoined, .trackMuted, .roomClosed: break
         }

@@ -52,6 +52,8 @@ final class JanusRoomRuntime: RoomBackend {
     private(set) var receiving: JanusSubscriberConnection!
     /// With `autoConsume`, every camera and microphone of the room is consumed as it appears.
     let autoConsumes: Bool
+    /// `.roomJoined` was applied: participants reported from now on arrived after us.
+    var roomJoinedApplied = false
     /// The substream and temporal layer last asked for, per subscriber mid.
     private var requestedLayers: [String: (spatial: Int?, temporal: Int?)] = [:]
     /// The engine's clock, read on the loop (the sessions' connects on the worker keep the system clock).
