@@ -11,7 +11,8 @@ import Testing
 /// with no decoder error and hears the tone; stopping his microphone track unsubscribes it at
 /// Janus (no more of its packets reach his socket) while her video still flows. carol joined
 /// with `autoConsume: false` receives nothing (0 packets on any socket) until she consumes
-/// alice's microphone, then hears her. alice leaving ends bob's video track and carol's audio
+/// alice's microphone, then hears her; stopping it leaves the subscription (nothing left to
+/// receive) and consuming again makes a new one. alice leaving ends bob's video track and carol's audio
 /// track (their streams finish) within 2 s.
 @Suite(.serialized) struct JanusRemoteAudioTests {
     @Test func bobHearsAndSeesAliceOverOneSubscriberConnection() async throws {
@@ -92,17 +93,27 @@ import Testing
         #expect(JanusRoomModelTests.joinedBeforeRoomJoined(carolLog)?["alice"] != nil)
         #expect(carolBefore.mediaSockets == 0 && carolBefore.mediaDatagramsReceived == 0 && carolAlicePacketsBefore == nil)
         #expect(!carolLog.all.contains { if case .trackSubscribed = $0 { true } else { false } })
+        let firstAudio = try await carol.subscribe(toMicrophoneOf: "alice")
+        let firstBlocks = ReceivedAudioBlocks(firstAudio)
+        #expect(try await JanusRoomModelTests.wait(seconds: 5) { firstBlocks.all.filter { $0.kind == .decoded }.count >= 50 })
+        let carolPackets = try await carol.janusPacketsOnSocket(from: "alice", kind: .microphone) ?? 0
+        let carolFrequency = dominantFrequency(of: Array(firstBlocks.all.filter { $0.kind == .decoded }.suffix(50).flatMap(\.audio.samples)))
+        print("carol after consuming: \(carolPackets) of alice's audio packets, \(carolFrequency) Hz")
+        #expect(carolPackets > 0 && abs(carolFrequency - 440) <= 440 * 0.02)
+
+        // carol stops her only stream: Janus's offer then has nothing to receive, the subscription
+        // is left; consuming again makes a new one, and alice is heard again.
+        await firstAudio.stopConsuming()
+        await firstBlocks.reader.value
+        #expect(try await JanusRoomModelTests.wait(seconds: 3) { try await carol.janusSubscriberConnectionCount() == 0 })
         let carolAudio = try await carol.subscribe(toMicrophoneOf: "alice")
         let carolBlocks = ReceivedAudioBlocks(carolAudio)
         Task {
             await carolBlocks.reader.value
             carolAudioEnded.set()
         }
-        #expect(try await JanusRoomModelTests.wait(seconds: 5) { carolBlocks.all.filter { $0.kind == .decoded }.count >= 50 })
-        let carolPackets = try await carol.janusPacketsOnSocket(from: "alice", kind: .microphone) ?? 0
-        let carolFrequency = dominantFrequency(of: Array(carolBlocks.all.filter { $0.kind == .decoded }.suffix(50).flatMap(\.audio.samples)))
-        print("carol after consuming: \(carolPackets) of alice's audio packets, \(carolFrequency) Hz")
-        #expect(carolPackets > 0 && abs(carolFrequency - 440) <= 440 * 0.02)
+        #expect(try await JanusRoomModelTests.wait(seconds: 5) { carolBlocks.all.filter { $0.kind == .decoded }.count >= 25 })
+        #expect(try await carol.janusSubscriberConnectionCount() == 1)
 
         // alice leaves: bob's video track and carol's audio track end within 2 s.
         let left = ContinuousClock.now
