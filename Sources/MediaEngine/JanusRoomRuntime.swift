@@ -200,7 +200,8 @@ final class JanusRoomRuntime: RoomBackend {
 
     func publishScreenShare(_ participantId: String, trackId: String, settings: CameraSettings, feed: TrackFeed<VideoFrame>,
                             runtime: EngineRuntime) throws(EngineError) {
-        throw .notAllowed("publishing a screen share into a Janus room is not supported yet (only in a room the engine hosts)")
+        throw .notAllowed("publishing a screen share into a Janus room is not built yet: it needs a second video m-line on "
+                          + "the publisher's peer connection (only in a room the engine hosts)")
     }
 
     func setMicrophoneMuted(_ muted: Bool, participant participantId: String) throws(EngineError) {
