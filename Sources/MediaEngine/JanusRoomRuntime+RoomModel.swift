@@ -12,7 +12,7 @@ extension JanusRoomRuntime: RoomModelBackend {
         model.presence = presence
         let roomId = id
         presence.start(worker: signalling) { runtime, outcome in
-            (runtime.rooms[roomId] as? JanusRoomRuntime)?.apply(outcome)
+            (runtime.rooms[roomId] as? JanusRoomRuntime)?.apply(outcome, runtime: runtime)
         }
     }
 
@@ -27,7 +27,7 @@ extension JanusRoomRuntime: RoomModelBackend {
     }
 
     /// On the loop: one of the presence's events.
-    private func apply(_ outcome: Result<JanusVideoRoomEvent, EngineError>) {
+    private func apply(_ outcome: Result<JanusVideoRoomEvent, EngineError>, runtime: EngineRuntime) {
         guard !isClosed else { return }
         switch outcome {
         case let .failure(error): events?.yield(.failure(error))
@@ -36,7 +36,25 @@ extension JanusRoomRuntime: RoomModelBackend {
         case let .success(event):
             for change in model.roster.apply(event) {
                 if let told = JanusRoomModel.event(of: change, ourId: participantId) { events?.yield(told) }
+                receive(change, runtime: runtime)
             }
+        }
+    }
+
+    /// What a change means for what we receive: the streams of who left or unpublished end
+    /// (their tracks' streams finish); with `autoConsume` everyone there on joining, everyone who
+    /// arrives later and every track published later is consumed.
+    private func receive(_ change: JanusRoomRoster.Change, runtime: EngineRuntime) {
+        switch change {
+        case let .participantLeft(id, _): receiving.drop(publisherId: id)
+        case let .trackUnpublished(id, track):
+            receiving.drop(publisherId: id, kinds: [JanusRoomModel.track(track).kind])
+        case .roomJoined:
+            roomJoinedApplied = true
+            autoConsume(model.roster.participants, runtime: runtime)
+        case let .participantJoined(participant) where roomJoinedApplied: autoConsume([participant], runtime: runtime)
+        case let .trackPublished(id, _): autoConsume(model.roster.participant(id: id).map { [$0] } ?? [], runtime: runtime)
+        case .participantJoined, .trackMuted, .roomClosed: break
         }
     }
 

@@ -11,10 +11,12 @@ import Simulcast
 /// session is kept alive (the keepalive, too, goes out from the worker). The publication's ICE
 /// runs over UDP, or ICE-TCP (RFC 6544) as `preferredProtocol` says. The microphone rides in the
 /// camera's peer connection, so it is published first (it waits for the camera) or not at all:
-/// adding it later would need a renegotiation. Subscribing to a publisher of the room (by its
-/// Janus feed id) joins it as a Janus subscriber (`JanusVideoRoomSubscriber`, connected on the
-/// worker too) and receives the substream the preference picks (`.high` the top, `.medium` the
-/// middle, `.low` the lowest; a viewport by its height; Janus's `configure` sent from the worker).
+/// adding it later would need a renegotiation. Everything received rides one subscriber peer
+/// connection (`JanusSubscriberConnection`: Janus 1.1 multistream, connected and updated on the
+/// worker too); a camera arrives on the substream the preference picks (`.high` the top,
+/// `.medium` the middle, `.low` the lowest; a viewport by its height; Janus's `configure` of its
+/// mid sent from the worker). With `autoConsume`, every camera and microphone of the room is
+/// consumed as the roster reports it.
 /// With E2EE what is published is SFrame-sealed and what is received opened, keys following the
 /// provider's changes at the next pass. Readiness-driven: the loop waits on the peer connections'
 /// sockets, and serves the room at its endpoints' exact deadlines (`nextDeadline`), at the next
@@ -46,13 +48,13 @@ final class JanusRoomRuntime: RoomBackend {
     /// The microphone published before the camera, waiting for the peer connection.
     private var pendingMicrophone: (trackId: String, feed: TrackFeed<AudioFrame>)?
     private var lastKeepAliveMicroseconds: Int64 = 0
-    /// Received publishers by feed id: the Janus subscription and what the loop runs of it.
-    private var subscriptions: [String: (session: JanusVideoRoomSubscriber, runtime: SubscriptionRuntime)] = [:]
-    /// Consumed microphones by feed id (each rides its feed's subscription), and the feeds whose
-    /// audio Janus was asked to stop relaying.
-    private var remoteAudio: [String: RemoteAudioRuntime] = [:]
-    private var audioStopped: Set<String> = []
-    /// The substream and temporal layer last asked for, per feed id.
+    /// The one subscriber peer connection: every consumed stream of the room (`JanusSubscriberConnection`).
+    private(set) var receiving: JanusSubscriberConnection!
+    /// With `autoConsume`, every camera and microphone of the room is consumed as it appears.
+    let autoConsumes: Bool
+    /// `.roomJoined` was applied: participants reported from now on arrived after us.
+    var roomJoinedApplied = false
+    /// The substream and temporal layer last asked for, per subscriber mid.
     private var requestedLayers: [String: (spatial: Int?, temporal: Int?)] = [:]
     /// The engine's clock, read on the loop (the sessions' connects on the worker keep the system clock).
     private let clock: MediaClock
@@ -60,15 +62,14 @@ final class JanusRoomRuntime: RoomBackend {
     let signalling: SignallingWorker
     /// The camera's connect is under way on the worker.
     private var cameraConnecting = false
-    /// Feed ids whose subscription is connecting on the worker.
-    private var subscribing: Set<String> = []
     private(set) var isClosed = false
     /// Every datagram the subscriptions' connections received (the room model's `MediaActivity`).
-    var datagramsReceivedSoFar: Int { Int(subscriptions.values.reduce(Int64(0)) { $0 + $1.runtime.subscriber.statistics.datagramsReceived }) }
+    var datagramsReceivedSoFar: Int { Int(receiving.demultiplexer?.datagramsReceived ?? 0) }
 
     init(id: String, url: URL, room: Int, localAddress: UInt32, iceServers: [ICEServer], e2ee: E2EEOptions?,
-         preferredProtocol: PreferredProtocol,
+         preferredProtocol: PreferredProtocol, autoConsume: Bool = true,
          signalling: SignallingWorker, clock: MediaClock) {
+        self.autoConsumes = autoConsume
         self.signalling = signalling
         self.clock = clock
         self.id = id
@@ -78,6 +79,15 @@ final class JanusRoomRuntime: RoomBackend {
         self.iceServers = iceServers
         self.e2ee = e2ee
         self.preferredProtocol = preferredProtocol
+        var options = JanusMultistreamSubscription.Options(url: url, room: room, localAddress: localAddress, cname: "janus-room-\(id)")
+        options.iceServers = iceServers
+        receiving = JanusSubscriberConnection(options: options, worker: signalling) { [weak self] feed, mid in
+            let participant = self?.model.roster.participant(feed: feed)
+            let track = participant?.tracks.first { $0.mid == mid }
+            let kind: PublishedTrackKind? = track.map { $0.kind == .screenShare ? .screenShare : $0.kind == .microphone ? .microphone : .camera }
+            return (participant?.id ?? "\(feed)", kind)
+        }
+        receiving.onStreamStarted = { [weak self] in self?.openFrames(of: $0) }
     }
 
     func join(_ participantId: String, events: AsyncStream<ParticipantEvent>.Continuation, keyProvider: E2EEKeyProvider?,
@@ -190,7 +200,8 @@ final class JanusRoomRuntime: RoomBackend {
 
     func publishScreenShare(_ participantId: String, trackId: String, settings: CameraSettings, feed: TrackFeed<VideoFrame>,
                             runtime: EngineRuntime) throws(EngineError) {
-        throw .notAllowed("publishing a screen share into a Janus room is not supported yet (only in a room the engine hosts)")
+        throw .notAllowed("publishing a screen share into a Janus room is not built yet: it needs a second video m-line on "
+                          + "the publisher's peer connection (only in a room the engine hosts)")
     }
 
     func setMicrophoneMuted(_ muted: Bool, participant participantId: String) throws(EngineError) {
@@ -202,70 +213,84 @@ final class JanusRoomRuntime: RoomBackend {
 
     // MARK: - Receiving
 
-    /// Subscribes to the feed `publisherId` (Janus's publisher id, e.g. from its
-    /// `.publishedToSFU` event or the room's participant list) on the top substream: connected
-    /// on the signalling worker, completed back on the loop.
-    func startSubscribing(_ subscriberId: String, to publisherId: String, runtime: EngineRuntime,
-                          completion: @escaping LoopCompletion<SubscriptionRuntime>) {
-        guard subscriberId == participantId else { return completion(.failure(.unknownParticipant(subscriberId))) }
-        if let existing = subscriptions[publisherId] { return completion(.success(existing.runtime)) }
-        let feed: Int
-        do throws(EngineError) { feed = try self.feed(of: publisherId) } catch { return completion(.failure(error)) }
-        guard !subscribing.contains(publisherId) else { return completion(.failure(.notAllowed("already subscribing to feed \(feed)"))) }
-        let opener: E2EEFrameOpener?
-        do throws(EngineError) {
-            opener = try e2ee?.makeOpener(for: publisherId, nowMilliseconds: clock.monotonicMilliseconds())
-        } catch {
-            return completion(.failure(error))
+    /// The feed, its mid for `kind` (from the roster) and what to ask Janus for.
+    private func wish(_ subscriberId: String, _ publisherId: String, kind: PublishedTrackKind) throws(EngineError) -> JanusReceivedStream.Wish {
+        guard subscriberId == participantId else { throw .unknownParticipant(subscriberId) }
+        let feed = try self.feed(of: publisherId)
+        let tracks = model.roster.participant(feed: feed)?.tracks
+        let rosterKind: JanusRoomRoster.TrackKind = kind == .microphone ? .microphone : kind == .screenShare ? .screenShare : .camera
+        if let tracks, !tracks.isEmpty {
+            guard let track = tracks.first(where: { $0.kind == rosterKind }) else { throw .notPublished(participant: publisherId, track: "\(kind)") }
+            return .init(feed: feed, feedMid: track.mid, kind: kind)
         }
-        subscribing.insert(publisherId)
-        var configured = JanusVideoRoomSubscriber.Options(
-            url: url, room: room, feed: feed, localAddress: localAddress,
-            subscriber: SubscriberConfiguration(localSSRC: runtime.randomSSRC(), cname: "\(subscriberId)<-\(publisherId)",
-                                                security: .insecurePlaintext))
-        configured.iceServers = iceServers
-        let options = configured
-        let (url, room) = (url, room)
-        let handOff = LoopHandOff((room: self, opener: opener, completion: completion))
-        signalling.run({ () -> LoopHandOff<Result<JanusVideoRoomSubscriber, EngineError>> in
-            do {
-                return LoopHandOff(.success(try JanusVideoRoomSubscriber(options: options)))
-            } catch {
-                return LoopHandOff(.failure(.systemFailure("subscribing to feed \(feed) in Janus room \(room) at \(url): \(error)")))
-            }
-        }, then: { _, outcome in
-            handOff.value.room.finishSubscribing(outcome.value, to: publisherId, opener: handOff.value.opener,
-                                                 completion: handOff.value.completion)
-        }, ifStopped: { outcome in
-            if case let .success(session) = outcome.value { session.leave() }
-            handOff.value.completion(.failure(.closed("the engine")))
-        })
+        return .init(feed: feed, feedMid: nil, kind: kind)
     }
 
-    /// Back on the loop: the subscription runs from the next pass (or leaves, the room closed meanwhile).
-    private func finishSubscribing(_ outcome: Result<JanusVideoRoomSubscriber, EngineError>, to publisherId: String,
-                                   opener: E2EEFrameOpener?, completion: LoopCompletion<SubscriptionRuntime>) {
-        subscribing.remove(publisherId)
-        let session: JanusVideoRoomSubscriber
-        switch outcome {
-        case let .failure(error): return completion(.failure(error))
-        case let .success(value): session = value
+    /// Receives `publisherId`'s camera (a participant id of the roster, or a Janus feed id), or
+    /// its screen share (`RoomNode.screenShareKey`: the publisher's video stream Janus lists with
+    /// the description "screen"), on the room's one subscriber peer connection: connected or
+    /// updated on the signalling worker, completed back on the loop.
+    func startSubscribing(_ subscriberId: String, to publisherId: String, runtime: EngineRuntime,
+                          completion: @escaping LoopCompletion<SubscriptionRuntime>) {
+        let owner = RoomNode.screenShareOwner(publisherId)
+        let kind: PublishedTrackKind = owner == nil ? .camera : .screenShare
+        startReceiving(subscriberId, owner ?? publisherId, kind: kind, runtime: runtime) { outcome in
+            completion(Result { () throws(EngineError) in
+                let stream = try outcome.get()
+                guard let video = stream.video else { throw .notPublished(participant: publisherId, track: "\(kind)") }
+                return video
+            })
         }
-        guard !isClosed else {
-            onWorker(session.leave)
-            return completion(.failure(.closed("Janus room \(room)")))
+    }
+
+    private func startReceiving(_ subscriberId: String, _ publisherId: String, kind: PublishedTrackKind, runtime: EngineRuntime,
+                                completion: @escaping JanusSubscriberConnection.Completion) {
+        let wish: JanusReceivedStream.Wish
+        do throws(EngineError) { wish = try self.wish(subscriberId, publisherId, kind: kind) } catch { return completion(.failure(error)) }
+        receiving.consume([(wish, { [weak self] outcome in
+            if case let .success(stream) = outcome, stream.video != nil {
+                self?.events?.yield(.trackSubscribed(publisherId: publisherId, trackId: stream.mid))
+            }
+            completion(outcome)
+        })])
+    }
+
+    /// With E2EE, a received video opens its frames with the room's key from its first packet.
+    private func openFrames(of stream: JanusReceivedStream) {
+        guard let video = stream.video, let e2ee else { return }
+        do throws(EngineError) {
+            video.frameOpener = try e2ee.makeOpener(for: stream.publisherId, nowMilliseconds: clock.monotonicMilliseconds())
+        } catch {
+            events?.yield(.failure(error))
         }
-        let subscription = SubscriptionRuntime(publisherId: publisherId, subscriber: session.subscriber, path: nil)
-        subscription.frameOpener = opener
-        subscriptions[publisherId] = (session, subscription)
-        events?.yield(.trackSubscribed(publisherId: publisherId, trackId: session.videoMid ?? "video"))
-        completion(.success(subscription))
+    }
+
+    /// With `autoConsume`: the camera and microphone of `participants` (a joined room's
+    /// everyone, or one who published), in one request.
+    func autoConsume(_ participants: [JanusRoomRoster.Participant], runtime: EngineRuntime) {
+        guard autoConsumes, model.mode.receives, let participantId else { return }
+        var wishes: [(wish: JanusReceivedStream.Wish, completion: JanusSubscriberConnection.Completion)] = []
+        for participant in participants where participant.id != participantId {
+            for track in participant.tracks where !track.muted && track.kind != .screenShare {
+                let kind: PublishedTrackKind = track.kind == .microphone ? .microphone : .camera
+                let publisherId = participant.id
+                wishes.append((.init(feed: participant.feed, feedMid: track.mid, kind: kind), { [weak self] outcome in
+                    switch outcome {
+                    case let .success(stream):
+                        if stream.video != nil { self?.events?.yield(.trackSubscribed(publisherId: publisherId, trackId: stream.mid)) }
+                    case let .failure(error):
+                        self?.events?.yield(.failure(error))
+                    }
+                }))
+            }
+        }
+        if !wishes.isEmpty { receiving.consume(wishes) }
     }
 
     /// Janus's `configure` for the subscription: the substream (and, for a quality, the top
     /// temporal layer) the preference maps to; `.disabled` stops the video (`send: false`).
     func setPreference(_ preference: EffectivePreference, subscriber subscriberId: String, publisher publisherId: String) throws(EngineError) {
-        let session = try subscription(subscriberId, to: publisherId).session
+        let stream = try received(subscriberId, publisherId, kind: .camera)
         var spatial: Int?
         var send = true
         switch preference {
@@ -274,130 +299,116 @@ final class JanusRoomRuntime: RoomBackend {
         case .disabled: send = false
         }
         // From the worker: a refusal or a failure reaches the participant as a `.failure` event.
-        let handOff = LoopHandOff((session: session, send: send, substream: spatial))
         let events = events
-        signalling.run {
-            do throws(JanusHTTPClient.Failure) {
-                try handOff.value.session.configure(send: handOff.value.send, substream: handOff.value.substream)
-            } catch {
-                events?.yield(.failure(.systemFailure("Janus configure: \(error)")))
-            }
+        receiving.configure([.init(mid: stream.mid, send: send, substream: spatial)]) { failure in
+            events?.yield(.failure(.systemFailure("Janus configure: \(failure)")))
         }
-        requestedLayers[publisherId] = (spatial, nil)
+        requestedLayers[stream.mid] = (spatial, nil)
     }
 
     func setScreenShareQuality(_ quality: VideoQuality, subscriber subscriberId: String,
                                publisher publisherId: String) throws(EngineError) -> ScreenShareQualityChange {
-        throw .notAllowed("screen shares are received only in a room the engine hosts")
+        throw .notAllowed("Janus relays a screen share as published (one layer): it has no screen-share quality to choose")
     }
 
     func setPinned(_ pinned: Bool, subscriber subscriberId: String, publisher publisherId: String) throws(EngineError) {
-        _ = try subscription(subscriberId, to: publisherId)
+        _ = try received(subscriberId, publisherId, kind: .camera)
         throw .notAllowed("pinning orders a hosted room's adaptive subscriptions; Janus has none")
     }
 
     func stats(subscriber subscriberId: String, publisher publisherId: String) throws(EngineError) -> RemoteVideoStats {
-        let (session, _) = try subscription(subscriberId, to: publisherId)
-        let layers = requestedLayers[publisherId]
-        var stats = RemoteVideoStats(received: session.subscriber.statistics.video, preferredSpatialLayer: layers?.spatial,
+        let stream = try received(subscriberId, publisherId, kind: .camera)
+        let layers = requestedLayers[stream.mid]
+        var stats = RemoteVideoStats(received: stream.subscriber.statistics.video, preferredSpatialLayer: layers?.spatial,
                                      preferredTemporalLayer: layers?.temporal)
         stats.transportProtocol = .udp
         return stats
     }
 
     func startRecording(subscriber subscriberId: String, publisher publisherId: String, path: String) throws(EngineError) {
-        let (session, subscription) = try subscription(subscriberId, to: publisherId)
-        let statistics = session.subscriber.statistics.video
-        guard statistics.frameWidth > 0 else { throw .notAllowed("recording starts once a frame of feed \(publisherId) arrived (its size heads the IVF)") }
-        try subscription.startRecording(path: path, width: statistics.frameWidth, height: statistics.frameHeight)
+        let stream = try received(subscriberId, publisherId, kind: .camera)
+        let statistics = stream.subscriber.statistics.video
+        guard statistics.frameWidth > 0, let video = stream.video else {
+            throw .notAllowed("recording starts once a frame of feed \(publisherId) arrived (its size heads the IVF)")
+        }
+        try video.startRecording(path: path, width: statistics.frameWidth, height: statistics.frameHeight)
     }
 
     func stopRecording(subscriber subscriberId: String, publisher publisherId: String) throws(EngineError) {
-        try subscription(subscriberId, to: publisherId).runtime.stopRecording()
+        try received(subscriberId, publisherId, kind: .camera).video?.stopRecording()
     }
 
-    /// The subscriber peer connections (one per received feed; its camera and microphone share it).
-    var subscriberConnectionCount: Int { subscriptions.count }
+    /// The subscriber peer connections (one for every consumed stream of the room, or none).
+    var subscriberConnectionCount: Int { receiving.demultiplexer == nil ? 0 : 1 }
+
+    /// RTP packets of `publisherId`'s `kind` that reached the subscriber socket (nil: never received).
+    func packetsOnSocket(from publisherId: String, kind: PublishedTrackKind) -> Int64? {
+        guard let feed = try? feed(of: publisherId) else { return nil }
+        return receiving.packetsOnSocket(feed: feed, kind: kind)
+    }
 
     // MARK: - Remote audio
 
-    /// Consumes the microphone of feed `publisherId`: its subscription (made if there is none)
-    /// carries the feed's audio beside its video; the receiver plays it out at the room's deadlines.
+    /// Consumes the microphone of `publisherId`: the stream on the room's subscriber connection
+    /// (subscribed if it is not yet); the receiver plays it out at the room's deadlines.
     func startConsumingMicrophone(_ subscriberId: String, of publisherId: String, runtime: EngineRuntime,
                                   completion: @escaping LoopCompletion<RemoteAudioRuntime>) {
-        startSubscribing(subscriberId, to: publisherId, runtime: runtime) { outcome in
+        startReceiving(subscriberId, publisherId, kind: .microphone, runtime: runtime) { [clock] outcome in
             completion(Result { () throws(EngineError) in
-                _ = try outcome.get()
-                guard let session = self.subscriptions[publisherId]?.session, session.negotiated.audio != nil else {
-                    throw .notPublished(participant: publisherId, track: "microphone")
-                }
-                guard self.remoteAudio[publisherId] == nil else {
+                let stream = try outcome.get()
+                guard stream.kind == .microphone else { throw .notPublished(participant: publisherId, track: "microphone") }
+                guard stream.audio == nil else {
                     throw .notAllowed("\(subscriberId) already consumes feed \(publisherId)'s microphone (stop that track first)")
                 }
-                let audio = RemoteAudioRuntime(publisherId: publisherId, receiver: session.subscriber.audio,
-                                               now: self.clock.monotonicMicroseconds())
-                self.remoteAudio[publisherId] = audio
-                if self.audioStopped.remove(publisherId) != nil { self.setAudioForwarded(true, session: session) }
+                let audio = RemoteAudioRuntime(publisherId: publisherId, receiver: stream.subscriber.audio, now: clock.monotonicMicroseconds())
+                stream.audio = audio
                 return audio
             })
         }
     }
 
-    /// Janus stops relaying the feed's audio to us; playout stops and the track's stream ends.
+    /// Janus's `update` with `unsubscribe` for the microphone's stream: playout stops, the
+    /// track's stream ends, and no more of its packets arrive.
     func stopConsumingMicrophone(subscriber subscriberId: String, publisher publisherId: String) {
-        guard subscriberId == participantId, let audio = remoteAudio.removeValue(forKey: publisherId) else { return }
-        audio.close()
-        guard let session = subscriptions[publisherId]?.session else { return }
-        audioStopped.insert(publisherId)
-        setAudioForwarded(false, session: session)
+        guard let stream = try? received(subscriberId, publisherId, kind: .microphone) else { return }
+        receiving.unsubscribe(mid: stream.mid)
     }
 
     func microphoneStats(subscriber subscriberId: String, publisher publisherId: String) throws(EngineError) -> RemoteAudioStats {
-        guard subscriberId == participantId, let audio = remoteAudio[publisherId] else {
+        guard let audio = try? received(subscriberId, publisherId, kind: .microphone).audio else {
             throw .notPublished(participant: publisherId, track: "consumed microphone")
         }
         return audio.stats(isMuted: nil)
     }
 
-    /// Janus's `configure` of the audio mid, from the worker (a failure reaches the participant as an event).
-    private func setAudioForwarded(_ send: Bool, session: JanusVideoRoomSubscriber) {
-        let handOff = LoopHandOff(session)
-        let events = events
-        signalling.run {
-            do throws(JanusHTTPClient.Failure) {
-                try handOff.value.setAudioForwarded(send)
-            } catch {
-                events?.yield(.failure(.systemFailure("Janus configure (audio): \(error)")))
-            }
-        }
-    }
-
-    private func subscription(_ subscriberId: String, to publisherId: String) throws(EngineError)
-        -> (session: JanusVideoRoomSubscriber, runtime: SubscriptionRuntime) {
+    private func received(_ subscriberId: String, _ publisherId: String, kind: PublishedTrackKind) throws(EngineError) -> JanusReceivedStream {
         guard subscriberId == participantId else { throw .unknownParticipant(subscriberId) }
-        guard let subscription = subscriptions[publisherId] else { throw .notPublished(participant: publisherId, track: "subscribed camera") }
-        return subscription
+        let feed = try self.feed(of: publisherId)
+        guard let stream = receiving.stream(feed: feed, kind: kind) else {
+            throw .notPublished(participant: publisherId, track: kind == .microphone ? "consumed microphone" : "subscribed \(kind)")
+        }
+        return stream
     }
 
     func tick(runtime: EngineRuntime) {
         let now = clock.monotonicMicroseconds()
         applyKeyChanges(now: now)
         if let session { feeds.pass(session.publisher, at: now, pacingPushes: true, events: events) }
-        for (_, runtime) in subscriptions.values {
-            _ = try? runtime.subscriber.step(timeoutMilliseconds: 0)
-            if let state = runtime.takeE2EEStateChange() {
-                events?.yield(.e2eeStateChanged(publisherId: runtime.publisherId, state: state))
+        receiving.pass()
+        for stream in receiving.streams.values {
+            if let video = stream.video, let state = video.takeE2EEStateChange() {
+                events?.yield(.e2eeStateChanged(publisherId: video.publisherId, state: state))
             }
         }
         let playoutNow = clock.monotonicMicroseconds()
-        for audio in remoteAudio.values { audio.playDueSteps(now: playoutNow) }
+        for stream in receiving.streams.values { stream.audio?.playDueSteps(now: playoutNow) }
         if now - lastKeepAliveMicroseconds > Self.keepAliveIntervalMicroseconds { sendKeepAlives(now: now) }
     }
 
-    /// Every Janus session of the room (the publisher's, each subscription's) kept alive, from the worker.
+    /// Every Janus session of the room (the publisher's, the subscription's) kept alive, from the worker.
     private func sendKeepAlives(now: Int64) {
         lastKeepAliveMicroseconds = now
-        let clients = LoopHandOff([session?.janus].compactMap { $0 } + subscriptions.values.map(\.session.janus) + model.parked.map(\.janus))
+        let clients = LoopHandOff([session?.janus].compactMap { $0 } + model.parked.map(\.janus))
         let events = events
         signalling.run {
             do throws(JanusHTTPClient.Failure) {
@@ -406,32 +417,31 @@ final class JanusRoomRuntime: RoomBackend {
                 events?.yield(.failure(.systemFailure("Janus keepalive: \(error)")))
             }
         }
+        receiving.keepAlive { failure in events?.yield(.failure(.systemFailure("Janus keepalive: \(failure)"))) }
     }
 
     /// The peer connections' sockets (UDP, or the ICE-TCP connection).
     func appendReadinessDescriptors(to descriptors: inout [Int32]) -> Bool {
         var complete = true
         if let session { complete = EngineCore.appendReadinessDescriptors(of: session.transport, to: &descriptors) }
-        for (session, _) in subscriptions.values where !EngineCore.appendReadinessDescriptors(of: session.transport, to: &descriptors) {
-            complete = false
-        }
+        if !receiving.appendReadinessDescriptors(to: &descriptors) { complete = false }
         return complete
     }
 
     /// The earliest of the next waiting frame's slot, the publisher's pacer and probe steps
-    /// (`Publisher.nextDeadline`), every subscription's receiving deadlines
-    /// (`Subscriber.nextDeadline`) and the next keepalive, with no fixed grain; at most
-    /// `RoomBackendCadence.idleMicroseconds` away, the safety net for what sets no deadline of
-    /// its own (ICE consent checks inside the transports, E2EE key changes). Nothing until a peer
-    /// connection runs or an unpublished camera's session needs its keepalives.
+    /// (`Publisher.nextDeadline`), every received stream's deadlines (`Subscriber.nextDeadline`)
+    /// and the next keepalive, with no fixed grain; at most `RoomBackendCadence.idleMicroseconds`
+    /// away, the safety net for what sets no deadline of its own (ICE consent checks inside the
+    /// transports, E2EE key changes). Nothing until a peer connection runs or an unpublished
+    /// camera's session needs its keepalives.
     func nextDeadline(now: Int64) -> Int64 {
-        guard session != nil || !subscriptions.isEmpty || !model.parked.isEmpty else { return .max }
+        guard session != nil || receiving.isRunning || !model.parked.isEmpty else { return .max }
         var earliest = min(now + RoomBackendCadence.idleMicroseconds, feeds.mediaDue(now: now, pacingPushes: true) ?? .max,
                            lastKeepAliveMicroseconds + Self.keepAliveIntervalMicroseconds + 1)
         if let session { earliest = min(earliest, session.publisher.nextDeadline()) }
-        for (_, runtime) in subscriptions.values { earliest = min(earliest, runtime.subscriber.nextDeadline()) }
+        earliest = min(earliest, receiving.nextDeadline())
         // Consumed microphones play out every 20 ms, and only while they are consumed.
-        for audio in remoteAudio.values { earliest = min(earliest, audio.nextStepMicroseconds) }
+        for stream in receiving.streams.values { if let audio = stream.audio { earliest = min(earliest, audio.nextStepMicroseconds) } }
         return max(now, earliest)
     }
 
@@ -441,9 +451,9 @@ final class JanusRoomRuntime: RoomBackend {
         e2eeKeysVersion = e2ee.keyProvider.version
         do {
             if let sealer { try e2ee.keyProvider.applyCurrentKey(to: sealer, of: participantId) }
-            for (publisherId, subscription) in subscriptions {
-                guard let opener = subscription.runtime.frameOpener else { continue }
-                try e2ee.keyProvider.applyCurrentKey(to: opener, of: publisherId, nowMilliseconds: now / 1000)
+            for stream in receiving.streams.values {
+                guard let video = stream.video, let opener = video.frameOpener else { continue }
+                try e2ee.keyProvider.applyCurrentKey(to: opener, of: video.publisherId, nowMilliseconds: now / 1000)
             }
         } catch {
             events?.yield(.failure(.invalidConfiguration("E2EE key: \(error)")))
@@ -455,13 +465,7 @@ final class JanusRoomRuntime: RoomBackend {
         stopRoomModel()
         if let session { onWorker(session.leave) }
         session = nil
-        for (session, runtime) in subscriptions.values {
-            runtime.close()
-            onWorker(session.leave)
-        }
-        subscriptions.removeAll()
-        for audio in remoteAudio.values { audio.close() }
-        remoteAudio.removeAll()
+        receiving.close()
         feeds.finishSources()
         pendingMicrophone?.feed.finishSource(.failure(EngineError.closed("microphone track \(pendingMicrophone?.trackId ?? "")")))
         pendingMicrophone = nil

@@ -8,3 +8,14 @@ extension LocalParticipant {
         }
     }
 }
+
+extension LocalParticipant {
+    /// RTP packets of `publisherId`'s `kind` that reached this participant's Janus subscriber
+    /// socket, routed or not (`BundledStreamDemultiplexer`'s count; nil: never received).
+    package func janusPacketsOnSocket(from publisherId: String, kind: PublishedTrackKind) async throws(EngineError) -> Int64? {
+        let roomId = roomId
+        return try await loop.perform { runtime throws(EngineError) in
+            (runtime.rooms[roomId] as? JanusRoomRuntime)?.packetsOnSocket(from: publisherId, kind: kind)
+        }
+    }
+}

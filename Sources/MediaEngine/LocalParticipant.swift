@@ -143,8 +143,9 @@ public final class LocalParticipant: Sendable {
 
     /// Consumes `publisherId`'s microphone (issue 28; docs/receiving.md "Remote audio"): decoded
     /// 48 kHz PCM in 20 ms blocks from the returned track until `stopConsuming()` on it. In a
-    /// hosted room `publisherId` is the participant id; in a Janus room, its feed id (as for
-    /// `subscribe(to:)`). Consuming the same microphone twice is `.notAllowed` (stop the first).
+    /// hosted room `publisherId` is the participant id; in a Janus room, the participant id or its
+    /// feed id (as for `subscribe(to:)`; with `autoConsume` the stream is already received and this
+    /// starts its playout). Consuming the same microphone twice is `.notAllowed` (stop the first).
     public func subscribe(toMicrophoneOf publisherId: String) async throws(EngineError) -> RemoteAudioTrack {
         let (roomId, subscriberId) = (roomId, id)
         let frames = try await loop.performDeferred { runtime, finish throws(EngineError) in

@@ -52,7 +52,11 @@ public final class MediaEngine: Sendable {
     /// `display`; `name` nil: the id); its `events` tell everyone already there, then
     /// `.roomJoined`, then arrivals, tracks and departures, and `subscribe(to:)` takes a
     /// participant id. `mode`: `.recvOnly` publishes nothing; `.signallingOnly` opens no media
-    /// socket, only the room's events.
+    /// socket, only the room's events. Everything received arrives on one subscriber peer
+    /// connection (Janus 1.1 multistream: `join` with `streams`, then `update` with `subscribe` /
+    /// `unsubscribe`). `autoConsume` (the seeds' default, true) consumes every other
+    /// participant's camera and microphone as they are reported (`.trackSubscribed`;
+    /// `subscribe(to:)` then returns that track); false receives nothing until the app consumes.
     ///
     /// Candidates (RFC 8445 §5.1.1, docs/joining-a-room.md): `localAddress` restricts ICE to one
     /// IPv4 address; nil gathers a host candidate on every usable interface address (loopback and
@@ -61,7 +65,7 @@ public final class MediaEngine: Sendable {
     public func joinJanusRoom(url: URL, room: Int, participantId: String, localAddress: String? = nil,
                               iceServers: [ICEServer] = [],
                               e2ee: E2EEOptions? = nil, preferredProtocol: PreferredProtocol? = nil,
-                              name: String? = nil, mode: RoomMode = .sendAndRecv)
+                              name: String? = nil, mode: RoomMode = .sendAndRecv, autoConsume: Bool = true)
         async throws(EngineError) -> LocalParticipant {
         let address: UInt32  // 0: every interface
         if let localAddress {
@@ -77,12 +81,13 @@ public final class MediaEngine: Sendable {
         let (events, continuation) = AsyncStream.makeStream(of: ParticipantEvent.self, bufferingPolicy: .bufferingNewest(256))
         let roomId = try await loop.perform { runtime throws(EngineError) -> String in
             let janus = runtime.joinJanusRoom(url: url, room: room, localAddress: address, iceServers: iceServers, e2ee: e2ee,
-                                              preferredProtocol: preferredProtocol ?? .udpOverTCP)
+                                              preferredProtocol: preferredProtocol ?? .udpOverTCP, autoConsume: autoConsume)
             try janus.join(participantId, events: continuation, keyProvider: nil, runtime: runtime)
             janus.startRoomModel(name: name, mode: mode)
             return janus.id
         }
-        return LocalParticipant(id: participantId, roomId: roomId, options: RoomOptions(), events: events, loop: loop, mode: mode)
+        return LocalParticipant(id: participantId, roomId: roomId, options: RoomOptions(autoConsume: autoConsume), events: events,
+                                loop: loop, mode: mode)
     }
 
     /// Sends plain RTP over UDP (RFC 3550), mediasoup `PlainTransport` style: no ICE, no DTLS,

@@ -8,7 +8,8 @@ import Testing
 /// receive-only and is told of both, with their tracks, before `roomJoined`, then receives alice
 /// by her participant id and decodes her; dave, signalling only, is told the same and opens no
 /// media socket. bob leaving reaches the others as `participantLeft` within 2 s; alice
-/// unpublishing her camera reaches them as `trackUnpublished`. Runs inside scripts/netns-run.sh's
+/// unpublishing her camera reaches them as `trackUnpublished`. alice, auto-consuming, receives
+/// bob, who published after she joined. Runs inside scripts/netns-run.sh's
 /// namespace, like the other Janus tests.
 @Suite(.serialized) struct JanusRoomModelTests {
     static let aliceTracks: Set<PublishedTrackKind> = [.camera, .microphone]
@@ -67,6 +68,9 @@ import Testing
         }
         defer { capturing.cancel() }
         #expect(await Self.wait(seconds: 5) { bobLog.all.contains { if case .participantJoined(let p) = $0 { p.id == "alice" } else { false } } })
+        // alice (autoConsume, the default) consumes bob, who arrived after her: his packets reach her one socket.
+        #expect(try await Self.wait(seconds: 5) { (try await alice.janusPacketsOnSocket(from: "bob", kind: .camera) ?? 0) > 0 })
+        #expect(aliceLog.all.contains { if case .trackSubscribed(publisherId: "bob", trackId: _) = $0 { true } else { false } })
 
         // carol (receive-only) and dave (signalling only) join later: everyone there first, then roomJoined.
         try await Task.sleep(for: .seconds(1))

@@ -24,7 +24,7 @@ struct CallSession {
         let started = ContinuousClock.now
         let participant = try await engine.joinJanusRoom(url: options.url, room: options.room, participantId: options.name,
                                                          localAddress: options.bind, iceServers: options.iceServers,
-                                                         name: options.name, mode: options.mode)
+                                                         name: options.name, mode: options.mode, autoConsume: options.autoConsume)
         let joined = ContinuousClock.now
         let joinedAtUnixMilliseconds = Int(Date().timeIntervalSince1970 * 1_000)
         let published = try await publish(participant)
