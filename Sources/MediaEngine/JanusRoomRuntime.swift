@@ -149,6 +149,7 @@ final class JanusRoomRuntime: RoomBackend {
         self.sealer = sealer
         e2eeKeysVersion = e2ee?.keyProvider.version ?? 0
         self.session = session
+        followRoomEvents(of: session)
         feeds.addCamera(trackId: trackId, feed: feed, frameRate: frameRate, publisher: session.publisher)
         if let microphone = pendingMicrophone {
             feeds.addMicrophone(trackId: microphone.trackId, feed: microphone.feed)
@@ -182,15 +183,13 @@ final class JanusRoomRuntime: RoomBackend {
                            runtime: EngineRuntime) throws(EngineError) {
         guard participantId == self.participantId else { throw .unknownParticipant(participantId) }
         guard pendingMicrophone == nil, feeds.microphone == nil else { throw .alreadyPublished("microphone") }
-        guard session == nil, !cameraConnecting else {
-            throw .notAllowed("in a Janus room, publish the microphone before the camera (both ride one peer connection)")
-        }
+        guard session == nil, !cameraConnecting else { throw .unsupportedInJanusRoom(.microphoneAfterCamera) }
         pendingMicrophone = (trackId, feed)
     }
 
     func publishScreenShare(_ participantId: String, trackId: String, settings: CameraSettings, feed: TrackFeed<VideoFrame>,
                             runtime: EngineRuntime) throws(EngineError) {
-        throw .notAllowed("publishing a screen share into a Janus room is not supported yet (only in a room the engine hosts)")
+        throw .unsupportedInJanusRoom(.screenSharePublishing)
     }
 
     func setMicrophoneMuted(_ muted: Bool, participant participantId: String) throws(EngineError) {
@@ -208,6 +207,7 @@ final class JanusRoomRuntime: RoomBackend {
     func startSubscribing(_ subscriberId: String, to publisherId: String, runtime: EngineRuntime,
                           completion: @escaping LoopCompletion<SubscriptionRuntime>) {
         guard subscriberId == participantId else { return completion(.failure(.unknownParticipant(subscriberId))) }
+        guard RoomNode.screenShareOwner(publisherId) == nil else { return completion(.failure(.unsupportedInJanusRoom(.screenShareReceiving))) }
         if let existing = subscriptions[publisherId] { return completion(.success(existing.runtime)) }
         let feed: Int
         do throws(EngineError) { feed = try self.feed(of: publisherId) } catch { return completion(.failure(error)) }
@@ -288,12 +288,11 @@ final class JanusRoomRuntime: RoomBackend {
 
     func setScreenShareQuality(_ quality: VideoQuality, subscriber subscriberId: String,
                                publisher publisherId: String) throws(EngineError) -> ScreenShareQualityChange {
-        throw .notAllowed("screen shares are received only in a room the engine hosts")
+        throw .unsupportedInJanusRoom(.screenShareReceiving)
     }
 
     func setPinned(_ pinned: Bool, subscriber subscriberId: String, publisher publisherId: String) throws(EngineError) {
-        _ = try subscription(subscriberId, to: publisherId)
-        throw .notAllowed("pinning orders a hosted room's adaptive subscriptions; Janus has none")
+        throw .unsupportedInJanusRoom(.pinning)
     }
 
     func stats(subscriber subscriberId: String, publisher publisherId: String) throws(EngineError) -> RemoteVideoStats {
@@ -484,6 +483,19 @@ final class JanusRoomRuntime: RoomBackend {
             try? session.publisher.sendGoodbye(reason: "unpublished")
             _ = try? session.janus.message(JanusVideoRoomRequest.unpublish.body)
         }
+    }
+
+    /// A microphone still waiting for the camera's peer connection is simply dropped; one that
+    /// rides a running connection cannot go alone (Janus would need a renegotiation).
+    func unpublishMicrophone(_ participantId: String, trackId: String) throws(EngineError) {
+        guard participantId == self.participantId else { throw .unknownParticipant(participantId) }
+        if let pending = pendingMicrophone, pending.trackId == trackId {
+            pending.feed.finishSource(.failure(EngineError.closed("microphone track \(trackId) (unpublished)")))
+            pendingMicrophone = nil
+            return
+        }
+        guard feeds.microphone?.trackId == trackId else { throw .notPublished(participant: participantId, track: "microphone \(trackId)") }
+        throw .unsupportedInJanusRoom(.unpublishingMicrophoneAlone)
     }
 
     /// What Janus accepted, for `.publishedToSFU`.
