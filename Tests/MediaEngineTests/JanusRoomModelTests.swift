@@ -128,17 +128,28 @@ import Testing
         #expect(heard)
         #expect(try await dave.participants.map(\.id).sorted() == ["alice", foreignId])
 
-        // The foreign participant leaves: alice hears it, its tracks end.
-        let foreignSummary = try await foreign.leave()
-        print("aiortc sent \(foreignSummary["video_frames"] ?? "?") frames and \(foreignSummary["audio_frames"] ?? "?") audio frames")
-        #expect(await Self.wait(seconds: 2) { aliceLog.all.contains(.participantLeft(participantId: foreignId)) })
-
         // alice unpublishes her camera (and the microphone in its peer connection) without leaving.
         try await alice.unpublish(aliceCamera)
         #expect(await Self.wait(seconds: 2) {
             carolLog.all.contains(.trackUnpublished(participantId: "alice", track: PublishedTrack(kind: .camera)))
         })
         #expect(!carolLog.all.contains(.participantLeft(participantId: "alice")))
+
+        // alice publishes again: a new Janus feed for the same participant (the unpublished camera's
+        // handle leaves, the others' rosters move her to the new feed), still listed once.
+        try await alice.publish(try alice.createCameraVideoTrack(encoderConfig: .h360p))
+        #expect(await Self.wait(seconds: 3) {
+            carolLog.all.contains(.trackPublished(participantId: "alice", track: PublishedTrack(kind: .camera)))
+        })
+        #expect(try await Self.wait(seconds: 2) {
+            try await foreign.participants().filter { $0["display"] as? String == "Alice|alice" }.count == 1
+        })
+        #expect(!carolLog.all.contains(.participantLeft(participantId: "alice")))
+
+        // The foreign participant leaves: alice (reading the room through her new camera's handle) hears it.
+        let foreignSummary = try await foreign.leave()
+        print("aiortc sent \(foreignSummary["video_frames"] ?? "?") frames and \(foreignSummary["audio_frames"] ?? "?") audio frames")
+        #expect(await Self.wait(seconds: 2) { aliceLog.all.contains(.participantLeft(participantId: foreignId)) })
 
         // dave, signalling only, opened no media socket and received nothing; carol's count (the same counter) grew.
         let (daveMedia, carolMedia) = (try await dave.mediaActivity(), try await carol.mediaActivity())
