@@ -65,6 +65,14 @@ extension JanusRoomRuntime: RoomModelBackend {
         throw .unknownParticipant(publisherId)
     }
 
+    /// Whose E2EE key opens what `publisherId` sends (SFrame, a key per sender as in hosted
+    /// rooms): the participant id of a feed the roster knows (a subscription made by Janus feed
+    /// id), else `publisherId` itself.
+    func keyOwner(of publisherId: String) -> String {
+        guard let feed = Int(publisherId), let participant = model.roster.participant(feed: feed) else { return publisherId }
+        return participant.id
+    }
+
     func remoteParticipants(seenBy participantId: String) throws(EngineError) -> [RemoteParticipant] {
         guard participantId == self.participantId else { throw .unknownParticipant(participantId) }
         return model.roster.participants.filter { $0.id != participantId }.map(JanusRoomModel.remote)

@@ -214,7 +214,7 @@ final class JanusRoomRuntime: RoomBackend {
         guard !subscribing.contains(publisherId) else { return completion(.failure(.notAllowed("already subscribing to feed \(feed)"))) }
         let opener: E2EEFrameOpener?
         do throws(EngineError) {
-            opener = try e2ee?.makeOpener(for: publisherId, nowMilliseconds: clock.monotonicMilliseconds())
+            opener = try e2ee?.makeOpener(for: keyOwner(of: publisherId), nowMilliseconds: clock.monotonicMilliseconds())
         } catch {
             return completion(.failure(error))
         }
@@ -442,7 +442,7 @@ final class JanusRoomRuntime: RoomBackend {
             if let sealer { try e2ee.keyProvider.applyCurrentKey(to: sealer, of: participantId) }
             for (publisherId, subscription) in subscriptions {
                 guard let opener = subscription.runtime.frameOpener else { continue }
-                try e2ee.keyProvider.applyCurrentKey(to: opener, of: publisherId, nowMilliseconds: now / 1000)
+                try e2ee.keyProvider.applyCurrentKey(to: opener, of: keyOwner(of: publisherId), nowMilliseconds: now / 1000)
             }
         } catch {
             events?.yield(.failure(.invalidConfiguration("E2EE key: \(error)")))
