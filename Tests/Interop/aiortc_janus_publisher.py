@@ -50,8 +50,25 @@ def parse_args(argv):
     return p.parse_args(argv)
 
 
-class ToneTrack(MediaStreamTrack):
-    """20 ms frames of a sine at `hz`, 48 kHz mono, paced in real time."""
+class PacedTrack(MediaStreamTrack):
+    """A track whose frames leave in real time, the first at once."""
+
+    def __init__(self):
+        super().__init__()
+        self.start = None
+
+    async def pace(self, seconds):
+        """Waits until `seconds` after the first frame (the first call starts the clock)."""
+        if self.start is None:
+            self.start = time.monotonic()
+            return
+        wait = self.start + seconds - time.monotonic()
+        if wait > 0:
+            await asyncio.sleep(wait)
+
+
+class ToneTrack(PacedTrack):
+    """20 ms frames of a sine at `hz`, 48 kHz mono."""
 
     kind = "audio"
     rate = 48000
@@ -61,15 +78,9 @@ class ToneTrack(MediaStreamTrack):
         super().__init__()
         self.hz = hz
         self.sent = 0
-        self.start = None
 
     async def recv(self):
-        if self.start is None:
-            self.start = time.monotonic()
-        else:
-            wait = self.start + self.sent / self.rate - time.monotonic()
-            if wait > 0:
-                await asyncio.sleep(wait)
+        await self.pace(self.sent / self.rate)
         step = 2 * math.pi * self.hz / self.rate
         pcm = array("h", (int(10000 * math.sin(step * (self.sent + i))) for i in range(self.samples)))
         frame = av.AudioFrame(format="s16", layout="mono", samples=self.samples)
@@ -81,7 +92,7 @@ class ToneTrack(MediaStreamTrack):
         return frame
 
 
-class PatternTrack(MediaStreamTrack):
+class PatternTrack(PacedTrack):
     """A moving test pattern: a bright bar sweeping across a dark gradient, `fps` frames a second."""
 
     kind = "video"
@@ -91,15 +102,9 @@ class PatternTrack(MediaStreamTrack):
         super().__init__()
         self.width, self.height, self.fps = width, height, fps
         self.count = 0
-        self.start = None
 
     async def recv(self):
-        if self.start is None:
-            self.start = time.monotonic()
-        else:
-            wait = self.start + self.count / self.fps - time.monotonic()
-            if wait > 0:
-                await asyncio.sleep(wait)
+        await self.pace(self.count / self.fps)
         frame = av.VideoFrame(width=self.width, height=self.height, format="yuv420p")
         luma = frame.planes[0]
         bar = (self.count * 4) % self.width
@@ -128,17 +133,9 @@ async def run(args):
         audio, video = ToneTrack(args.tone), PatternTrack(args.width, args.height, args.fps)
 
         async def next_event(predicate, deadline):
-            while True:
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    raise SetupError("timed out waiting for a Janus event")
-                _, event = await asyncio.wait_for(janus.events.get(), remaining)
-                data = event.get("plugindata", {}).get("data", {})
-                if data.get("error"):
-                    raise SetupError(f"videoroom error: {data.get('error')} ({data.get('error_code')})")
-                if predicate(event, data):
-                    return event, data
-                note(data)
+            _, event = await janus.next_event(predicate, deadline - time.monotonic(),
+                                              lambda at, other: note(other.get("plugindata", {}).get("data", {})))
+            return event
 
         def note(data):
             told = {key: data[key] for key in ("publishers", "joining", "leaving", "unpublished") if key in data}
@@ -156,7 +153,8 @@ async def run(args):
             deadline = started + args.setup_timeout
             await asyncio.wait_for(janus.open(), args.setup_timeout)
             await janus.message({"request": "join", "ptype": "publisher", "room": args.room, "display": args.display})
-            _, joined = await next_event(lambda e, d: d.get("videoroom") == "joined", deadline)
+            joined = (await next_event(lambda e: e.get("plugindata", {}).get("data", {}).get("videoroom") == "joined",
+                                       deadline))["plugindata"]["data"]
             feed = joined["id"]
             note({"publishers": joined.get("publishers", [])} if joined.get("publishers") else {})
             pc.addTrack(audio)
@@ -165,7 +163,7 @@ async def run(args):
             await pc.setLocalDescription(await pc.createOffer())
             await janus.message({"request": "publish", "audio": True, "video": True},
                                 {"type": "offer", "sdp": pc.localDescription.sdp})
-            answer, _ = await next_event(lambda e, d: "jsep" in e, deadline)
+            answer = await next_event(lambda e: "jsep" in e, deadline)
             await pc.setRemoteDescription(RTCSessionDescription(sdp=answer["jsep"]["sdp"], type="answer"))
             while pc.connectionState != "connected":
                 if pc.connectionState == "failed" or time.monotonic() > deadline:
