@@ -75,12 +75,11 @@ public final class ForeignJanusPublisher: @unchecked Sendable {
         return participants
     }
 
-    /// Leaves the room; returns what it sent and the room events Janus told it.
+    /// Leaves the room; returns what it sent and the room events Janus told it (its last line:
+    /// it exits right after; `stop` ends it if it has not).
     @discardableResult
     public func leave() async throws -> [String: Any] {
-        let summary = try await ask("leave") ?? [:]
-        process.waitUntilExit()
-        return summary
+        try await ask("leave") ?? [:]
     }
 
     /// Ends the script if it still runs (for `defer`).
