@@ -22,6 +22,15 @@ public struct VideoFrame: Sendable, Equatable {
     public let strideUV: Int
     /// Y plane, then U plane, then V plane.
     public internal(set) var storage: [UInt8]
+    /// On a frame a remote track decoded: the RTP timestamp (90 kHz) it was sent with; nil on
+    /// frames made here. (libwebrtc's `VideoFrame::rtp_timestamp`.)
+    public var rtpTimestamp: UInt32?
+    /// On a frame a remote track decoded: its presentation time on the sender's wallclock, µs
+    /// since the NTP epoch (1900), from the stream's last RTCP sender report (RFC 3550 §6.4.1);
+    /// nil before the first report and on frames made here. The same clock as
+    /// `ReceivedAudioFrame.senderTimeMicroseconds` of the same sender, so audio and video line
+    /// up by it and a late frame can be dropped.
+    public var senderTimeMicroseconds: Int64?
 
     /// Width of the U and V planes: `(width + 1) / 2`.
     public var chromaWidth: Int { (width + 1) / 2 }

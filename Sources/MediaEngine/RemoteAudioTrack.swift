@@ -12,7 +12,8 @@ public final class RemoteAudioTrack: Sendable {
     /// Whose microphone.
     public let publisherId: String
     /// The played-out blocks (the newest 50, 1 s, wait when nobody reads); finishes when
-    /// consuming stops, the participant leaves or the room closes.
+    /// consuming stops, the participant leaves or the room closes. One reader, as
+    /// `RemoteVideoTrack.frames`.
     public let frames: AsyncStream<ReceivedAudioFrame>
     /// Who consumes it: its room and loop are the track's.
     let subscriber: LocalParticipant

@@ -83,7 +83,11 @@ public final class RemoteVideoTrack: Sendable {
     public let publisherId: String
     /// Which of the publisher's videos: its camera or its screen share.
     public let source: VideoContent
-    /// Decoded frames, in order (the newest 4 wait when nobody reads).
+    /// Decoded frames, in order (the newest 4 wait when nobody reads), each with its
+    /// presentation time (`VideoFrame.rtpTimestamp`, `senderTimeMicroseconds`: docs/receiving.md).
+    /// One reader: an `AsyncStream` serves a single iterating task (a second concurrent one
+    /// traps in the standard library); an app that renders and records reads once and hands
+    /// each frame on.
     public let frames: AsyncStream<VideoFrame>
     let subscriberId: String
     let roomId: String

@@ -26,7 +26,9 @@ final class ForwardedDownstream {
         .senderReport(SenderReport(ssrc: 0, ntpTimestamp: 0, rtpTimestamp: 0, packetCount: 0, octetCount: 0)),
     ])
     /// The RTP timestamp of the last packet we sent it (for its sender reports).
-    var lastRTPTimestamp: UInt32 = 0
+    private(set) var lastRTPTimestamp: UInt32 = 0
+    /// When the first packet with `lastRTPTimestamp` went out, ms.
+    private var lastRTPTimestampSentAt: Int64 = 0
     /// The bitrate we send it, over windows of at least a second.
     var rateWindowStartMilliseconds: Int64?
     var rateWindowStartBytes = 0
@@ -100,15 +102,24 @@ final class ForwardedDownstream {
         rateWindowStartBytes = counters.bytesSent
     }
 
+    /// Notes a media packet sent at `now` (ms) with `rtpTimestamp`.
+    func sent(rtpTimestamp: UInt32, now: Int64) {
+        guard rtpTimestamp != lastRTPTimestamp || counters.packetsSent == 0 else { return }
+        lastRTPTimestamp = rtpTimestamp
+        lastRTPTimestampSentAt = now
+    }
+
     /// Writes the sender report for its stream into `senderReportCompound` when one is due at
     /// `now` (once a second, after the first packet; RFC 3550 §6.4.1); returns whether it did.
-    /// The NTP time is `ntpTimestamp`.
+    /// The NTP time is `ntpTimestamp`; the RTP time of the same instant is the last frame's
+    /// timestamp advanced at 90 kHz (RFC 7741 §4.1) by the time since that frame went out, so a
+    /// subscriber's mapping does not jump by a frame interval from one report to the next.
     func writeSenderReportIfDue(now: Int64, ntpTimestamp: @autoclosure () -> UInt64) -> Bool {
         guard counters.packetsSent > 0, reportSchedule.isDue(ssrc: configuration.outputSSRC, now: now) else { return false }
         reportSchedule.reported(ssrc: configuration.outputSSRC, now: now)
         senderReportCompound.packets[0] = .senderReport(SenderReport(
             ssrc: configuration.outputSSRC, ntpTimestamp: ntpTimestamp(),
-            rtpTimestamp: lastRTPTimestamp, packetCount: UInt32(truncatingIfNeeded: counters.packetsSent),
+            rtpTimestamp: lastRTPTimestamp &+ UInt32(truncatingIfNeeded: max(0, now - lastRTPTimestampSentAt) * 90), packetCount: UInt32(truncatingIfNeeded: counters.packetsSent),
             octetCount: UInt32(truncatingIfNeeded: counters.payloadOctets)))
         return true
     }

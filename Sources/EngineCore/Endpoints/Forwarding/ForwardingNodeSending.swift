@@ -14,7 +14,7 @@ extension ForwardingNode {
         }
         downstream.retransmissions.mediaSent(downstream.security.output[0..<length], sequenceNumber: sequenceNumber,
                                              nowMilliseconds: now)
-        downstream.lastRTPTimestamp = fields.timestamp
+        downstream.sent(rtpTimestamp: fields.timestamp, now: now)
         downstream.counters.packetsSent += 1
         downstream.counters.payloadOctets += packet.count - RTPHeader.fixedLength
         downstream.counters.bytesSent += length

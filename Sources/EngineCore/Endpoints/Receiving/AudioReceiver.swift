@@ -72,7 +72,7 @@ public final class AudioReceiver {
     /// While the stream is played out: its jitter buffer.
     private var jitterBuffer: AudioJitterBuffer?
     /// The last sender report of the stream: its NTP time and the RTP time it names.
-    private var senderClock: (ntp: UInt64, rtp: UInt32)?
+    private var senderClock: SenderClock?
 
     public init(configuration: Configuration = Configuration()) throws(OpusError) {
         self.configuration = configuration
@@ -227,15 +227,13 @@ public final class AudioReceiver {
     /// The sender's NTP wallclock (µs since 1900) of RTP time `rtpTimestamp`, from its last
     /// sender report (RFC 3550 §6.4.1); nil before one arrived.
     public func senderTime(of rtpTimestamp: UInt32) -> Int64? {
-        guard let senderClock else { return nil }
-        let samples = Int64(Int32(bitPattern: rtpTimestamp &- senderClock.rtp))
-        return NTPTime.microsecondsSinceEpoch(senderClock.ntp) + samples * 1_000_000 / Int64(OpusRTP.clockRate)
+        senderClock?.microsecondsSinceEpoch(ofRTPTimestamp: rtpTimestamp)
     }
 
     /// Records a sender report about the stream (for LSR/DLSR).
     public func receiveSenderReport(_ report: SenderReport, arrivalMicroseconds: Int64) {
         guard report.ssrc == ssrc else { return }
-        senderClock = (report.ntpTimestamp, report.rtpTimestamp)
+        senderClock = SenderClock(report: report, clockRate: Int(OpusRTP.clockRate))
         receiveStatistics?.recordSenderReport(ntpTimestamp: report.ntpTimestamp, arrivalMicroseconds: arrivalMicroseconds)
     }
 

@@ -11,6 +11,9 @@ public struct DecodedVideoFrame: Sendable {
     public var rtpTimestamp: UInt32
     /// Whether it was a key frame.
     public var keyFrame: Bool
+    /// The sender's wallclock of `rtpTimestamp` (µs since 1900, RFC 3550 §6.4.1), nil before
+    /// the stream's first sender report; also on `frame`.
+    public var senderTimeMicroseconds: Int64? { frame.senderTimeMicroseconds }
     /// VP8 PictureID, if the stream carries one.
     public var pictureID: UInt16?
     /// Temporal layer id, if the stream carries one.
@@ -88,6 +91,7 @@ public final class VideoReceiver {
     private var ssrc: UInt32?
     private var ssrcGuard = SSRCChangeGuard()
     private var receiveStatistics: ReceiveStatistics?
+    private var senderClock: SenderClock?
     private var jitterBuffer: JitterBuffer
     private var assembler = VP8FrameAssembler()
     /// Stages: NACK generation, key-frame request throttling, REMB.
@@ -181,11 +185,19 @@ public final class VideoReceiver {
         waitingForKeyFrame = true
         keyFrameRequestPending = false
         counters.ssrc = ssrc
+        senderClock = nil
+    }
+
+    /// The sender's wallclock (µs since 1900) of RTP time `rtpTimestamp`, from the stream's
+    /// last sender report (RFC 3550 §6.4.1); nil before one arrived.
+    public func senderTime(of rtpTimestamp: UInt32) -> Int64? {
+        senderClock?.microsecondsSinceEpoch(ofRTPTimestamp: rtpTimestamp)
     }
 
     /// Records a sender report about the stream (for LSR/DLSR).
     public func receiveSenderReport(_ report: SenderReport, arrivalMicroseconds: Int64) {
         guard report.ssrc == ssrc else { return }
+        senderClock = SenderClock(report: report, clockRate: configuration.clockRate)
         receiveStatistics?.recordSenderReport(ntpTimestamp: report.ntpTimestamp, arrivalMicroseconds: arrivalMicroseconds)
     }
 
@@ -239,7 +251,9 @@ public final class VideoReceiver {
         }
         onAssembledFrame?(frame)
         do {
-            guard let picture = try decoder.decode(frame.data) else { return }
+            guard var picture = try decoder.decode(frame.data) else { return }
+            picture.rtpTimestamp = frame.timestamp
+            picture.senderTimeMicroseconds = senderTime(of: frame.timestamp)
             counters.framesDecoded += 1
             if frame.keyFrame {
                 counters.keyFramesDecoded += 1
