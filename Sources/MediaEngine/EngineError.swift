@@ -25,6 +25,8 @@ public enum EngineError: Error, Sendable, Hashable, CustomStringConvertible {
     case notAllowedInMode(RoomMode, action: String)
     /// The action needs the room joined (`.roomJoined`), and it is not yet (SPEC §8).
     case beforeRoomJoined(String)
+    /// A Janus room cannot do this (the capability is named; docs/joining-a-room.md lists them).
+    case unsupportedInJanusRoom(JanusRoomLimitation)
 
     public var description: String {
         switch self {
@@ -40,6 +42,7 @@ public enum EngineError: Error, Sendable, Hashable, CustomStringConvertible {
         case let .cancelled(what): return "\(what) was cancelled"
         case let .notAllowedInMode(mode, action): return "\(action) is not allowed in mode \(mode)"
         case let .beforeRoomJoined(action): return "action performed before room joined: \(action)"
+        case let .unsupportedInJanusRoom(limitation): return "not supported in a Janus room: \(limitation)"
         }
     }
 }

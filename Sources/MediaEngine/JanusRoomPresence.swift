@@ -11,6 +11,13 @@ internal import EngineCore
 /// `SignallingWorker`'s serial queue). Only the VideoRoom events that change the room reach the
 /// loop, each as a job; Janus's keepalive answers do not, so an idle room never wakes the loop.
 /// Opens no media socket: a `SIGNALLING_ONLY` participant is this and nothing else.
+///
+/// Janus lists every handle that joined as a participant (`listparticipants`, and `joining` in
+/// rooms with `notify_joining`), so once the participant publishes, its presence hands over to
+/// the publisher's own handle (`follow`): the presence leaves the room, and the poll reads the
+/// publisher session's events from then on (Janus queues them from the publisher's `join`, so
+/// none is missed; the roster takes a repeated one as no change). Each of our participants is
+/// then one participant of the Janus room.
 final class JanusRoomPresence: Sendable {
     /// Where the events go: applied on the loop (the room's roster), or a failure to report.
     typealias Deliver = @Sendable (EngineRuntime, Result<JanusVideoRoomEvent, EngineError>) -> Void
@@ -20,8 +27,11 @@ final class JanusRoomPresence: Sendable {
     private let display: String
     private let queue = DispatchQueue(label: "MediaEngine Janus room events")
     private let stopped = Atomic<Bool>(false)
-    /// The session and handle once attached (for `stop`, from another thread).
-    private let attached = Mutex<(session: Int, handle: Int)?>(nil)
+    /// The session and handle the poll reads now (the presence's own once attached, later a
+    /// publisher's), for `stop` and `follow` from another thread.
+    private let polled = Mutex<(session: Int, handle: Int)?>(nil)
+    /// A publisher's session and handle to read from once the one polled now has left the room.
+    private let handover = Mutex<(session: Int, handle: Int)?>(nil)
 
     /// A keepalive goes out after a long poll's answer once this long passed since the last one.
     static let keepAliveNanoseconds: UInt64 = 15_000_000_000
@@ -36,20 +46,37 @@ final class JanusRoomPresence: Sendable {
     /// handed to `deliver` on the loop through `worker`.
     func start(worker: SignallingWorker, deliver: @escaping Deliver) {
         queue.async { [self] in
-            let janus = JanusHTTPClient(base: url)
+            var janus = JanusHTTPClient(base: url)
+            // The session polled is the presence's own (ended at a handover), not yet a publisher's.
+            var ownSession = true
             do throws(JanusHTTPClient.Failure) {
                 try janus.attach(plugin: "janus.plugin.videoroom")
-                if let session = janus.session, let handle = janus.handle { attached.withLock { $0 = (session, handle) } }
+                if let session = janus.session, let handle = janus.handle { polled.withLock { $0 = (session, handle) } }
                 guard !stopped.load(ordering: .acquiring) else { return leave(janus) }
                 try janus.message(JanusVideoRoomRequest.joinAsPublisher(room: room, display: display).body)
+                // A publisher that connected before we joined: leave at once (the poll hands over at the acknowledgement).
+                if handover.withLock({ $0 }) != nil { _ = try? janus.message(JanusVideoRoomRequest.leave.body) }
                 var lastKeepAlive = DispatchTime.now().uptimeNanoseconds
                 while !stopped.load(ordering: .acquiring) {
-                    let object = try janus.nextEvent()
+                    let object: [String: Any]
+                    do throws(JanusHTTPClient.Failure) {
+                        object = try janus.nextEvent()
+                    } catch {
+                        // The session polled was left and closed under the poll: read the publisher's.
+                        guard let next = takeHandover(from: janus, closingIt: ownSession) else { throw error }
+                        (janus, ownSession) = (next, false)
+                        continue
+                    }
                     // Janus answers a quiet long poll within 30 s; a keepalive at least every 45 s
                     // stays inside its 60 s session timeout.
                     if DispatchTime.now().uptimeNanoseconds - lastKeepAlive >= Self.keepAliveNanoseconds {
                         try janus.keepAlive()
                         lastKeepAlive = DispatchTime.now().uptimeNanoseconds
+                    }
+                    // Our `leave` acknowledged: every event of the old session came before it.
+                    if Self.isOwnLeave(object), let next = takeHandover(from: janus, closingIt: ownSession) {
+                        (janus, ownSession) = (next, false)
+                        continue
                     }
                     guard let outcome = Self.roomChange(in: object) else { continue }
                     guard worker.postToLoop({ deliver($0, outcome) }) else { return leave(janus) }
@@ -67,9 +94,37 @@ final class JanusRoomPresence: Sendable {
     /// poll ends with it.
     func stop(worker: SignallingWorker) {
         stopped.store(true, ordering: .releasing)
-        guard let ids = attached.withLock({ $0 }) else { return }
+        guard let ids = polled.withLock({ $0 }) else { return }
         let url = url
         worker.run { Self.leave(JanusHTTPClient(base: url, session: ids.session, handle: ids.handle)) }
+    }
+
+    /// Hands the room's events over to a publisher's handle (session `session`, handle `handle`)
+    /// that joined the room since: the handle polled now leaves the room from the worker (its
+    /// `leaving: ok` ends the poll), and the poll goes on with the publisher's session.
+    func follow(session: Int, handle: Int, worker: SignallingWorker) {
+        handover.withLock { $0 = (session, handle) }
+        guard let current = polled.withLock({ $0 }), current != (session, handle) else { return }
+        let url = url
+        worker.run { _ = try? JanusHTTPClient(base: url, session: current.session, handle: current.handle).message(JanusVideoRoomRequest.leave.body) }
+    }
+
+    /// The client of the session handed over to, if one is waiting; the old session is ended if
+    /// `closingIt` (the presence's own: detached and destroyed; a publisher's is its owner's to end).
+    private func takeHandover(from old: JanusHTTPClient, closingIt: Bool) -> JanusHTTPClient? {
+        guard let next = handover.withLock({ value -> (session: Int, handle: Int)? in
+            defer { value = nil }
+            return value
+        }) else { return nil }
+        if closingIt { old.close() }
+        polled.withLock { $0 = next }
+        return JanusHTTPClient(base: url, session: next.session, handle: next.handle)
+    }
+
+    /// A VideoRoom event acknowledging our own `leave` (`leaving: "ok"`, `left: "ok"`).
+    static func isOwnLeave(_ object: [String: Any]) -> Bool {
+        guard case let .videoRoom(_, .ownLeft, _)? = try? JanusSessionEvent(object: object) else { return false }
+        return true
     }
 
     private func leave(_ janus: JanusHTTPClient) { Self.leave(janus) }

@@ -16,6 +16,20 @@ extension JanusRoomRuntime: RoomModelBackend {
         }
     }
 
+    /// Once `session` publishes, it is our one participant in the Janus room: the presence reads
+    /// the room's events from its handle and leaves, and a camera session unpublished before
+    /// (the room's events came through it meanwhile) leaves too.
+    func followRoomEvents(of session: JanusVideoRoomPublisher) {
+        if let id = session.janus.session, let handle = session.janus.handle {
+            model.presence?.follow(session: id, handle: handle, worker: signalling)
+        }
+        for parked in model.parked {
+            let handOff = LoopHandOff(parked)
+            signalling.run { handOff.value.leave() }
+        }
+        model.parked.removeAll()
+    }
+
     func stopRoomModel() {
         model.presence?.stop(worker: signalling)
         model.presence = nil
@@ -69,6 +83,14 @@ extension JanusRoomRuntime: RoomModelBackend {
         throw .unknownParticipant(publisherId)
     }
 
+    /// Whose E2EE key opens what `publisherId` sends (SFrame, a key per sender as in hosted
+    /// rooms): the participant id of a feed the roster knows (a subscription made by Janus feed
+    /// id), else `publisherId` itself.
+    func keyOwner(of publisherId: String) -> String {
+        guard let feed = Int(publisherId), let participant = model.roster.participant(feed: feed) else { return publisherId }
+        return participant.id
+    }
+
     func remoteParticipants(seenBy participantId: String) throws(EngineError) -> [RemoteParticipant] {
         guard participantId == self.participantId else { throw .unknownParticipant(participantId) }
         return model.roster.participants.filter { $0.id != participantId }.map(JanusRoomModel.remote)
@@ -77,8 +99,7 @@ extension JanusRoomRuntime: RoomModelBackend {
     func unpublish(_ participantId: String, trackId: String, kind: PublishedTrackKind, runtime: EngineRuntime) throws(EngineError) {
         switch kind {
         case .camera: try unpublishCamera(participantId, trackId: trackId)
-        case .microphone:
-            throw .notAllowed("in a Janus room the microphone rides the camera's peer connection: unpublish the camera (both go)")
+        case .microphone: try unpublishMicrophone(participantId, trackId: trackId)
         case .screenShare: throw .notPublished(participant: participantId, track: "screen share \(trackId)")
         }
     }

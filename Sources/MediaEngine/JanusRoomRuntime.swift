@@ -159,6 +159,7 @@ final class JanusRoomRuntime: RoomBackend {
         self.sealer = sealer
         e2eeKeysVersion = e2ee?.keyProvider.version ?? 0
         self.session = session
+        followRoomEvents(of: session)
         feeds.addCamera(trackId: trackId, feed: feed, frameRate: frameRate, publisher: session.publisher)
         if let microphone = pendingMicrophone {
             feeds.addMicrophone(trackId: microphone.trackId, feed: microphone.feed)
@@ -192,16 +193,13 @@ final class JanusRoomRuntime: RoomBackend {
                            runtime: EngineRuntime) throws(EngineError) {
         guard participantId == self.participantId else { throw .unknownParticipant(participantId) }
         guard pendingMicrophone == nil, feeds.microphone == nil else { throw .alreadyPublished("microphone") }
-        guard session == nil, !cameraConnecting else {
-            throw .notAllowed("in a Janus room, publish the microphone before the camera (both ride one peer connection)")
-        }
+        guard session == nil, !cameraConnecting else { throw .unsupportedInJanusRoom(.microphoneAfterCamera) }
         pendingMicrophone = (trackId, feed)
     }
 
     func publishScreenShare(_ participantId: String, trackId: String, settings: CameraSettings, feed: TrackFeed<VideoFrame>,
                             runtime: EngineRuntime) throws(EngineError) {
-        throw .notAllowed("publishing a screen share into a Janus room is not built yet: it needs a second video m-line on "
-                          + "the publisher's peer connection (only in a room the engine hosts)")
+        throw .unsupportedInJanusRoom(.screenSharePublishing)
     }
 
     func setMicrophoneMuted(_ muted: Bool, participant participantId: String) throws(EngineError) {
@@ -259,7 +257,7 @@ final class JanusRoomRuntime: RoomBackend {
     private func openFrames(of stream: JanusReceivedStream) {
         guard let video = stream.video, let e2ee else { return }
         do throws(EngineError) {
-            video.frameOpener = try e2ee.makeOpener(for: stream.publisherId, nowMilliseconds: clock.monotonicMilliseconds())
+            video.frameOpener = try e2ee.makeOpener(for: keyOwner(of: stream.publisherId), nowMilliseconds: clock.monotonicMilliseconds())
         } catch {
             events?.yield(.failure(error))
         }
@@ -308,12 +306,11 @@ final class JanusRoomRuntime: RoomBackend {
 
     func setScreenShareQuality(_ quality: VideoQuality, subscriber subscriberId: String,
                                publisher publisherId: String) throws(EngineError) -> ScreenShareQualityChange {
-        throw .notAllowed("Janus relays a screen share as published (one layer): it has no screen-share quality to choose")
+        throw .unsupportedInJanusRoom(.screenShareQuality)
     }
 
     func setPinned(_ pinned: Bool, subscriber subscriberId: String, publisher publisherId: String) throws(EngineError) {
-        _ = try received(subscriberId, publisherId, kind: .camera)
-        throw .notAllowed("pinning orders a hosted room's adaptive subscriptions; Janus has none")
+        throw .unsupportedInJanusRoom(.pinning)
     }
 
     func stats(subscriber subscriberId: String, publisher publisherId: String) throws(EngineError) -> RemoteVideoStats {
@@ -453,7 +450,7 @@ final class JanusRoomRuntime: RoomBackend {
             if let sealer { try e2ee.keyProvider.applyCurrentKey(to: sealer, of: participantId) }
             for stream in receiving.streams.values {
                 guard let video = stream.video, let opener = video.frameOpener else { continue }
-                try e2ee.keyProvider.applyCurrentKey(to: opener, of: video.publisherId, nowMilliseconds: now / 1000)
+                try e2ee.keyProvider.applyCurrentKey(to: opener, of: keyOwner(of: video.publisherId), nowMilliseconds: now / 1000)
             }
         } catch {
             events?.yield(.failure(.invalidConfiguration("E2EE key: \(error)")))
@@ -488,6 +485,19 @@ final class JanusRoomRuntime: RoomBackend {
             try? session.publisher.sendGoodbye(reason: "unpublished")
             _ = try? session.janus.message(JanusVideoRoomRequest.unpublish.body)
         }
+    }
+
+    /// A microphone still waiting for the camera's peer connection is simply dropped; one that
+    /// rides a running connection cannot go alone (Janus would need a renegotiation).
+    func unpublishMicrophone(_ participantId: String, trackId: String) throws(EngineError) {
+        guard participantId == self.participantId else { throw .unknownParticipant(participantId) }
+        if let pending = pendingMicrophone, pending.trackId == trackId {
+            pending.feed.finishSource(.failure(EngineError.closed("microphone track \(trackId) (unpublished)")))
+            pendingMicrophone = nil
+            return
+        }
+        guard feeds.microphone?.trackId == trackId else { throw .notPublished(participant: participantId, track: "microphone \(trackId)") }
+        throw .unsupportedInJanusRoom(.unpublishingMicrophoneAlone)
     }
 
     /// What Janus accepted, for `.publishedToSFU`.

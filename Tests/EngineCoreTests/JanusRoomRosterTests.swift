@@ -30,6 +30,23 @@ import Testing
         #expect(roster.participant(id: "a1")?.feed == 10 && roster.ourFeed == 50)
     }
 
+    /// One of our participants on a handle of its own (its presence attending, then its
+    /// publisher; or a camera published again after `unpublish`) stays one participant: it moves
+    /// to the new feed, and the old feed's leaving is no one's.
+    @Test func aParticipantOnANewFeedMovesThereAndItsOldFeedsLeavingIsNoOnes() {
+        var roster = JanusRoomRoster()
+        _ = roster.apply(.joined(room: 1, id: 50, privateID: nil, publishers: [], attendees: [JanusAttendee(id: 30, display: "carol|c3")]))
+        _ = roster.apply(.joining(room: 1, JanusAttendee(id: 31, display: "aiortc")))
+        #expect(roster.apply(.publishers(room: 1, [JanusPublisherEntry(id: 40, display: "carol|c3", streams: [Self.audio, Self.camera])]))
+            == [.trackPublished(participantId: "c3", Self.track(.microphone, "0")), .trackPublished(participantId: "c3", Self.track(.camera, "1"))])
+        #expect(roster.participant(id: "c3")?.feed == 40 && roster.participant(feed: 30) == nil)
+        #expect(roster.apply(.leaving(room: 1, id: 30, reason: nil)).isEmpty)
+        #expect(roster.participants.map(\.id) == ["c3", "janus-31"])
+        // A display nobody encodes as ours is never merged: a second foreign display is a second participant.
+        #expect(roster.apply(.publishers(room: 1, [JanusPublisherEntry(id: 41, display: "aiortc", streams: [Self.camera])]))
+            == [.participantJoined(.init(id: "janus-41", name: "aiortc", feed: 41, tracks: [Self.track(.camera, "1")]))])
+    }
+
     @Test func laterArrivalsTracksAndDeparturesAreReportedInOrder() {
         var roster = JanusRoomRoster()
         _ = roster.apply(.joined(room: 1, id: 50, privateID: nil, publishers: [], attendees: []))

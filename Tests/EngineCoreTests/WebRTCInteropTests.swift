@@ -113,24 +113,3 @@ import Testing
     }
 
 }
-
-/// Newline-separated lines from a pipe, read as they come.
-struct LineReader {
-    let handle: FileHandle
-    var pending = Data()
-
-    init(_ handle: FileHandle) { self.handle = handle }
-
-    mutating func next() -> String? {
-        while true {
-            if let newline = pending.firstIndex(of: 0x0A) {
-                let line = pending[pending.startIndex..<newline]
-                pending = pending[(newline + 1)...]
-                return String(decoding: line, as: UTF8.self)
-            }
-            let chunk = handle.availableData
-            if chunk.isEmpty { return nil }
-            pending.append(chunk)
-        }
-    }
-}

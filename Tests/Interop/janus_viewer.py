@@ -162,6 +162,22 @@ class Janus:
             request["jsep"] = jsep
         return await self.post(f"/{self.session}/{self.handle}", request)
 
+    async def next_event(self, predicate, timeout, others):
+        """(monotonic time, event) of the next event `predicate` takes, within `timeout` seconds;
+        every other event goes to `others(at, event)`; a plugin error raises SetupError."""
+        deadline = time.monotonic() + timeout
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise SetupError("timed out waiting for a Janus event")
+            at, event = await asyncio.wait_for(self.events.get(), remaining)
+            data = event.get("plugindata", {}).get("data", {})
+            if data.get("error"):
+                raise SetupError(f"{self.plugin} error: {data.get('error')} ({data.get('error_code')})")
+            if predicate(event):
+                return at, event
+            others(at, event)
+
     async def poll(self):
         while True:
             try:
@@ -258,18 +274,7 @@ async def run(args):
             consumers.append(asyncio.create_task(consume()))
 
         async def next_event(predicate, timeout):
-            deadline = time.monotonic() + timeout
-            while True:
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    raise SetupError("timed out waiting for a Janus event")
-                at, event = await asyncio.wait_for(janus.events.get(), remaining)
-                data = event.get("plugindata", {}).get("data", {})
-                if data.get("error"):
-                    raise SetupError(f"streaming plugin error: {data.get('error')} ({data.get('error_code')})")
-                if predicate(event):
-                    return at, event
-                collect(at, event)
+            return await janus.next_event(predicate, timeout, collect)
 
         def collect(at, event):
             data = event.get("plugindata", {}).get("data", {})

@@ -101,17 +101,21 @@ import Testing
     }
 
     /// Issue 16 through Janus: alice's camera is SFrame-encrypted (RFC 9605) before it reaches
-    /// Janus; bob, holding the room key, receives it through Janus's VideoRoom, opens and decodes
-    /// every frame and still switches substreams; carol, with another key, decodes nothing and
-    /// is told so.
+    /// Janus, with her own key (a key per sender, as in hosted rooms: `setKey(_:keyId:participant:)`);
+    /// bob, holding it as the room key, receives it through Janus's VideoRoom, opens and decodes
+    /// every frame and still switches substreams; dave holds it as alice's key only (his shared
+    /// key is another) and opens it too, subscribing by her Janus feed id; carol, with another
+    /// key, decodes nothing and is told so.
     @Test func anEncryptedCameraThroughJanusOpensOnlyWithTheKey() async throws {
         let janus = try Self.startJanus()
         defer { janus.stop() }
         let key = (0..<16).map { UInt8(truncatingIfNeeded: $0 &* 29 &+ 3) }
         let engine = MediaEngine()
         let roomKey = E2EEOptions(keyProvider: try E2EEKeyProvider(sharedKey: key))
+        let alicesKeys = try E2EEKeyProvider()
+        try alicesKeys.setKey(key, keyId: 0, participant: "alice")
         let alice = try await engine.joinJanusRoom(url: janus.url, room: 1234, participantId: "alice", localAddress: PrivateNamespace.localAddress,
-                                                   e2ee: roomKey)
+                                                   e2ee: E2EEOptions(keyProvider: alicesKeys))
         let aliceEvents = EventLog(alice)
         let camera = try alice.createCameraVideoTrack(encoderConfig: .h360p)
         try await alice.publish(camera)
@@ -122,9 +126,17 @@ import Testing
         let carol = try await engine.joinJanusRoom(url: janus.url, room: 1234, participantId: "carol", localAddress: PrivateNamespace.localAddress,
                                                    e2ee: E2EEOptions(keyProvider: try E2EEKeyProvider(sharedKey: key.map { $0 ^ 0x5A })))
         let carolEvents = EventLog(carol)
+        let davesKeys = try E2EEKeyProvider(sharedKey: key.map { $0 ^ 0x33 })
+        try davesKeys.setKey(key, keyId: 0, participant: "alice")
+        let dave = try await engine.joinJanusRoom(url: janus.url, room: 1234, participantId: "dave", localAddress: PrivateNamespace.localAddress,
+                                                  e2ee: E2EEOptions(keyProvider: davesKeys))
+        let daveEvents = EventLog(dave)
         let bobTrack = try await bob.subscribe(to: publication.feedId)
         let carolTrack = try await carol.subscribe(to: publication.feedId)
         let bobSizes = SizeLog(bobTrack), carolSizes = SizeLog(carolTrack)
+        // dave's roster knows whose feed it is once he is in the room: alice's key opens it.
+        #expect(await JanusRoomModelTests.wait(seconds: 5) { daveEvents.all.contains(.roomJoined) })
+        let daveTrack = try await dave.subscribe(to: publication.feedId)
 
         // Top substream first (640x360), then bob asks for the lowest (320x180).
         #expect(try await capture.run(until: { bobSizes.last == VideoSize(width: 640, height: 360) }, within: 6))
@@ -134,7 +146,9 @@ import Testing
         #expect(try await capture.run(until: { bobSizes.last == VideoSize(width: 320, height: 180) }, within: 4))
         try await capture.run(seconds: 1.5)
 
-        let bobStats = try await bobTrack.stats(), carolStats = try await carolTrack.stats()
+        let bobStats = try await bobTrack.stats(), carolStats = try await carolTrack.stats(), daveStats = try await daveTrack.stats()
+        print("dave (alice's key as hers only) decoded \(daveStats.framesDecoded), \(daveStats.framesUndecryptable) undecryptable")
+        #expect(daveStats.framesDecoded >= 30 && daveStats.framesUndecryptable == 0 && daveStats.decoderErrors == 0)
         print("Through Janus: bob decoded \(bobStats.framesDecoded) (\(beforeSwitch) before asking for 320x180), "
             + "\(bobStats.decoderErrors) decoder errors, \(bobStats.framesUndecryptable) undecryptable; carol decoded "
             + "\(carolStats.framesDecoded), \(carolStats.framesUndecryptable) undecryptable, \(carolStats.bytesReceived) bytes received")

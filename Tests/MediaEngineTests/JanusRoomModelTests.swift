@@ -48,6 +48,8 @@ import Testing
         let harness = try JanusHarness.start()
         defer { harness.stop() }
         let url = harness.url, address = PrivateNamespace.localAddress
+        // A participant we did not write (aiortc on the peer host) publishes a camera and a 520 Hz microphone.
+        async let foreignPublishing = ForeignJanusPublisher.start(url: url, toneHz: Self.foreignToneHz)
         let engines = (alice: MediaEngine(), bob: MediaEngine(), carol: MediaEngine(), dave: MediaEngine())
 
         let alice = try await engines.alice.joinJanusRoom(url: url, room: 1234, participantId: "alice", localAddress: address, name: "Alice")
@@ -72,6 +74,11 @@ import Testing
         #expect(try await Self.wait(seconds: 5) { (try await alice.janusPacketsOnSocket(from: "bob", kind: .camera) ?? 0) > 0 })
         #expect(aliceLog.all.contains { if case .trackSubscribed(publisherId: "bob", trackId: _) = $0 { true } else { false } })
 
+        let foreign = try await foreignPublishing
+        defer { foreign.stop() }
+        let foreignId = "janus-\(foreign.feed)"
+        try await Self.aliceConsumes(foreign, id: foreignId, alice: alice, log: aliceLog)
+
         // carol (receive-only) and dave (signalling only) join later: everyone there first, then roomJoined.
         try await Task.sleep(for: .seconds(1))
         let carol = try await engines.carol.joinJanusRoom(url: url, room: 1234, participantId: "carol", localAddress: address, mode: .recvOnly)
@@ -82,11 +89,11 @@ import Testing
         #expect(await Self.wait(seconds: 5) { Self.joinedBeforeRoomJoined(carolLog) != nil && Self.joinedBeforeRoomJoined(daveLog) != nil })
         print("carol's events: \(Self.roomEvents(carolLog).map(\.description))")
         print("dave's events: \(Self.roomEvents(daveLog).map(\.description))")
-        let expected = ["alice": Self.aliceTracks, "bob": [.camera]]
+        let expected = ["alice": Self.aliceTracks, "bob": [.camera], foreignId: [.camera, .microphone]]
         #expect(Self.joinedBeforeRoomJoined(carolLog) == expected)
         #expect(Self.joinedBeforeRoomJoined(daveLog) == expected)
         let snapshot = try await carol.participants
-        #expect(snapshot.map(\.id).sorted() == ["alice", "bob"])
+        #expect(snapshot.map(\.id).sorted() == ["alice", "bob", foreignId])
         #expect(snapshot.first { $0.id == "alice" }?.displayName == "Alice")
 
         // carol receives alice by participant id and decodes her; dave and unknown ids are typed errors.
@@ -97,10 +104,23 @@ import Testing
         print("carol decoded \(stats.framesDecoded) of alice's frames (\(stats.decoderErrors) decoder errors) \(ContinuousClock.now - joinedAt) after subscribing")
         #expect(stats.decoderErrors == 0)
         await #expect(throws: EngineError.unknownParticipant("zed")) { try await carol.subscribe(to: "zed") }
+        // What Janus cannot do, named (docs/joining-a-room.md).
+        await #expect(throws: EngineError.unsupportedInJanusRoom(.pinning)) { try await fromAlice.setPinned(true) }
+        await #expect(throws: EngineError.unsupportedInJanusRoom(.screenShareQuality)) { try await fromAlice.setScreenShareQuality(.high) }
+        await #expect(throws: EngineError.unsupportedInJanusRoom(.microphoneAfterCamera)) { try await bob.publish(bob.createMicrophoneAudioTrack()) }
+        await #expect(throws: EngineError.unsupportedInJanusRoom(.unpublishingMicrophoneAlone)) { try await alice.unpublish(microphone) }
         await #expect(throws: EngineError.notAllowedInMode(.signallingOnly, action: "subscribing")) { try await dave.subscribe(to: "alice") }
         await #expect(throws: EngineError.notAllowedInMode(.recvOnly, action: "publishing")) {
             try await carol.publish(try carol.createCameraVideoTrack(encoderConfig: .h360p))
         }
+
+        // Janus lists each of our participants once (the presence is the publisher's own handle once it
+        // publishes; receive-only and signalling-only participants are there once, publishing nothing).
+        let listed = try await foreign.participants()
+        let displays = listed.compactMap { $0["display"] as? String }
+        print("Janus lists \(listed.count) participants: \(displays)")
+        #expect(displays.sorted() == ["Alice|alice", "Gustav | aiortc", "bob|bob", "carol|carol", "dave|dave"])
+        #expect(listed.filter { $0["publisher"] as? Bool == true }.count == 3)
 
         // bob leaves: the others hear it within 2 s.
         let left = ContinuousClock.now
@@ -110,7 +130,7 @@ import Testing
         }
         print("bob's leaving heard by alice, carol and dave \(ContinuousClock.now - left) after he left")
         #expect(heard)
-        #expect(try await dave.participants.map(\.id) == ["alice"])
+        #expect(try await dave.participants.map(\.id).sorted() == ["alice", foreignId])
 
         // alice unpublishes her camera (and the microphone in its peer connection) without leaving.
         try await alice.unpublish(aliceCamera)
@@ -118,6 +138,22 @@ import Testing
             carolLog.all.contains(.trackUnpublished(participantId: "alice", track: PublishedTrack(kind: .camera)))
         })
         #expect(!carolLog.all.contains(.participantLeft(participantId: "alice")))
+
+        // alice publishes again: a new Janus feed for the same participant (the unpublished camera's
+        // handle leaves, the others' rosters move her to the new feed), still listed once.
+        try await alice.publish(try alice.createCameraVideoTrack(encoderConfig: .h360p))
+        #expect(await Self.wait(seconds: 3) {
+            carolLog.all.contains(.trackPublished(participantId: "alice", track: PublishedTrack(kind: .camera)))
+        })
+        #expect(try await Self.wait(seconds: 2) {
+            try await foreign.participants().filter { $0["display"] as? String == "Alice|alice" }.count == 1
+        })
+        #expect(!carolLog.all.contains(.participantLeft(participantId: "alice")))
+
+        // The foreign participant leaves: alice (reading the room through her new camera's handle) hears it.
+        let foreignSummary = try await foreign.leave()
+        print("aiortc sent \(foreignSummary["video_frames"] ?? "?") frames and \(foreignSummary["audio_frames"] ?? "?") audio frames")
+        #expect(await Self.wait(seconds: 2) { aliceLog.all.contains(.participantLeft(participantId: foreignId)) })
 
         // dave, signalling only, opened no media socket and received nothing; carol's count (the same counter) grew.
         let (daveMedia, carolMedia) = (try await dave.mediaActivity(), try await carol.mediaActivity())

@@ -96,13 +96,20 @@ public struct JanusRoomRoster: Sendable {
     /// tracks' changes.
     private mutating func arrive(feed: Int, display: String?, streams: [JanusPublisherEntry.Stream]) -> [Change] {
         let tracks = streams.compactMap(Self.track)
-        guard var participant = participantsByFeed[feed] else {
+        if participantsByFeed[feed] == nil {
             let name = JanusDisplayName(display: display, feedID: feed)
-            let participant = Participant(id: name.participantId, name: name.name, feed: feed, tracks: tracks)
-            participantsByFeed[feed] = participant
-            order.append(feed)
-            return [.participantJoined(participant)]
+            if let moved = participantsByFeed.values.first(where: { $0.id == name.participantId })?.feed {
+                // The same participant on a handle of its own (its presence, then its publisher):
+                // one participant, now at the new feed; the old feed's `leaving` is then no one's.
+                rekey(from: moved, to: feed)
+            } else {
+                let participant = Participant(id: name.participantId, name: name.name, feed: feed, tracks: tracks)
+                participantsByFeed[feed] = participant
+                order.append(feed)
+                return [.participantJoined(participant)]
+            }
         }
+        guard var participant = participantsByFeed[feed] else { return [] }
         var changes: [Change] = []
         for old in participant.tracks where !tracks.contains(where: { $0.mid == old.mid && $0.kind == old.kind }) {
             changes.append(.trackUnpublished(participantId: participant.id, old))
@@ -117,6 +124,13 @@ public struct JanusRoomRoster: Sendable {
         participant.tracks = tracks
         participantsByFeed[feed] = participant
         return changes
+    }
+
+    private mutating func rekey(from old: Int, to new: Int) {
+        guard var participant = participantsByFeed.removeValue(forKey: old) else { return }
+        participant.feed = new
+        participantsByFeed[new] = participant
+        order = order.map { $0 == old ? new : $0 }
     }
 
     private mutating func depart(feed: Int, reason: String?) -> [Change] {
