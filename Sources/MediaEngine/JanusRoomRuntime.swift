@@ -364,10 +364,10 @@ final class JanusRoomRuntime: RoomBackend {
         }
     }
 
-    /// Janus's `update` with `unsubscribe` for the microphone's stream: playout stops, the
+    /// Janus's `update` with `unsubscribe` for the stream: playout or decoding stops, the
     /// track's stream ends, and no more of its packets arrive.
-    func stopConsumingMicrophone(subscriber subscriberId: String, publisher publisherId: String) {
-        guard let stream = try? received(subscriberId, publisherId, kind: .microphone) else { return }
+    func stopConsuming(_ kind: PublishedTrackKind, subscriber subscriberId: String, publisher publisherId: String) {
+        guard let stream = try? received(subscriberId, publisherId, kind: kind) else { return }
         receiving.unsubscribe(mid: stream.mid)
     }
 

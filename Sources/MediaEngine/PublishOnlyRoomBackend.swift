@@ -37,7 +37,7 @@ extension PublishOnlyRoomBackend {
         completion(.failure(receivingUnsupported))
     }
 
-    func stopConsumingMicrophone(subscriber subscriberId: String, publisher publisherId: String) {}
+    func stopConsuming(_ kind: PublishedTrackKind, subscriber subscriberId: String, publisher publisherId: String) {}
 
     func microphoneStats(subscriber subscriberId: String, publisher publisherId: String) throws(EngineError) -> RemoteAudioStats {
         throw receivingUnsupported

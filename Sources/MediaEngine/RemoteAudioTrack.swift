@@ -38,7 +38,7 @@ public final class RemoteAudioTrack: Sendable {
     public func stopConsuming() async {
         let (roomId, subscriberId, publisherId) = (subscriber.roomId, subscriber.id, publisherId)
         _ = try? await subscriber.loop.perform { runtime throws(EngineError) in
-            runtime.rooms[roomId]?.stopConsumingMicrophone(subscriber: subscriberId, publisher: publisherId)
+            runtime.rooms[roomId]?.stopConsuming(.microphone, subscriber: subscriberId, publisher: publisherId)
         }
     }
 }

@@ -134,6 +134,19 @@ public final class RemoteVideoTrack: Sendable {
         }
     }
 
+    /// Stops receiving this video without leaving (LiveKit's `setSubscribed(false)`, the seeds'
+    /// `stopConsumingWebcamStreams`): the room stops sending it to this participant (a hosted
+    /// room's node stops forwarding it, a Janus room unsubscribes its stream with `update`),
+    /// a recording finishes and `frames` ends. `subscribe(to:)` (or `subscribe(toScreenShareOf:)`)
+    /// receives it again as a new track. Idempotent; a closed room has nothing left to stop.
+    public func stopConsuming() async {
+        let kind: PublishedTrackKind = source == .screen ? .screenShare : .camera
+        let (roomId, subscriberId, publisherId) = (roomId, subscriberId, publisherId)
+        _ = try? await loop.perform { runtime throws(EngineError) in
+            runtime.rooms[roomId]?.stopConsuming(kind, subscriber: subscriberId, publisher: publisherId)
+        }
+    }
+
     /// docs/adaptive-subscriptions.md: a pinned video is paused last when this participant's downlink is squeezed.
     public func setPinned(_ pinned: Bool) async throws(EngineError) {
         try await onRoom { room, subscriberId, publisherId throws(EngineError) in

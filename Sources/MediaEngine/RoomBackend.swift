@@ -42,8 +42,9 @@ protocol RoomBackend: AnyObject {
     /// deadlines); `completion` runs as `startSubscribing`'s does.
     func startConsumingMicrophone(_ subscriberId: String, of publisherId: String, runtime: EngineRuntime,
                                   completion: @escaping LoopCompletion<RemoteAudioRuntime>)
-    /// Stops it (nothing more is sent to `subscriberId`); nothing to do when it is not consumed.
-    func stopConsumingMicrophone(subscriber subscriberId: String, publisher publisherId: String)
+    /// Stops consuming `publisherId`'s `kind` (nothing more of it is sent to `subscriberId`, its
+    /// app stream finishes); nothing to do when it is not consumed.
+    func stopConsuming(_ kind: PublishedTrackKind, subscriber subscriberId: String, publisher publisherId: String)
     func microphoneStats(subscriber subscriberId: String, publisher publisherId: String) throws(EngineError) -> RemoteAudioStats
     func tick(runtime: EngineRuntime)
     func close()

@@ -252,7 +252,13 @@ final class RoomRuntime {
     func subscribe(_ subscriberId: String, to publisherId: String, runtime: EngineRuntime) throws(EngineError) -> SubscriptionRuntime {
         let subscriber = try participant(subscriberId)
         if let existing = subscriber.subscriptions[publisherId] {
-            room.consume(subscriber: subscriberId, participant: publisherId, [.camera])  // made for its microphone alone
+            // Made for its microphone alone, or its video stopped: the video (again).
+            room.consume(subscriber: subscriberId, participant: publisherId, [.camera])
+            if !existing.isConsumingVideo {
+                existing.restartVideo()
+                let ownerId = RoomNode.screenShareOwner(publisherId)
+                subscriber.events.yield(.streamEnabled(participantId: ownerId ?? publisherId, kind: ownerId == nil ? .camera : .screenShare))
+            }
             return existing
         }
         let ownerId = RoomNode.screenShareOwner(publisherId) ?? publisherId
@@ -297,8 +303,10 @@ final class RoomRuntime {
         }
     }
 
+    /// The subscription whose video `subscriberId` consumes (not one kept for its microphone
+    /// alone, or whose video stopped).
     func subscription(_ subscriberId: String, to publisherId: String) throws(EngineError) -> SubscriptionRuntime {
-        guard let subscription = try participant(subscriberId).subscriptions[publisherId] else {
+        guard let subscription = try participant(subscriberId).subscriptions[publisherId], subscription.isConsumingVideo else {
             throw .notPublished(participant: RoomNode.screenShareOwner(publisherId) ?? publisherId,
                                 track: RoomNode.screenShareOwner(publisherId) == nil ? "subscribed camera" : "subscribed screen share")
         }
@@ -381,7 +389,10 @@ final class RoomRuntime {
             room.consume(subscriber: subscriberId, participant: publisherId, [.microphone])
             // Made for the microphone alone: the camera waits for `subscribe(to:)` (with
             // `autoConsume` the room already made the subscription, camera and all).
-            if made { room.stopConsuming(subscriber: subscriberId, participant: publisherId, [.camera]) }
+            if made {
+                room.stopConsuming(subscriber: subscriberId, participant: publisherId, [.camera])
+                subscription.stopVideo()
+            }
             let audio = RemoteAudioRuntime(publisherId: publisherId, receiver: subscription.subscriber.audio,
                                            now: clock.monotonicMicroseconds())
             subscriber.remoteAudio[publisherId] = audio
@@ -389,10 +400,23 @@ final class RoomRuntime {
         })
     }
 
-    func stopConsumingMicrophone(subscriber subscriberId: String, publisher publisherId: String) {
-        guard let audio = participants[subscriberId]?.remoteAudio.removeValue(forKey: publisherId) else { return }
-        room.stopConsuming(subscriber: subscriberId, participant: publisherId, [.microphone])
-        audio.close()
+    /// The node stops forwarding `kind` of `publisherId` to `subscriberId` and the track's
+    /// stream finishes; a video's subscription (its path, its microphone) stays, and
+    /// `subscribe(to:)` starts its video again.
+    func stopConsuming(_ kind: PublishedTrackKind, subscriber subscriberId: String, publisher publisherId: String) {
+        guard let subscriber = participants[subscriberId] else { return }
+        switch kind {
+        case .microphone:
+            guard let audio = subscriber.remoteAudio.removeValue(forKey: publisherId) else { return }
+            room.stopConsuming(subscriber: subscriberId, participant: publisherId, [.microphone])
+            audio.close()
+        case .camera, .screenShare:
+            let key = kind == .screenShare ? RoomNode.screenShareKey(of: publisherId) : publisherId
+            guard let subscription = subscriber.subscriptions[key], subscription.isConsumingVideo else { return }
+            room.stopConsuming(subscriber: subscriberId, participant: key, [.camera])
+            subscription.stopVideo()
+            subscriber.events.yield(.streamDisabled(participantId: publisherId, kind: kind))
+        }
     }
 
     func microphoneStats(subscriber subscriberId: String, publisher publisherId: String) throws(EngineError) -> RemoteAudioStats {

@@ -12,8 +12,10 @@ final class SubscriptionRuntime {
     let path: MediaPathRuntime?
     /// Decoded frames: the stream a `RemoteVideoTrack` hands out, and where the loop puts them
     /// (the newest 4 wait when nobody reads).
-    let frameStream: AsyncStream<VideoFrame>
-    let frames: AsyncStream<VideoFrame>.Continuation
+    private(set) var frameStream: AsyncStream<VideoFrame>
+    private(set) var frames: AsyncStream<VideoFrame>.Continuation
+    /// False after `stopVideo()` until `restartVideo()`.
+    private(set) var isConsumingVideo = true
     private(set) var recorder: ReceivedVideoRecorder?
     /// With E2EE: what opens the publisher's frames, and the state last reported.
     var frameOpener: E2EEFrameOpener? {
@@ -27,7 +29,25 @@ final class SubscriptionRuntime {
         self.subscriber = subscriber
         self.path = path
         (frameStream, frames) = AsyncStream.makeStream(of: VideoFrame.self, bufferingPolicy: .bufferingNewest(4))
+        deliverFrames()
+    }
+
+    private func deliverFrames() {
         subscriber.onVideoFrame = { [frames] in frames.yield($0.frame) }
+    }
+
+    /// The app's video stops here: a recording finishes and `frames` ends.
+    func stopVideo() {
+        isConsumingVideo = false
+        try? stopRecording()
+        frames.finish()
+    }
+
+    /// A new frame stream for a video consumed again.
+    func restartVideo() {
+        (frameStream, frames) = AsyncStream.makeStream(of: VideoFrame.self, bufferingPolicy: .bufferingNewest(4))
+        deliverFrames()
+        isConsumingVideo = true
     }
 
     /// The E2EE state when it changed since the last call, judged on the frames since then:

@@ -115,6 +115,25 @@ import Testing
         #expect(try await JanusRoomModelTests.wait(seconds: 5) { carolBlocks.all.filter { $0.kind == .decoded }.count >= 25 })
         #expect(try await carol.janusSubscriberConnectionCount() == 1)
 
+        // carol watches alice's camera, then stops it without leaving: Janus unsubscribes the
+        // video; her audio goes on on the same connection.
+        let carolVideo = try await carol.subscribe(to: "alice")
+        let carolFrames = ReceivedStream<VideoFrame>(carolVideo)
+        #expect(try await JanusRoomModelTests.wait(seconds: 5) { carolFrames.count >= 10 })
+        await carolVideo.stopConsuming()
+        await carolFrames.reader.value  // the stream finished
+        try await Task.sleep(for: .seconds(1))
+        let carolVideoAfterStop = try await carol.janusPacketsOnSocket(from: "alice", kind: .camera) ?? -1
+        let carolAudioAfterStop = try await carol.janusPacketsOnSocket(from: "alice", kind: .microphone) ?? -1
+        try await Task.sleep(for: .milliseconds(1500))
+        let carolVideoLater = try await carol.janusPacketsOnSocket(from: "alice", kind: .camera) ?? -1
+        let carolAudioLater = try await carol.janusPacketsOnSocket(from: "alice", kind: .microphone) ?? -1
+        print("carol's socket after stopping alice's video: video \(carolVideoAfterStop) → \(carolVideoLater) packets, "
+              + "audio \(carolAudioAfterStop) → \(carolAudioLater)")
+        #expect(carolVideoAfterStop > 0 && carolVideoLater == carolVideoAfterStop)
+        #expect(carolAudioLater > carolAudioAfterStop)
+        #expect(try await carol.janusSubscriberConnectionCount() == 1)
+
         // alice leaves: bob's video track and carol's audio track end within 2 s.
         let left = ContinuousClock.now
         await alice.leave()

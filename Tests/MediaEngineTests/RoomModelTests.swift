@@ -105,6 +105,40 @@ import Testing
         await room.virtual.close()
     }
 
+    /// Issue 28 item 3: `RemoteVideoTrack.stopConsuming()` stops one video without leaving: the
+    /// node forwards none of it any more (counted on the forwarding path) while the microphone
+    /// goes on, the frame stream ends, and subscribing again brings a new stream.
+    @Test func stoppingAVideoWithoutLeavingEndsItsStreamAndItsPacketsOnly() async throws {
+        let room = try await Self.threeParticipants(autoConsume: false)
+        let (virtual, carol) = (room.virtual, room.carol)
+        let video = try await carol.subscribe(to: "alice")
+        let audio = try await carol.subscribe(toMicrophoneOf: "alice")
+        let frames = ReceivedStream<VideoFrame>(video)
+        _ = await virtual.play(try TestSceneSource(width: 640, height: 360), on: room.aliceCamera)
+        _ = await virtual.play(ToneSource(frequencyHz: 440, talkFrames: 1_000, frames: 1_000), on: room.aliceMicrophone)
+        #expect(try await virtual.advance(until: { try await video.stats().framesDecoded > 10 }, within: .seconds(5)))
+        await video.stopConsuming()
+        await frames.reader.value  // the stream finished
+        await video.stopConsuming()  // idempotent
+        virtual.advance(by: .milliseconds(300))  // what was in flight lands
+        let stopped = try await room.room.packetsForwarded(subscriber: "carol", publisher: "alice")
+        virtual.advance(by: .seconds(2))
+        let later = try await room.room.packetsForwarded(subscriber: "carol", publisher: "alice")
+        #expect(later.video == stopped.video)
+        #expect(later.audio >= stopped.audio + 90)  // 2 s of 20 ms packets: the microphone goes on
+        #expect(try await audio.stats().framesDecoded > 0)
+        #expect(Self.roomEvents(virtual, carol).last == .streamDisabled(participantId: "alice", kind: .camera))
+        await #expect(throws: EngineError.self) { _ = try await video.stats() }
+        // Subscribing again: a new stream, the node forwards again.
+        let again = try await carol.subscribe(to: "alice")
+        #expect(Self.roomEvents(virtual, carol).last == .streamEnabled(participantId: "alice", kind: .camera))
+        let framesAgain = ReceivedStream<VideoFrame>(again)
+        #expect(try await virtual.advance(until: { framesAgain.count > 5 }, within: .seconds(5)))
+        #expect(try await room.room.packetsForwarded(subscriber: "carol", publisher: "alice").video > later.video)
+        await audio.stopConsuming()
+        await virtual.close()
+    }
+
     @Test func mutingTheMicrophoneIsToldToTheOthers() async throws {
         let room = try await Self.threeParticipants()
         try await room.aliceMicrophone.setMuted(true)
