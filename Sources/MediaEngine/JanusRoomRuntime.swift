@@ -288,7 +288,7 @@ final class JanusRoomRuntime: RoomBackend {
     /// Janus's `configure` for the subscription: the substream (and, for a quality, the top
     /// temporal layer) the preference maps to; `.disabled` stops the video (`send: false`).
     func setPreference(_ preference: EffectivePreference, subscriber subscriberId: String, publisher publisherId: String) throws(EngineError) {
-        let stream = try received(subscriberId, publisherId, kind: .camera)
+        let stream = try receivedVideo(subscriberId, publisherId)
         var spatial: Int?
         var send = true
         switch preference {
@@ -314,7 +314,7 @@ final class JanusRoomRuntime: RoomBackend {
     }
 
     func stats(subscriber subscriberId: String, publisher publisherId: String) throws(EngineError) -> RemoteVideoStats {
-        let stream = try received(subscriberId, publisherId, kind: .camera)
+        let stream = try receivedVideo(subscriberId, publisherId)
         let layers = requestedLayers[stream.mid]
         var stats = RemoteVideoStats(received: stream.subscriber.statistics.video, preferredSpatialLayer: layers?.spatial,
                                      preferredTemporalLayer: layers?.temporal)
@@ -323,7 +323,7 @@ final class JanusRoomRuntime: RoomBackend {
     }
 
     func startRecording(subscriber subscriberId: String, publisher publisherId: String, path: String) throws(EngineError) {
-        let stream = try received(subscriberId, publisherId, kind: .camera)
+        let stream = try receivedVideo(subscriberId, publisherId)
         let statistics = stream.subscriber.statistics.video
         guard statistics.frameWidth > 0, let video = stream.video else {
             throw .notAllowed("recording starts once a frame of feed \(publisherId) arrived (its size heads the IVF)")
@@ -332,7 +332,7 @@ final class JanusRoomRuntime: RoomBackend {
     }
 
     func stopRecording(subscriber subscriberId: String, publisher publisherId: String) throws(EngineError) {
-        try received(subscriberId, publisherId, kind: .camera).video?.stopRecording()
+        try receivedVideo(subscriberId, publisherId).video?.stopRecording()
     }
 
     /// The subscriber peer connections (one for every consumed stream of the room, or none).
@@ -376,6 +376,13 @@ final class JanusRoomRuntime: RoomBackend {
             throw .notPublished(participant: publisherId, track: "consumed microphone")
         }
         return audio.stats(isMuted: nil)
+    }
+
+    /// The received video under publisher key `publisherKey`: a camera, or a screen share
+    /// (`RoomNode.screenShareKey`, as `RemoteVideoTrack` names it).
+    private func receivedVideo(_ subscriberId: String, _ publisherKey: String) throws(EngineError) -> JanusReceivedStream {
+        if let owner = RoomNode.screenShareOwner(publisherKey) { return try received(subscriberId, owner, kind: .screenShare) }
+        return try received(subscriberId, publisherKey, kind: .camera)
     }
 
     private func received(_ subscriberId: String, _ publisherId: String, kind: PublishedTrackKind) throws(EngineError) -> JanusReceivedStream {
