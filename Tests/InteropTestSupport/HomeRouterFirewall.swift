@@ -45,7 +45,10 @@ public final class HomeRouterFirewall {
         guard values.count == 4 else { throw HomeNetwork.Problem(description: "four counters expected in: \(listing)") }
         var counters = Counters(turnPackets: values[0].packets + values[1].packets, turnBytes: values[0].bytes + values[1].bytes,
                                 droppedPackets: values[2].packets + values[3].packets)
-        if blockingAllUDP { counters.droppedPackets += counters.turnPackets }
+        if blockingAllUDP {  // the first two rules dropped too
+            counters.droppedPackets += counters.turnPackets
+            (counters.turnPackets, counters.turnBytes) = (0, 0)
+        }
         return counters
     }
 

@@ -17,7 +17,8 @@ import SessionCore
 public final class ICEDatagramTransport: DatagramTransport {
     public let socket: any DatagramTransport
     public let agent: ICEAgent
-    /// The TURN allocations whose relayed addresses are local candidates (their `link` is `socket`).
+    /// The TURN allocations whose relayed addresses are local candidates (their `link` is `socket`,
+    /// or over TURN-TCP a connection of their own, read before the socket on every `receive`).
     public let relays: [TURNRelayTransport]
     private let clock: MediaClock
     /// The relay carrying the selected pair (nil: the socket directly), found when the selection
@@ -96,8 +97,15 @@ public final class ICEDatagramTransport: DatagramTransport {
     public func receive(into buffer: UnsafeMutableRawBufferPointer, timeoutMilliseconds: Int32)
         throws(NetworkError) -> (count: Int, from: NetworkEndpoint)?
     {
-        try BundleReceiveLoop.receive(from: socket, into: buffer, timeoutMilliseconds: timeoutMilliseconds,
-                                      service: service) { bytes, from in
+        for relay in relays where relay.link !== socket {
+            while let (count, peer) = try? relay.receive(into: buffer, timeoutMilliseconds: 0) {
+                if let passed = demultiplex(UnsafeMutableRawBufferPointer(rebasing: buffer[0..<count]), from: peer, on: relay.relayedAddress) {
+                    return passed
+                }
+            }
+        }
+        return try BundleReceiveLoop.receive(from: socket, into: buffer, timeoutMilliseconds: timeoutMilliseconds,
+                                             service: service) { bytes, from in
             for relay in relays where relay.server == from {
                 // From the TURN server: relayed data arrived "on" the relayed candidate.
                 guard let (count, peer) = relay.unwrap(bytes, count: bytes.count) else { return nil }

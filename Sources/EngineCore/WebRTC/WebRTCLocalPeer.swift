@@ -66,8 +66,8 @@ public final class WebRTCLocalPeer {
             }
             relays = gathered.compactMap { found in
                 guard let client = found.relay, let server = found.server else { return nil }
-                return TURNRelayTransport(client: client, server: server, link: socket, candidatePriority: found.candidate.priority,
-                                          clock: clock)
+                return TURNRelayTransport(client: client, server: server, link: found.relayLink ?? socket,
+                                          candidatePriority: found.candidate.priority, clock: clock)
             }
             candidates = gathered.map(\.candidate)
             gatheringProblems = gatherer.problems
