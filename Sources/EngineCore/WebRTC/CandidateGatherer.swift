@@ -298,7 +298,8 @@ public final class CandidateGatherer {
             for (server, client, connection) in relays {
                 switch client.state {
                 case let .allocated(relayedAddress, mappedAddress, _):
-                    addReflexive(mappedAddress, server: server)
+                    // Over TCP the mapped address is the connection's, not the UDP socket's: not a candidate.
+                    if connection == nil { addReflexive(mappedAddress, server: server) }
                     guard case let .v4(ip) = relayedAddress.ip else {
                         relayProblems.append("TURN \(server): an IPv6 relayed address")
                         continue
