@@ -28,10 +28,13 @@ import Testing
                     + (iceServers.isEmpty ? [] : ["--ice-server", iceServers.joined(separator: ",")]))
     }
 
-    /// The selected pair a call's summary reports, and how long it took to publish.
-    static func pairAndPublishTime(_ app: App, within seconds: Double) throws -> (pair: String, milliseconds: Int) {
+    /// The selected pair a call's summary reports, how long it took to publish, and of that how
+    /// long ICE + DTLS took (its `.publishedToSFU` event's "connected in N ms").
+    static func pairAndPublishTime(_ app: App, within seconds: Double) throws -> (pair: String, milliseconds: Int, connect: String) {
         let summary = try app.summary(within: seconds)
-        return (summary["selectedCandidatePair"] as? String ?? "none", summary["publishMs"] as? Int ?? -1)
+        let published = CallCommandInteropTests.events(summary).first { $0.hasPrefix("published to the SFU") } ?? ""
+        let connect = published.range(of: "connected in ").map { String(published[$0.upperBound...]) } ?? "?"
+        return (summary["selectedCandidatePair"] as? String ?? "none", summary["publishMs"] as? Int ?? -1, connect)
     }
 
     /// bob subscribes to `name`'s camera once the room model lists it, asks for each of its three
@@ -95,7 +98,7 @@ import Testing
         #expect(counters.droppedPackets > 0)  // direct checks were tried and dropped
         kill(alice.process.processIdentifier, SIGINT)
         let relayed = try Self.pairAndPublishTime(alice, within: 5)
-        print("alice behind a firewall letting only TURN through: published \(relayed.milliseconds) ms after joining, on \(relayed.pair)")
+        print("alice behind a firewall letting only TURN through: published \(relayed.milliseconds) ms after joining (ICE + DTLS \(relayed.connect)), on \(relayed.pair)")
         #expect(relayed.pair.hasPrefix("relay \(PrivateNamespace.peerAddress):") && relayed.pair.contains("-> host \(PrivateNamespace.peerAddress):"))
         firewall.remove()
 
@@ -112,7 +115,7 @@ import Testing
         #expect(blocked.droppedPackets > 0)  // UDP was tried (host, STUN) and dropped
         kill(frank.process.processIdentifier, SIGINT)
         let overTCP = try Self.pairAndPublishTime(frank, within: 5)
-        print("frank with UDP blocked, TURN over TCP: published \(overTCP.milliseconds) ms after joining, on \(overTCP.pair)")
+        print("frank with UDP blocked, TURN over TCP: published \(overTCP.milliseconds) ms after joining (ICE + DTLS \(overTCP.connect)), on \(overTCP.pair)")
         #expect(overTCP.pair.hasPrefix("relay \(PrivateNamespace.peerAddress):"))
         udpBlocked.remove()
         await bob.leave()
@@ -133,7 +136,7 @@ import Testing
                                     iceServers: run.servers, policy: run.policy)
             let outcome = try Self.pairAndPublishTime(app, within: 15)
             print("\(run.name) (\(run.servers.isEmpty ? "no ICE servers" : run.servers.joined(separator: ",")), policy \(run.policy)): "
-                + "published \(outcome.milliseconds) ms after joining, on \(outcome.pair)")
+                + "published \(outcome.milliseconds) ms after joining (ICE + DTLS \(outcome.connect)), on \(outcome.pair)")
             let expected = run.expected.contains { outcome.pair.hasPrefix($0) }
             #expect(expected)
             if !expected { print((try? String(contentsOfFile: "\(directory)/\(run.name).log", encoding: .utf8)) ?? "") }
