@@ -57,9 +57,9 @@ public final class MediaEngine: Sendable {
     /// Candidates (RFC 8445 §5.1.1, docs/joining-a-room.md): `localAddress` restricts ICE to one
     /// IPv4 address; nil gathers a host candidate on every usable interface address (loopback and
     /// link-local left out). `iceServers` adds server-reflexive candidates from their STUN URLs
-    /// (`stun:host:port`) and relayed candidates from their TURN URLs (`turn:host:port`, UDP, RFC
-    /// 8656: long-term credentials; ICE may then select a pair through the relay, and media goes
-    /// through it). `iceTransportPolicy` `.relay` offers and checks only relayed candidates for the
+    /// (`stun:host:port`) and relayed candidates from their TURN URLs (`turn:host:port`, RFC 8656:
+    /// long-term credentials; `?transport=tcp` allocates over TCP, §3.1; ICE may then select a pair
+    /// through the relay, and media goes through it). `iceTransportPolicy` `.relay` offers and checks only relayed candidates for the
     /// camera's peer connection (W3C `iceTransportPolicy`); `LocalVideoStats.selectedCandidatePair`
     /// says which pair carries the camera.
     public func joinJanusRoom(url: URL, room: Int, participantId: String, localAddress: String? = nil,
