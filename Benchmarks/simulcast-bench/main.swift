@@ -25,6 +25,7 @@ usage: simulcast-bench <command> [options]
   charts       redraw the SVG charts from the JSON results of encode and cc-eval (no measuring)
   idle         wake-ups a second and CPU % of an idle engine (room, camera, no frames) next to a sleeping process
   call         CPU of a 1:1 720p call (3 layers, Opus both ways) split into libvpx/libopus/libyuv/libsrtp, kernel and the rest
+  relay        CPU ns and heap allocations per packet sent through a TURN relay (ChannelData) next to a direct send
 run `simulcast-bench <command> --help` for its options
 """
 
@@ -188,6 +189,7 @@ let subcommands: [BenchSubcommand] = [
     BenchSubcommand(name: "charts", usage: chartsUsage, run: runCharts),
     BenchSubcommand(name: "idle", usage: idleUsage, run: runIdle),
     BenchSubcommand(name: "call", usage: callUsage, run: runCall),
+    BenchSubcommand(name: "relay", usage: RelaySendCost.usage, run: RelaySendCost.run),
     // The child `CallgrindCounter` starts under valgrind; not for people.
     BenchSubcommand(name: CallgrindCounter.subcommand, usage: "internal: run by `encode --instructions callgrind`",
                     run: runEncodeInstructions),

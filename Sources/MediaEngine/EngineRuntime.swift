@@ -46,12 +46,13 @@ final class EngineRuntime {
     }
 
     /// Joins a Janus VideoRoom (its HTTP API at `url`); ICE binds `localAddress`.
-    func joinJanusRoom(url: URL, room: Int, localAddress: UInt32, iceServers: [ICEServer], e2ee: E2EEOptions?,
-                       preferredProtocol: PreferredProtocol, autoConsume: Bool = true) -> JanusRoomRuntime {
+    func joinJanusRoom(url: URL, room: Int, localAddress: UInt32, iceServers: [ICEServer], iceTransportPolicy: ICETransportPolicy = .all,
+                       e2ee: E2EEOptions?, preferredProtocol: PreferredProtocol, autoConsume: Bool = true) -> JanusRoomRuntime {
         let id = "janus-\(nextRoomNumber)"
         nextRoomNumber += 1
-        let runtime = JanusRoomRuntime(id: id, url: url, room: room, localAddress: localAddress, iceServers: iceServers, e2ee: e2ee,
-                                       preferredProtocol: preferredProtocol, autoConsume: autoConsume, signalling: signalling, clock: clock)
+        let runtime = JanusRoomRuntime(id: id, url: url, room: room, localAddress: localAddress, iceServers: iceServers,
+                                       iceTransportPolicy: iceTransportPolicy, e2ee: e2ee, preferredProtocol: preferredProtocol,
+                                       autoConsume: autoConsume, signalling: signalling, clock: clock)
         rooms[id] = runtime
         return runtime
     }

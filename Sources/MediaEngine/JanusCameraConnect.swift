@@ -15,6 +15,7 @@ struct JanusCameraConnect: Sendable {
     let audio: Bool
     let localAddress: UInt32
     let iceServers: [ICEServer]
+    let iceTransportPolicy: ICETransportPolicy
     let preferredProtocol: PreferredProtocol
 
     /// A connected publication, what it runs over, and the switch to ICE-TCP if UDP failed first.
@@ -51,6 +52,7 @@ struct JanusCameraConnect: Sendable {
                                                       localAddress: localAddress, connectTimeoutMilliseconds: timeoutMilliseconds,
                                                       iceTCP: iceTCP)
         options.iceServers = iceServers
+        options.iceTransportPolicy = iceTransportPolicy
         return try JanusVideoRoomPublisher(options: options)
     }
 }

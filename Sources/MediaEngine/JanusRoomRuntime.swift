@@ -32,6 +32,8 @@ final class JanusRoomRuntime: RoomBackend {
     let localAddress: UInt32
     /// STUN servers for server-reflexive candidates of every peer connection.
     let iceServers: [ICEServer]
+    /// `.relay`: the camera's peer connection offers and checks relayed candidates only.
+    let iceTransportPolicy: ICETransportPolicy
     let preferredProtocol: PreferredProtocol
     /// What the published camera's ICE runs over, once connected.
     private var transportProtocol: TransportProtocol?
@@ -66,8 +68,8 @@ final class JanusRoomRuntime: RoomBackend {
     /// Every datagram the subscriptions' connections received (the room model's `MediaActivity`).
     var datagramsReceivedSoFar: Int { Int(receiving.demultiplexer?.datagramsReceived ?? 0) }
 
-    init(id: String, url: URL, room: Int, localAddress: UInt32, iceServers: [ICEServer], e2ee: E2EEOptions?,
-         preferredProtocol: PreferredProtocol, autoConsume: Bool = true,
+    init(id: String, url: URL, room: Int, localAddress: UInt32, iceServers: [ICEServer], iceTransportPolicy: ICETransportPolicy = .all,
+         e2ee: E2EEOptions?, preferredProtocol: PreferredProtocol, autoConsume: Bool = true,
          signalling: SignallingWorker, clock: MediaClock) {
         self.autoConsumes = autoConsume
         self.signalling = signalling
@@ -77,10 +79,12 @@ final class JanusRoomRuntime: RoomBackend {
         self.room = room
         self.localAddress = localAddress
         self.iceServers = iceServers
+        self.iceTransportPolicy = iceTransportPolicy
         self.e2ee = e2ee
         self.preferredProtocol = preferredProtocol
         var options = JanusMultistreamSubscription.Options(url: url, room: room, localAddress: localAddress, cname: "janus-room-\(id)")
         options.iceServers = iceServers
+        options.iceTransportPolicy = iceTransportPolicy
         receiving = JanusSubscriberConnection(options: options, worker: signalling) { [weak self] feed, mid in
             let participant = self?.model.roster.participant(feed: feed)
             let track = participant?.tracks.first { $0.mid == mid }
@@ -126,7 +130,8 @@ final class JanusRoomRuntime: RoomBackend {
         }
         cameraConnecting = true
         let connect = JanusCameraConnect(url: url, room: room, display: model.display(of: participantId), camera: camera, audio: pendingMicrophone != nil,
-                                         localAddress: localAddress, iceServers: iceServers, preferredProtocol: preferredProtocol)
+                                         localAddress: localAddress, iceServers: iceServers, iceTransportPolicy: iceTransportPolicy,
+                                         preferredProtocol: preferredProtocol)
         let handOff = LoopHandOff((room: self, sealer: sealer, completion: completion))
         signalling.run({ LoopHandOff(connect.run()) }, then: { _, outcome in
             handOff.value.room.finishPublishing(outcome.value, trackId: trackId, frameRate: settings.config.frameRate, feed: feed,
@@ -181,6 +186,11 @@ final class JanusRoomRuntime: RoomBackend {
     func videoTransportProtocol(of participantId: String) throws(EngineError) -> TransportProtocol? {
         guard participantId == self.participantId, session != nil else { throw .notPublished(participant: participantId, track: "camera") }
         return transportProtocol
+    }
+
+    func videoCandidatePair(of participantId: String) throws(EngineError) -> SelectedCandidatePair? {
+        guard participantId == self.participantId, let session else { throw .notPublished(participant: participantId, track: "camera") }
+        return session.transport.ice.selectedCandidates.map(SelectedCandidatePair.init)
     }
 
     func videoPublisher(of participantId: String) throws(EngineError) -> Publisher {

@@ -9,6 +9,10 @@ public struct LocalVideoStats: Sendable, Hashable {
     public var sendingLayers: [Int]
     /// How the camera's media reaches the room now (nil: UDP not confirmed yet).
     public var transportProtocol: TransportProtocol? = nil
+    /// In a Janus room: the ICE candidate pair the camera's media runs on (RFC 8445 §7.2.5.3.2's
+    /// selected pair, as `RTCIceCandidatePairStats` names it), nil before ICE selected one and in
+    /// hosted rooms.
+    public var selectedCandidatePair: SelectedCandidatePair? = nil
     /// Screen shares: frames not encoded because nothing on the screen changed (issue 17); 0 for
     /// a camera.
     public var framesSkippedUnchanged: Int

@@ -135,6 +135,7 @@ public final class LocalVideoTrack: Sendable {
                                         sendingLayers: publisher.sendingLayers,
                                         framesSkippedUnchanged: publisher.encoder?.framesSkippedUnchanged ?? 0)
             stats.transportProtocol = try room.videoTransportProtocol(of: key)
+            stats.selectedCandidatePair = try room.videoCandidatePair(of: key)
             return stats
         }
     }

@@ -61,9 +61,13 @@ public final class MediaEngine: Sendable {
     /// Candidates (RFC 8445 §5.1.1, docs/joining-a-room.md): `localAddress` restricts ICE to one
     /// IPv4 address; nil gathers a host candidate on every usable interface address (loopback and
     /// link-local left out). `iceServers` adds server-reflexive candidates from their STUN URLs
-    /// (`stun:host:port`; TURN URLs are checked but not used for relaying yet).
+    /// (`stun:host:port`) and relayed candidates from their TURN URLs (`turn:host:port`, RFC 8656:
+    /// long-term credentials; `?transport=tcp` allocates over TCP, §3.1; ICE may then select a pair
+    /// through the relay, and media goes through it). `iceTransportPolicy` `.relay` offers and checks only relayed candidates for the
+    /// camera's peer connection (W3C `iceTransportPolicy`); `LocalVideoStats.selectedCandidatePair`
+    /// says which pair carries the camera.
     public func joinJanusRoom(url: URL, room: Int, participantId: String, localAddress: String? = nil,
-                              iceServers: [ICEServer] = [],
+                              iceServers: [ICEServer] = [], iceTransportPolicy: ICETransportPolicy = .all,
                               e2ee: E2EEOptions? = nil, preferredProtocol: PreferredProtocol? = nil,
                               name: String? = nil, mode: RoomMode = .sendAndRecv, autoConsume: Bool = true)
         async throws(EngineError) -> LocalParticipant {
@@ -80,7 +84,8 @@ public final class MediaEngine: Sendable {
         guard url.scheme == "http" || url.scheme == "https" else { throw .invalidConfiguration("'\(url)' is not an HTTP URL") }
         let (events, continuation) = AsyncStream.makeStream(of: ParticipantEvent.self, bufferingPolicy: .bufferingNewest(256))
         let roomId = try await loop.perform { runtime throws(EngineError) -> String in
-            let janus = runtime.joinJanusRoom(url: url, room: room, localAddress: address, iceServers: iceServers, e2ee: e2ee,
+            let janus = runtime.joinJanusRoom(url: url, room: room, localAddress: address, iceServers: iceServers,
+                                              iceTransportPolicy: iceTransportPolicy, e2ee: e2ee,
                                               preferredProtocol: preferredProtocol ?? .udpOverTCP, autoConsume: autoConsume)
             try janus.join(participantId, events: continuation, keyProvider: nil, runtime: runtime)
             janus.startRoomModel(name: name, mode: mode)

@@ -27,6 +27,8 @@ protocol RoomBackend: AnyObject {
     func videoPublisher(of key: String) throws(EngineError) -> Publisher
     /// How the video under publisher key `key` reaches the room now (nil: not confirmed yet).
     func videoTransportProtocol(of key: String) throws(EngineError) -> TransportProtocol?
+    /// The ICE candidate pair carrying the video under publisher key `key` (nil: no ICE, or none selected).
+    func videoCandidatePair(of key: String) throws(EngineError) -> SelectedCandidatePair?
     /// Subscribes; `completion` runs with the subscription as `startPublishingCamera`'s does.
     func startSubscribing(_ subscriberId: String, to publisherId: String, runtime: EngineRuntime,
                           completion: @escaping LoopCompletion<SubscriptionRuntime>)
@@ -99,6 +101,8 @@ enum RoomBackendCadence {
 extension RoomBackend {
     /// Default: rooms the engine joins elsewhere (Janus over ICE, plain RTP) send over UDP.
     func videoTransportProtocol(of key: String) throws(EngineError) -> TransportProtocol? { .udp }
+    /// Default: no ICE candidate pair (hosted rooms and plain RTP run no ICE of their own).
+    func videoCandidatePair(of key: String) throws(EngineError) -> SelectedCandidatePair? { nil }
 }
 
 extension RoomRuntime: ImmediateRoomBackend {

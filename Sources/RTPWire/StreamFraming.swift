@@ -32,7 +32,19 @@ public enum StreamFramer {
 /// since no later byte can be trusted to start a packet. Empty packets (length 0) are skipped. No
 /// allocation once the buffer has grown to what the stream needs.
 public struct StreamDeframer {
+    /// How messages are delimited on the stream.
+    public enum Framing: Sendable, Equatable {
+        /// RFC 4571: each packet after its 16-bit length.
+        case lengthPrefixed
+        /// TURN over TCP (RFC 8656 §3.1): STUN messages (their 20-byte header's length field) and
+        /// ChannelData messages (§12.4, 4-byte header, padded to a multiple of 4 bytes on a stream,
+        /// §12.5) back to back, with no prefix. A packet handed out is the whole STUN message, or a
+        /// ChannelData message without its padding.
+        case stunAndChannelData
+    }
+
     public let maximumPacketSize: Int
+    public let framing: Framing
     /// The most bytes the buffer grows to.
     public let capacity: Int
     private var storage: [UInt8] = []
@@ -40,7 +52,8 @@ public struct StreamDeframer {
     private var start = 0
     private var end = 0
 
-    public init(maximumPacketSize: Int = 1500, capacity: Int = 64 * 1024) {
+    public init(maximumPacketSize: Int = 1500, capacity: Int = 64 * 1024, framing: Framing = .lengthPrefixed) {
+        self.framing = framing
         self.maximumPacketSize = min(max(1, maximumPacketSize), StreamFramer.maximumPacketSize)
         self.capacity = max(capacity, self.maximumPacketSize + 2)
     }
@@ -96,6 +109,7 @@ public struct StreamDeframer {
     /// when the next packet is not complete yet. Throws `WireError.outOfRange` for a length above
     /// `maximumPacketSize` (the stream is lost).
     public mutating func nextPacket<Result>(_ body: (UnsafeRawBufferPointer) -> Result) throws(WireError) -> Result? {
+        if framing == .stunAndChannelData { return try nextTURNMessage(body) }
         while end - start >= 2 {
             let length = Int(storage[start]) << 8 | Int(storage[start + 1])
             guard length <= maximumPacketSize else {
@@ -109,5 +123,25 @@ public struct StreamDeframer {
             return storage.withUnsafeBytes { bytes in body(UnsafeRawBufferPointer(rebasing: bytes[first..<(first + length)])) }
         }
         return nil
+    }
+
+    /// `nextPacket` for `.stunAndChannelData`: the first byte tells the kind (RFC 7983: 0–3 STUN,
+    /// 64–79 ChannelData); anything else means the stream lost its framing.
+    private mutating func nextTURNMessage<Result>(_ body: (UnsafeRawBufferPointer) -> Result) throws(WireError) -> Result? {
+        guard end - start >= 4 else { return nil }
+        let first = storage[start]
+        let length = Int(storage[start + 2]) << 8 | Int(storage[start + 3])
+        let (message, occupied): (Int, Int)
+        switch first {
+        case 0...3: (message, occupied) = (20 + length, 20 + length)
+        case 64...79: (message, occupied) = (4 + length, 4 + (length + 3) / 4 * 4)
+        default: throw .invalidValue(field: "TURN stream message's first byte", value: Int(first))
+        }
+        guard message <= maximumPacketSize else { throw .outOfRange(field: "TURN stream message length", value: message) }
+        guard end - start >= occupied else { return nil }
+        let from = start
+        start += occupied
+        if start == end { (start, end) = (0, 0) }
+        return storage.withUnsafeBytes { bytes in body(UnsafeRawBufferPointer(rebasing: bytes[from..<(from + message)])) }
     }
 }

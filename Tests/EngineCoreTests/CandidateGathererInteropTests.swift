@@ -9,8 +9,8 @@ import Testing
 /// (192.168.77.2) whose router masquerades it to 10.99.0.1, and coturn runs on the peer host
 /// (10.99.0.2) as STUN and TURN server. Passing no address, the client finds its host candidate,
 /// the router's public side as its server-reflexive candidate (from STUN and from the TURN
-/// allocation alike, offered once), and a relayed candidate on coturn; with the relay policy only
-/// the relayed one; with a silent server, what answered and the problem in words.
+/// allocation alike, offered once), and relayed candidates on coturn (over UDP and over TCP); with
+/// the relay policy only the relayed ones; with a silent server, what answered and the problem in words.
 @Suite(.serialized) struct CandidateGathererInteropTests {
     static let iceServers = [
         ICEServer(urls: ["stun:10.99.0.2:34790"]),
@@ -50,13 +50,19 @@ import Testing
         #expect(reflexive.count == 1)  // STUN and TURN saw the same mapping: offered once
         #expect(reflexive.first?.address == PrivateNamespace.localAddress)  // the router's public side
         #expect(reflexive.first?.relatedAddress == HomeNetwork.homeAddress && reflexive.first?.relatedPort == host.port)
-        let relayed = try #require(all.candidates.first { $0.kind == .relayed })
-        #expect(relayed.address == PrivateNamespace.peerAddress && (51_000...51_100).contains(relayed.port))
-        #expect(relayed.relatedAddress == PrivateNamespace.localAddress && relayed.priority == 16_777_215)
-        #expect(all.problems.contains { $0.contains("TCP") })  // the TCP URL is not gathered yet, and says so
+        // One relayed candidate per TURN URL: over UDP, and over a TCP connection to coturn (RFC 8656
+        // §3.1), told apart by their foundations (RFC 8445 §5.1.1.3) and, a little, their priorities.
+        let relayed = all.candidates.filter { $0.kind == .relayed }
+        #expect(relayed.count == 2 && Set(relayed.map(\.foundation)).count == 2)
+        for candidate in relayed {
+            #expect(candidate.address == PrivateNamespace.peerAddress && (51_000...51_100).contains(candidate.port))
+            #expect(candidate.relatedAddress == PrivateNamespace.localAddress)
+        }
+        #expect(relayed.map(\.priority) == [16_777_215, 16_776_959])
+        #expect(all.problems.isEmpty)
 
         let relayOnly = try Self.gather(on: home, .init(iceServers: Self.iceServers, transportPolicy: .relay))
-        #expect(relayOnly.candidates.map(\.kind) == [.relayed])
+        #expect(relayOnly.candidates.map(\.kind) == [.relayed, .relayed])
     }
 
     @Test func silentServersAndWrongCredentialsAreProblemsInWordsAndRelayPolicyFails() throws {

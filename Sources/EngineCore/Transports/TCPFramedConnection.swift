@@ -2,7 +2,10 @@ import Glibc
 import RTPWire
 
 /// Datagrams over one TCP connection, RFC 4571 framed (each packet after its 16-bit length):
-/// the transport a publisher, subscriber or node falls back to where UDP is blocked. It is a
+/// the transport a publisher, subscriber or node falls back to where UDP is blocked. With
+/// `framing` `.stunAndChannelData` it is instead a client's connection to a TURN server (RFC 8656
+/// §3.1): messages go as they are (STUN, and ChannelData its sender padded) and come back
+/// delimited by their own headers. It is a
 /// `DatagramTransport`, so the endpoints run on it unchanged; every datagram goes to (and comes
 /// from) the connection's peer.
 ///
@@ -33,16 +36,19 @@ public final class TCPFramedConnection: DatagramTransport {
     public private(set) var isClosed = false
 
     let descriptor: Int32
+    public let framing: StreamDeframer.Framing
     private var deframer: StreamDeframer
     /// Framed bytes not yet written: `sendQueue[sendStart...]`.
     private var sendQueue: [UInt8] = []
     private var sendStart = 0
 
     /// Wraps a connected stream socket (non-blocking from now on; closed in deinit).
-    init(descriptor: Int32, maximumPacketSize: Int, sendQueueLimit: Int, socketBufferBytes: Int) throws(NetworkError) {
+    init(descriptor: Int32, maximumPacketSize: Int, sendQueueLimit: Int, socketBufferBytes: Int,
+         framing: StreamDeframer.Framing = .lengthPrefixed) throws(NetworkError) {
         self.descriptor = descriptor
+        self.framing = framing
         self.sendQueueLimit = max(sendQueueLimit, maximumPacketSize + 2)
-        deframer = StreamDeframer(maximumPacketSize: maximumPacketSize)
+        deframer = StreamDeframer(maximumPacketSize: maximumPacketSize, framing: framing)
         let flags = fcntl(descriptor, F_GETFL)
         var noDelay: Int32 = 1
         var bufferBytes = Int32(clamping: socketBufferBytes)
@@ -70,7 +76,8 @@ public final class TCPFramedConnection: DatagramTransport {
     /// (`bind` first: an ICE-TCP active candidate's address, RFC 6544 §5.1).
     public static func connect(to destination: NetworkEndpoint, from local: NetworkEndpoint? = nil, timeoutMilliseconds: Int32 = 2_000,
                                maximumPacketSize: Int = 1500, sendQueueLimit: Int = 256 * 1024,
-                               socketBufferBytes: Int = 64 * 1024) throws(NetworkError) -> TCPFramedConnection {
+                               socketBufferBytes: Int = 64 * 1024,
+                               framing: StreamDeframer.Framing = .lengthPrefixed) throws(NetworkError) -> TCPFramedConnection {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw .socketFailed(operation: "socket", errno: errno) }
         if let local, !SocketAddressCalls.bind(fd, to: local) {
@@ -100,7 +107,7 @@ public final class TCPFramedConnection: DatagramTransport {
             }
         }
         return try TCPFramedConnection(descriptor: fd, maximumPacketSize: maximumPacketSize, sendQueueLimit: sendQueueLimit,
-                                       socketBufferBytes: socketBufferBytes)
+                                       socketBufferBytes: socketBufferBytes, framing: framing)
     }
 
     /// Always: every datagram goes down this one TCP connection.
@@ -130,7 +137,11 @@ public final class TCPFramedConnection: DatagramTransport {
             sendStart = 0
         }
         do {
-            try StreamFramer.append(bytes, to: &sendQueue)
+            if framing == .stunAndChannelData {
+                sendQueue.append(contentsOf: bytes)  // delimited by its own header (RFC 8656 §3.1)
+            } else {
+                try StreamFramer.append(bytes, to: &sendQueue)
+            }
         } catch {
             throw .socketFailed(operation: "framing a \(bytes.count)-byte datagram (RFC 4571)", errno: EMSGSIZE)
         }

@@ -8,7 +8,9 @@ import SessionCore
 /// - server-reflexive candidates: a STUN Binding query (`STUNBindingQuery`) from every host socket
 ///   to every STUN server, and the mapped address every TURN allocation reports;
 /// - relayed candidates: a TURN allocation (`TURNClient`, RFC 8656, long-term credentials) from
-///   every host socket on every TURN server.
+///   every host socket on every TURN server; for `?transport=tcp` URLs over a TCP connection of its
+///   own to the server (RFC 8656 §3.1, `TCPFramedConnection` with STUN/ChannelData framing), which
+///   then carries that relay's traffic.
 /// Priorities and foundations follow RFC 8445 §5.1.2 (`ICECandidatePriority`); a server-reflexive
 /// address equal to its base is dropped as redundant (§5.1.3). With the `relay` policy only relayed
 /// candidates are offered, and finding none is an error.
@@ -16,7 +18,7 @@ import SessionCore
 /// `gather()` blocks (on the caller's thread, e.g. the engine's signalling worker) until every
 /// server answered or `timeoutMicroseconds` passed, waiting in `poll(2)` on the sockets until the
 /// next retransmission: it never spins. A server that fails or stays silent is noted in `problems`
-/// and the rest is offered. TURN over TCP and the TLS schemes are not gathered yet (noted too).
+/// and the rest is offered. STUN over TCP and the TLS schemes are not gathered (noted too).
 public final class CandidateGatherer {
     public struct Configuration: Sendable {
         public var iceServers: [ICEServer]
@@ -43,14 +45,15 @@ public final class CandidateGatherer {
     private let clock: MediaClock
     private var random: SplitMix64
 
-    /// One base socket and what is asked through it.
-    private final class Base {
+    /// One base socket and what is asked through it (and, for TURN over TCP, connections of their own).
+    final class Base {
         let socket: UDPSocket
         let localPreference: UInt16
         /// The host addresses the socket answers on (one, or each interface's for 0.0.0.0).
         let hostAddresses: [UInt32]
         var queries: [(server: NetworkEndpoint, query: STUNBindingQuery)] = []
         var allocations: [(server: NetworkEndpoint, client: TURNClient)] = []
+        var streamAllocations: [(connection: TCPFramedConnection, client: TURNClient)] = []
 
         init(socket: UDPSocket, localPreference: UInt16, hostAddresses: [UInt32]) {
             self.socket = socket
@@ -58,6 +61,12 @@ public final class CandidateGatherer {
             self.hostAddresses = hostAddresses
         }
     }
+
+    /// A seed for a new TURN client's transaction IDs.
+    func nextSeed() -> UInt64 { random.next() }
+
+    /// Notes what did not work, in words.
+    func note(_ problem: String) { problems.append(problem) }
 
     public init(configuration: Configuration, clock: MediaClock = .system, seed: UInt64) {
         self.configuration = configuration
@@ -87,7 +96,9 @@ public final class CandidateGatherer {
         let start = clock.monotonicMicroseconds()
         for base in bases {
             for server in servers {
-                if let credentials = server.credentials {
+                if server.stream, let credentials = server.credentials {
+                    startStreamAllocation(on: base, to: server.endpoint, credentials: credentials, now: start)
+                } else if let credentials = server.credentials {
                     let client = TURNClient(configuration: .init(username: credentials.username, password: credentials.password),
                                             seed: random.next())
                     client.start(now: start)
@@ -107,6 +118,8 @@ public final class CandidateGatherer {
     private struct Server {
         var endpoint: NetworkEndpoint
         var credentials: (username: String, password: String)?
+        /// TURN over TCP.
+        var stream = false
     }
 
     private func resolvedServers() throws(CandidateGatheringError) -> [Server] {
@@ -119,13 +132,14 @@ public final class CandidateGatherer {
                 throw .server(error)
             }
             for url in urls {
-                guard url.transport == .udp else {
-                    problems.append("\(url): TURN over TCP is not gathered yet")
+                guard url.transport == .udp || url.scheme.isTURN else {
+                    problems.append("\(url): STUN over TCP is not gathered")
                     continue
                 }
                 let address = try Self.resolve(url.host)
                 let credentials = url.scheme.isTURN ? (iceServer.username ?? "", iceServer.credential ?? "") : nil
-                servers.append(Server(endpoint: NetworkEndpoint(address: address, port: url.port), credentials: credentials))
+                servers.append(Server(endpoint: NetworkEndpoint(address: address, port: url.port), credentials: credentials,
+                                      stream: url.transport != .udp))
             }
         }
         return servers
@@ -176,6 +190,7 @@ public final class CandidateGatherer {
             if let now { client.poll(now: now) }
             for datagram in client.takeOutgoing() { send(datagram, from: base, to: server) }
         }
+        flushStreamAllocations(of: base, now: now)
     }
 
     private func send(_ bytes: [UInt8], from base: Base, to server: NetworkEndpoint) {
@@ -187,14 +202,16 @@ public final class CandidateGatherer {
     }
 
     private func isSettled(_ base: Base) -> Bool {
-        base.queries.allSatisfy { $0.query.state != .waiting } && base.allocations.allSatisfy {
-            if case .allocating = $0.client.state { false } else { true }
+        base.queries.allSatisfy { $0.query.state != .waiting } && (base.allocations.map(\.client) + base.streamAllocations.map(\.client)).allSatisfy {
+            if case .allocating = $0.state { false } else { true }
         }
     }
 
     /// Waits on every base socket until every query and allocation settled or `deadline`.
     private func exchange(_ bases: [Base], until deadline: Int64) throws(CandidateGatheringError) {
         var descriptors = bases.map { pollfd(fd: $0.socket.descriptor, events: Int16(POLLIN), revents: 0) }
+        let streams = bases.flatMap { base in base.streamAllocations.map { (base, $0.connection, $0.client) } }
+        descriptors += streams.map { pollfd(fd: $0.1.descriptor, events: Int16(POLLIN), revents: 0) }
         var buffer = [UInt8](repeating: 0, count: 2_048)
         while !bases.allSatisfy(isSettled) {
             let now = clock.monotonicMicroseconds()
@@ -202,8 +219,8 @@ public final class CandidateGatherer {
             var wake = deadline
             for base in bases {
                 for query in base.queries { if let next = query.query.nextDeadline { wake = min(wake, next) } }
-                for allocation in base.allocations {
-                    if case .allocating = allocation.client.state, let next = allocation.client.nextDeadline { wake = min(wake, next) }
+                for client in base.allocations.map(\.client) + base.streamAllocations.map(\.client) {
+                    if case .allocating = client.state, let next = client.nextDeadline { wake = min(wake, next) }
                 }
             }
             let timeout = Int32(clamping: max(0, (wake - now + 999) / 1_000))
@@ -215,6 +232,10 @@ public final class CandidateGatherer {
                     while let received = try receive(on: base, into: &buffer) {
                         dispatch(buffer[0..<received.count], from: received.from, to: base, now: after)
                     }
+                }
+                for (index, stream) in streams.enumerated() where descriptors[bases.count + index].revents != 0 {
+                    descriptors[bases.count + index].revents = 0
+                    receiveStream(stream.1, for: stream.2, into: &buffer, now: after)
                 }
             }
             for base in bases { try flush(base, now: after) }
@@ -272,21 +293,27 @@ public final class CandidateGatherer {
                 case .waiting: problems.append("STUN \(server): no answer within the gathering timeout")
                 }
             }
-            for (server, client) in base.allocations {
+            let relays = base.allocations.map { ($0.server, $0.client, nil as TCPFramedConnection?) }
+                + base.streamAllocations.map { ($0.connection.peer, $0.client, $0.connection as TCPFramedConnection?) }
+            for (server, client, connection) in relays {
                 switch client.state {
                 case let .allocated(relayedAddress, mappedAddress, _):
-                    addReflexive(mappedAddress, server: server)
+                    // Over TCP the mapped address is the connection's, not the UDP socket's: not a candidate.
+                    if connection == nil { addReflexive(mappedAddress, server: server) }
                     guard case let .v4(ip) = relayedAddress.ip else {
                         relayProblems.append("TURN \(server): an IPv6 relayed address")
                         continue
                     }
+                    // RFC 8445 §5.1.1.3: the transport to the server is part of the foundation.
                     var found = candidate(.relayed, address: NetworkEndpoint(address: ip, port: relayedAddress.port), base: hostText,
-                                          server: server.description, localPreference: base.localPreference)
+                                          server: (connection == nil ? "" : "tcp:") + server.description,
+                                          localPreference: base.localPreference &- (connection == nil ? 0 : 1))
                     if case let .v4(mappedIP)? = mappedAddress?.ip {
                         found.relatedAddress = NetworkEndpoint.dotted(mappedIP)
                         found.relatedPort = mappedAddress?.port
                     }
-                    relayed.append(GatheredCandidate(candidate: found, socket: base.socket, server: server, relay: client))
+                    relayed.append(GatheredCandidate(candidate: found, socket: base.socket, server: server, relay: client,
+                                                     relayLink: connection))
                 case let .failed(error): relayProblems.append("TURN \(server): \(error)")
                 case .allocating: relayProblems.append("TURN \(server): no allocation within the gathering timeout")
                 case .idle, .released: relayProblems.append("TURN \(server): not allocated")

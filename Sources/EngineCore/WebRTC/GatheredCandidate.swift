@@ -14,4 +14,6 @@ public struct GatheredCandidate {
     public var server: NetworkEndpoint?
     /// The allocation behind a relayed candidate; its owner keeps it refreshed (`TURNClient.poll`).
     public let relay: TURNClient?
+    /// The connection to the TURN server for an allocation over TCP (RFC 8656 §3.1; nil: over `socket`).
+    public var relayLink: TCPFramedConnection? = nil
 }

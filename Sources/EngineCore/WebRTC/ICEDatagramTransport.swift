@@ -8,11 +8,23 @@ import SessionCore
 /// (RFC 7675). Endpoints use it like any `DatagramTransport`; the agent's timers run on every
 /// `receive` (the engine loop calls it every few milliseconds) or on `service()`.
 ///
+/// Relayed candidates (RFC 8445 §5.1.1.2, §6.1.2.2): each `TURNRelayTransport` is a local
+/// candidate of its own, paired with every remote one; checks on those pairs and their answers
+/// go through the TURN server, what it relays back is unwrapped and demultiplexed as if it had
+/// arrived on the relayed address, and once such a pair is selected media goes through it too.
+///
 /// Not `Sendable`: confined with its endpoint.
 public final class ICEDatagramTransport: DatagramTransport {
     public let socket: any DatagramTransport
     public let agent: ICEAgent
+    /// The TURN allocations whose relayed addresses are local candidates (their `link` is `socket`,
+    /// or over TURN-TCP a connection of their own, read before the socket on every `receive`).
+    public let relays: [TURNRelayTransport]
     private let clock: MediaClock
+    /// The relay carrying the selected pair (nil: the socket directly), found when the selection
+    /// changes rather than per datagram.
+    private var selectedRelay: TURNRelayTransport?
+    private var selectedLocalCache: STUNAddress?
 
     /// What was dropped before reaching the endpoint.
     public struct Counters: Sendable, Equatable {
@@ -27,13 +39,35 @@ public final class ICEDatagramTransport: DatagramTransport {
 
     /// - Parameters:
     ///   - socket: the one port of the bundle (a `UDPSocket`, or a `TCPFramedConnection` for
-    ///     ICE-TCP); its address is the local host candidate.
-    public init(socket: any DatagramTransport, agent: ICEAgent, clock: MediaClock = .system) {
+    ///     ICE-TCP); its address is the local host candidate unless `pairsHost` is false (the
+    ///     `relay` transport policy, RFC 8445 §5.1.1: only relayed candidates are used).
+    ///   - relays: allocations made from `socket`, each a relayed local candidate.
+    public init(socket: any DatagramTransport, agent: ICEAgent, relays: [TURNRelayTransport] = [], pairsHost: Bool = true,
+                clock: MediaClock = .system) {
         self.socket = socket
         self.agent = agent
+        self.relays = relays
         self.clock = clock
-        agent.addLocalAddress(Self.stunAddress(socket.localEndpoint))
+        if pairsHost { agent.addLocalAddress(Self.stunAddress(socket.localEndpoint)) }
+        for relay in relays { agent.addLocalAddress(relay.relayedAddress, priority: relay.candidatePriority) }
     }
+
+    /// A remote candidate (from SDP or trickled): paired with every local one; each relay binds it
+    /// a channel (and so a permission, RFC 8656 §12.2) so that its checks and media pass the server.
+    public func addRemoteCandidate(_ address: NetworkEndpoint, priority: UInt32) {
+        agent.addRemoteCandidate(Self.stunAddress(address), priority: priority)
+        for relay in relays { relay.permit(address) }
+    }
+
+    /// The selected pair's local candidate as ICE names it: the socket's address, or a relayed one.
+    public var selectedLocal: STUNAddress? { agent.selectedPair?.local }
+
+    /// The candidates as signalled, ours and the peer's (set by whoever negotiated them): what
+    /// `selectedCandidates` names the selected pair's ends by.
+    public var signalledCandidates: (local: [ICECandidate], remote: [ICECandidate]) = ([], [])
+
+    /// The relay media goes through (nil: none, or the selected pair is direct).
+    public var selectedRelayTransport: TURNRelayTransport? { selectedRelay }
 
     public var localEndpoint: NetworkEndpoint { socket.localEndpoint }
 
@@ -43,48 +77,90 @@ public final class ICEDatagramTransport: DatagramTransport {
     /// Where media goes once connected: the selected pair's remote address.
     public var selectedRemote: NetworkEndpoint? { agent.selectedPair.flatMap { Self.endpoint($0.remote) } }
 
-    /// Runs the agent's timers and sends what they produce (checks, retransmissions, consent).
+    /// Runs the agent's and the relays' timers and sends what they produce (checks,
+    /// retransmissions, consent; TURN refreshes and renewals).
     public func service() {
-        transmit(agent.poll(nowMilliseconds: clock.monotonicMilliseconds()))
+        let now = clock.monotonicMicroseconds()
+        for relay in relays { relay.service(now: now) }
+        transmit(agent.poll(nowMilliseconds: now / 1_000))
     }
 
     public func send(_ bytes: UnsafeRawBufferPointer, to destination: NetworkEndpoint) throws(NetworkError) {
         guard agent.permits(Self.stunAddress(destination)) else { throw .noConsent(destination: destination.description) }
-        try socket.send(bytes, to: destination)
+        if let selectedRelay {
+            try selectedRelay.send(bytes, to: destination)
+        } else {
+            try socket.send(bytes, to: destination)
+        }
     }
 
     public func receive(into buffer: UnsafeMutableRawBufferPointer, timeoutMilliseconds: Int32)
         throws(NetworkError) -> (count: Int, from: NetworkEndpoint)?
     {
-        try BundleReceiveLoop.receive(from: socket, into: buffer, timeoutMilliseconds: timeoutMilliseconds,
-                                      service: service) { bytes, from in
-            let source = Self.stunAddress(from)
-            switch BundledDatagramKind.classify(firstByte: bytes.first) {
-            case .stun:
-                counters.stun += 1
-                let datagram = Array(bytes)
-                transmit(agent.handle(datagram[...], from: source, on: Self.stunAddress(socket.localEndpoint),
-                                      nowMilliseconds: clock.monotonicMilliseconds()))
-            case .dtls, .rtpOrRTCP:
-                guard agent.permits(source) else {
-                    counters.fromUncheckedAddresses += 1
-                    return nil
+        for relay in relays where relay.link !== socket {
+            while let (count, peer) = try? relay.receive(into: buffer, timeoutMilliseconds: 0) {
+                if let passed = demultiplex(UnsafeMutableRawBufferPointer(rebasing: buffer[0..<count]), from: peer, on: relay.relayedAddress) {
+                    return passed
                 }
-                // Named as the agent names it (`selectedRemote`): ICE addresses carry no transport,
-                // and over ICE-TCP the connection's peer would otherwise differ from it.
-                return from.on(.udp)
-            case .other:
-                counters.unknownKinds += 1
             }
-            return nil
+        }
+        return try BundleReceiveLoop.receive(from: socket, into: buffer, timeoutMilliseconds: timeoutMilliseconds,
+                                             service: service) { bytes, from in
+            for relay in relays where relay.server == from {
+                // From the TURN server: relayed data arrived "on" the relayed candidate.
+                guard let (count, peer) = relay.unwrap(bytes, count: bytes.count) else { return nil }
+                return demultiplex(UnsafeMutableRawBufferPointer(rebasing: bytes[0..<count]), from: peer, on: relay.relayedAddress)
+            }
+            return demultiplex(bytes, from: from, on: Self.stunAddress(socket.localEndpoint))
         }
     }
 
+    /// STUN to the agent (answered from `local`), DTLS and (S)RTP up from checked addresses only.
+    private func demultiplex(_ bytes: UnsafeMutableRawBufferPointer, from: NetworkEndpoint, on local: STUNAddress)
+        -> (count: Int, from: NetworkEndpoint)?
+    {
+        let source = Self.stunAddress(from)
+        switch BundledDatagramKind.classify(firstByte: bytes.first) {
+        case .stun:
+            counters.stun += 1
+            let datagram = Array(bytes)
+            transmit(agent.handle(datagram[...], from: source, on: local, nowMilliseconds: clock.monotonicMilliseconds()))
+        case .dtls, .rtpOrRTCP:
+            guard agent.permits(source) else {
+                counters.fromUncheckedAddresses += 1
+                return nil
+            }
+            // Named as the agent names it (`selectedRemote`): ICE addresses carry no transport,
+            // and over ICE-TCP the connection's peer would otherwise differ from it.
+            return (bytes.count, from.on(.udp))
+        case .other:
+            counters.unknownKinds += 1
+        }
+        return nil
+    }
+
+    /// Sends each transmission from its local candidate: the socket, or through its relay.
     private func transmit(_ transmissions: [ICEAgent.Transmission]) {
         for transmission in transmissions {
             guard let destination = Self.endpoint(transmission.destination) else { continue }
-            try? socket.send(transmission.bytes, to: destination)  // a lost check is retransmitted
+            // A lost check is retransmitted.
+            if let relay = relays.first(where: { $0.relayedAddress == transmission.source }) {
+                try? relay.send(transmission.bytes, to: destination)
+            } else {
+                try? socket.send(transmission.bytes, to: destination)
+            }
         }
+        noteSelection()
+    }
+
+    /// Follows the agent's selected pair: which relay (if any) carries media now. A relayed pair
+    /// selected with a remote that has no channel yet (a peer-reflexive one) gets one bound.
+    private func noteSelection() {
+        let local = agent.selectedPair?.local
+        guard local != selectedLocalCache else { return }
+        selectedLocalCache = local
+        selectedRelay = local.flatMap { address in relays.first { $0.relayedAddress == address } }
+        if let selectedRelay, let remote = selectedRemote { selectedRelay.permit(remote) }
     }
 
     static func stunAddress(_ endpoint: NetworkEndpoint) -> STUNAddress { .ipv4(endpoint.address, port: endpoint.port) }

@@ -11,11 +11,16 @@ public final class WebRTCLocalPeer {
     public let certificate: DTLSCertificate
     public let credentials: ICECredentials
     public let agent: ICEAgent
+    /// The first candidate to signal: a host one, or under the `relay` policy a relayed one.
     public let hostCandidate: ICECandidate
-    /// Every candidate to signal, best first: the host candidate(s), then server-reflexive ones
-    /// (`CandidateGatherer` on the ICE socket) when STUN or TURN servers are configured; never a
-    /// relayed one (no media over TURN yet).
+    /// Every candidate to signal, best first: the host candidate(s), then server-reflexive and
+    /// relayed ones (`CandidateGatherer` on the ICE socket) when STUN or TURN servers are
+    /// configured; under the `relay` transport policy only the relayed ones.
     public let candidates: [ICECandidate]
+    /// The TURN allocations behind the relayed candidates (kept alive by the ICE transport once
+    /// connected; released when they go).
+    public let relays: [TURNRelayTransport]
+    public let transportPolicy: ICETransportPolicy
     /// What gathering could not do (a silent STUN server, an unsupported URL), in words.
     public let gatheringProblems: [String]
     public let localAddress: UInt32
@@ -24,11 +29,13 @@ public final class WebRTCLocalPeer {
     private let clock: MediaClock
 
     /// Binds the UDP socket (any port of `localAddress`; 0: every interface, with a host
-    /// candidate per usable interface address) unless `iceTCP`, gathers server-reflexive candidates
-    /// from `iceServers` through it (RFC 8445 §5.1.1.2), and makes the certificate and credentials.
-    /// Throws `JanusSessionFailure.transport` when either fails.
+    /// candidate per usable interface address) unless `iceTCP`, gathers server-reflexive and
+    /// relayed candidates from `iceServers` through it (RFC 8445 §5.1.1.2; TURN allocations, RFC
+    /// 8656), and makes the certificate and credentials. With `transportPolicy` `.relay` only the
+    /// relayed candidates are offered and paired. Throws `JanusSessionFailure.transport` when any
+    /// of it fails (under `.relay`, when no allocation succeeded).
     public init(localAddress: UInt32, role: ICEAgent.Role, iceTCP: Bool = false, iceServers: [ICEServer] = [],
-                clock: MediaClock = .system) throws(JanusSessionFailure) {
+                transportPolicy: ICETransportPolicy = .all, clock: MediaClock = .system) throws(JanusSessionFailure) {
         do {
             certificate = try DTLSCertificate()
             if iceTCP {
@@ -47,28 +54,27 @@ public final class WebRTCLocalPeer {
                          seed: UInt64.random(in: 0...UInt64.max))
         self.localAddress = localAddress
         self.clock = clock
-        if let socket, localAddress == 0 || !iceServers.isEmpty {
-            let gatherer = CandidateGatherer(configuration: .init(iceServers: iceServers), clock: clock, seed: UInt64.random(in: 0...UInt64.max))
+        self.transportPolicy = iceTCP ? .all : transportPolicy
+        if let socket, localAddress == 0 || !iceServers.isEmpty || transportPolicy == .relay {
+            let gatherer = CandidateGatherer(configuration: .init(iceServers: iceServers, transportPolicy: transportPolicy),
+                                             clock: clock, seed: UInt64.random(in: 0...UInt64.max))
             let gathered: [GatheredCandidate]
             do {
                 gathered = try gatherer.gather(on: socket)
             } catch {
                 throw .transport("gathering ICE candidates: \(error)")
             }
-            // No media runs over a relay yet: an allocation a TURN URL made (its server-reflexive
-            // address is kept) is released rather than offered as a candidate ICE cannot serve.
-            let now = clock.monotonicMicroseconds()
-            for found in gathered {
-                guard let relay = found.relay, let server = found.server else { continue }
-                relay.release(now: now)
-                for datagram in relay.takeOutgoing() { try? socket.send(datagram, to: server) }
+            relays = gathered.compactMap { found in
+                guard let client = found.relay, let server = found.server else { return nil }
+                return TURNRelayTransport(client: client, server: server, link: found.relayLink ?? socket,
+                                          candidatePriority: found.candidate.priority, clock: clock)
             }
-            candidates = gathered.filter { $0.candidate.kind != .relayed }.map(\.candidate)
-            gatheringProblems = gatherer.problems + (gathered.contains { $0.relay != nil }
-                ? ["relayed candidates are not offered: media over TURN is not supported yet"] : [])
-            hostCandidate = candidates[0]  // a host candidate comes first, always
+            candidates = gathered.map(\.candidate)
+            gatheringProblems = gatherer.problems
+            hostCandidate = candidates[0]  // a host candidate comes first (a relayed one under `.relay`)
             return
         }
+        relays = []
         gatheringProblems = []
         if let local = socket?.localEndpoint {
             hostCandidate = ICECandidate(foundation: "1", priority: 2_130_706_431, address: NetworkEndpoint.dotted(local.address),
@@ -101,14 +107,15 @@ public final class WebRTCLocalPeer {
         agent.setRemoteCredentials(remote.ice)
         let ice: ICEDatagramTransport
         if let socket {
-            ice = ICEDatagramTransport(socket: socket, agent: agent, clock: clock)
+            ice = ICEDatagramTransport(socket: socket, agent: agent, relays: relays, pairsHost: transportPolicy == .all, clock: clock)
             for candidate in remote.candidates + trickled where candidate.transport.lowercased() == "udp" {
                 guard let address = NetworkEndpoint.ipv4Address(candidate.address) else { continue }
-                agent.addRemoteCandidate(.ipv4(address, port: candidate.port), priority: candidate.priority)
+                ice.addRemoteCandidate(NetworkEndpoint(address: address, port: candidate.port), priority: candidate.priority)
             }
         } else {
             ice = try connectICETCP(to: remote.candidates + trickled)
         }
+        ice.signalledCandidates = (candidates, remote.candidates + trickled)
         let transport: WebRTCTransport
         do {
             transport = WebRTCTransport(ice: ice, dtls: try DTLSAssociation(role: dtlsRole, certificate: certificate,

@@ -66,7 +66,7 @@ public final class WebRTCTransport: DatagramTransport {
     {
         try BundleReceiveLoop.receive(from: ice, into: buffer, timeoutMilliseconds: timeoutMilliseconds,
                                       service: service) { bytes, from in
-            guard BundledDatagramKind.classify(firstByte: bytes.first) == .dtls else { return from }
+            guard BundledDatagramKind.classify(firstByte: bytes.first) == .dtls else { return (bytes.count, from) }
             let record = Array(bytes)
             transmit(dtls.handle(record[...]), to: from)
             return nil

@@ -1,7 +1,8 @@
 import RTPWire
 
-/// An ICE agent for one bundled component (RFC 8445, full implementation, one host candidate per
-/// local address): connectivity checks paced every `Ta`, retransmitted with a doubling RTO,
+/// An ICE agent for one bundled component (RFC 8445, full implementation; local candidates are
+/// bases: a host socket's address, or a TURN allocation's relayed address, RFC 8445 §6.1.2.2,
+/// each with its own priority): connectivity checks paced every `Ta`, retransmitted with a doubling RTO,
 /// regular nomination by the controlling side, role conflicts (§7.2.5.1, §7.3.1.1), peer-
 /// reflexive remote candidates, and consent freshness (RFC 7675) once connected.
 ///
@@ -27,10 +28,12 @@ public final class ICEAgent {
         case failed
     }
 
-    /// A STUN datagram to send.
+    /// A STUN datagram to send from the local candidate `source` (a host socket's address, or a
+    /// relayed address: then it goes through the TURN server, RFC 8445 §6.1.2.2, RFC 8656 §10).
     public struct Transmission: Sendable, Equatable {
         public var bytes: [UInt8]
         public var destination: STUNAddress
+        public var source: STUNAddress
     }
 
     public struct Configuration: Sendable {
@@ -88,7 +91,7 @@ public final class ICEAgent {
     public private(set) var selectedPair: ICECandidatePair?
     public private(set) var remote: ICECredentials?
 
-    private var localAddresses: [STUNAddress] = []
+    private var localAddresses: [(address: STUNAddress, priority: UInt32)] = []
     private var remoteCandidates: [(address: STUNAddress, priority: UInt32)] = []
     private struct Transaction {
         var pairIndex: Int
@@ -115,10 +118,11 @@ public final class ICEAgent {
 
     // MARK: - Candidates
 
-    /// A local host candidate: the address our socket is bound to.
-    public func addLocalAddress(_ address: STUNAddress) {
-        guard !localAddresses.contains(address) else { return }
-        localAddresses.append(address)
+    /// A local candidate to pair (RFC 8445 §6.1.2.2: a base): the address a host socket is bound
+    /// to (host priority by default), or a relayed address with the relayed candidate's priority.
+    public func addLocalAddress(_ address: STUNAddress, priority: UInt32 = ICEAgent.hostPriority) {
+        guard !localAddresses.contains(where: { $0.address == address }) else { return }
+        localAddresses.append((address, priority))
         for remote in remoteCandidates { addPair(local: address, remote: remote.address, remotePriority: remote.priority) }
     }
 
@@ -137,10 +141,11 @@ public final class ICEAgent {
         guard !remoteCandidates.contains(where: { $0.address == address }),
               remoteCandidates.count < Self.maximumRemoteCandidates else { return }
         remoteCandidates.append((address, priority))
-        for local in localAddresses { addPair(local: local, remote: address, remotePriority: priority) }
+        for local in localAddresses { addPair(local: local.address, remote: address, remotePriority: priority) }
     }
 
-    private static let hostPriority = ICECandidatePair.candidatePriority(typePreference: 126)
+    /// A host candidate's priority (type preference 126, RFC 8445 §5.1.2.2).
+    public static let hostPriority = ICECandidatePair.candidatePriority(typePreference: 126)
     private static let peerReflexivePriority = ICECandidatePair.candidatePriority(typePreference: 110)
 
     @discardableResult
@@ -150,10 +155,8 @@ public final class ICEAgent {
         default: return nil
         }
         if let existing = pairs.firstIndex(where: { $0.local == local && $0.remote == remote }) { return existing }
-        let priority = role == .controlling
-            ? ICECandidatePair.priority(controlling: Self.hostPriority, controlled: remotePriority)
-            : ICECandidatePair.priority(controlling: remotePriority, controlled: Self.hostPriority)
-        pairs.append(ICECandidatePair(local: local, remote: remote, priority: priority))
+        pairs.append(ICECandidatePair(local: local, remote: remote,
+                                      priority: pairPriority(local: localPriority(of: local), remote: remotePriority)))
         if state == .new, self.remote != nil { state = .checking }
         return pairs.count - 1
     }
@@ -206,7 +209,8 @@ public final class ICEAgent {
             updated.nextRetransmit = now + updated.rto
             transactions[id] = updated
             counters.retransmissions += 1
-            out.append(Transmission(bytes: transaction.bytes, destination: pairs[transaction.pairIndex].remote))
+            out.append(Transmission(bytes: transaction.bytes, destination: pairs[transaction.pairIndex].remote,
+                                    source: pairs[transaction.pairIndex].local))
         }
         if state == .checking || restarting, now >= nextCheckAt, let index = nextPairToCheck() {
             nextCheckAt = now + configuration.pacingMilliseconds
@@ -271,7 +275,7 @@ public final class ICEAgent {
             if pairs[index].state == .waiting { pairs[index].state = .inProgress }
             counters.checksSent += 1
         }
-        return Transmission(bytes: bytes, destination: pairs[index].remote)
+        return Transmission(bytes: bytes, destination: pairs[index].remote, source: pairs[index].local)
     }
 
     private func jittered(_ interval: Int64) -> Int64 {
@@ -314,7 +318,7 @@ public final class ICEAgent {
                 counters.roleConflicts += 1
                 let weKeepOurRole = role == .controlling ? configuration.tieBreaker >= theirs : configuration.tieBreaker < theirs
                 if weKeepOurRole {
-                    return [respond(to: message, source: source, error: (487, "Role Conflict"), key: key)]
+                    return [respond(to: message, source: source, on: local, error: (487, "Role Conflict"), key: key)]
                 }
                 switchRole()
             default:
@@ -329,7 +333,7 @@ public final class ICEAgent {
         }
         // A source we did not know is a peer-reflexive remote candidate (RFC 8445 §7.3.1.3),
         // within the bound; beyond it the request is answered but no pair is made.
-        var out = [respond(to: message, source: source, error: nil, key: key)]
+        var out = [respond(to: message, source: source, on: local, error: nil, key: key)]
         if !remoteCandidates.contains(where: { $0.address == source }) {
             guard remoteCandidates.count < Self.maximumRemoteCandidates else { return out }
             remoteCandidates.append((source, priority))
@@ -354,7 +358,8 @@ public final class ICEAgent {
         return out
     }
 
-    private func respond(to request: STUNMessage, source: STUNAddress, error: (Int, String)?, key: [UInt8]) -> Transmission {
+    private func respond(to request: STUNMessage, source: STUNAddress, on local: STUNAddress, error: (Int, String)?,
+                         key: [UInt8]) -> Transmission {
         var attributes: [STUNAttribute]
         let messageClass: STUNClass
         if let (code, reason) = error {
@@ -368,7 +373,7 @@ public final class ICEAgent {
         let response = STUNMessage(type: STUNMessageType(method: .binding, messageClass: messageClass),
                                    transactionID: request.transactionID, attributes: attributes)
         let bytes = (try? response.serialized(integrityKey: key, fingerprint: true)) ?? []
-        return Transmission(bytes: bytes, destination: source)
+        return Transmission(bytes: bytes, destination: source, source: local)
     }
 
     private func handleResponse(_ message: STUNMessage, bytes: ArraySlice<UInt8>, from source: STUNAddress,
@@ -399,6 +404,7 @@ public final class ICEAgent {
             return []
         }
         pairs[index].state = .succeeded
+        pairs[index].mappedAddress = message.mappedAddress
         if transaction.nominating { pairs[index].nominated = true }
         if pairs[index].nominated { select(index, now: now) }
         if role == .controlling, selectedPair == nil || restarting, !transaction.nominating {
@@ -422,9 +428,19 @@ public final class ICEAgent {
         configuration.role = role == .controlling ? .controlled : .controlling
         for index in pairs.indices {
             let remotePriority = remoteCandidates.first { $0.address == pairs[index].remote }?.priority ?? Self.peerReflexivePriority
-            pairs[index].priority = role == .controlling
-                ? ICECandidatePair.priority(controlling: Self.hostPriority, controlled: remotePriority)
-                : ICECandidatePair.priority(controlling: remotePriority, controlled: Self.hostPriority)
+            pairs[index].priority = pairPriority(local: localPriority(of: pairs[index].local), remote: remotePriority)
         }
+    }
+
+    /// A local candidate's priority (a host one's when `local` was never added: a request that came
+    /// in on an address the caller did not name).
+    private func localPriority(of local: STUNAddress) -> UInt32 {
+        localAddresses.first { $0.address == local }?.priority ?? Self.hostPriority
+    }
+
+    /// RFC 8445 §6.1.2.3 with our role deciding which side is G.
+    private func pairPriority(local: UInt32, remote: UInt32) -> UInt64 {
+        role == .controlling ? ICECandidatePair.priority(controlling: local, controlled: remote)
+            : ICECandidatePair.priority(controlling: remote, controlled: local)
     }
 }

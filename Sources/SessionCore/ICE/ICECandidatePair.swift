@@ -18,6 +18,9 @@ public struct ICECandidatePair: Sendable, Hashable {
     public internal(set) var state: State = .waiting
     /// The controlling agent nominated it (USE-CANDIDATE in a check that succeeded).
     public internal(set) var nominated = false
+    /// Our address as the peer saw it in the last successful check (XOR-MAPPED-ADDRESS): the valid
+    /// pair's local candidate (RFC 8445 §7.2.5.3.2), e.g. the server-reflexive address behind a NAT.
+    public internal(set) var mappedAddress: STUNAddress?
 
     init(local: STUNAddress, remote: STUNAddress, priority: UInt64) {
         self.local = local

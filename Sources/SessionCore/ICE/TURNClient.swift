@@ -166,6 +166,17 @@ public final class TURNClient {
         return channel
     }
 
+    /// The peer bound to `channel` (RFC 8656 §12): where ChannelData on it came from.
+    public func peer(onChannel channel: UInt16) -> STUNAddress? { peersByChannel[channel] }
+
+    /// Whether a channel to `peer` was asked for (confirmed or not).
+    public func hasChannel(to peer: STUNAddress) -> Bool { channels[peer] != nil }
+
+    /// The relayed transport address while allocated.
+    public var relayedAddress: STUNAddress? {
+        if case let .allocated(relayed, _, _) = state { relayed } else { nil }
+    }
+
     /// Appends what carries `data` to `peer` through the relay: ChannelData on a confirmed
     /// channel, a Send indication otherwise.
     public func wrap(_ data: UnsafeRawBufferPointer, to peer: STUNAddress, into buffer: inout [UInt8]) throws(WireError) {

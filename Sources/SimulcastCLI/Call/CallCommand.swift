@@ -12,13 +12,19 @@ import Simulcast
 /// order. SIGINT/SIGTERM leave the room cleanly.
 enum CallCommand {
     static let usage = """
-    usage: simulcast call --janus URL --name NAME [--bind IPV4] [--ice-server URL,...] [--room N] [--mode MODE]
+    usage: simulcast call --janus URL --name NAME [--bind IPV4] [--ice-server URL,...] [--ice-credentials USER:PASSWORD]
+                          [--ice-transport-policy all|relay] [--room N] [--mode MODE]
                           [--input FILE.y4m] [--size WxH] [--tone HZ] [--screen-share] [--auto-consume true|false]
                           [--seconds S] [--json PATH] [--save DIR] [--quiet]
       --janus URL        Janus's HTTP API, e.g. http://10.0.0.1:8088/janus (VideoRoom plugin)
       --name NAME        this participant's id and display name in the room
       --bind IPV4        the one local address for ICE (default: every usable interface address)
-      --ice-server URLS  STUN servers for server-reflexive candidates, e.g. stun:192.0.2.1:3478 (comma-separated)
+      --ice-server URLS  STUN servers for server-reflexive candidates, e.g. stun:192.0.2.1:3478, and TURN servers
+                         for relayed ones, e.g. turn:192.0.2.1:3478?transport=udp (comma-separated)
+      --ice-credentials USER:PASSWORD
+                         the TURN servers' long-term credentials
+      --ice-transport-policy P
+                         all (default) or relay: the camera's connection uses relayed candidates only
       --room N           the VideoRoom room (default 1234)
       --mode MODE        send-and-recv (default), recv-only (publishes nothing) or signalling-only (the room's
                          events only: no media at all)
@@ -41,6 +47,7 @@ enum CallCommand {
         var name: String
         var bind: String?
         var iceServers: [ICEServer]
+        var iceTransportPolicy: ICETransportPolicy
         var room: Int
         var mode: RoomMode
         var input: String?
@@ -55,7 +62,8 @@ enum CallCommand {
     }
 
     static func parse(_ arguments: ArraySlice<String>) throws -> Options {
-        let options = try CommandLineArguments(arguments, valueOptions: ["janus", "name", "bind", "ice-server", "room", "mode", "input", "size",
+        let options = try CommandLineArguments(arguments, valueOptions: ["janus", "name", "bind", "ice-server", "ice-credentials",
+                                                                         "ice-transport-policy", "room", "mode", "input", "size",
                                                                          "tone", "auto-consume", "seconds", "json", "save"],
                                                flagOptions: ["screen-share", "quiet"])
         guard let janus = options.string("janus"), let url = URL(string: janus), url.scheme == "http" else {
@@ -64,7 +72,17 @@ enum CallCommand {
         guard let name = options.string("name"), !name.isEmpty, name.count <= 64, !name.contains("|"), !name.contains("/") else {
             throw CommandError("--name NAME is required: 1 to 64 characters, without | or /")
         }
-        let iceServers = (options.string("ice-server")?.split(separator: ",").map { ICEServer(urls: [String($0)]) }) ?? []
+        var credentials: (username: String, password: String)?
+        if let given = options.string("ice-credentials") {
+            guard let colon = given.firstIndex(of: ":") else { throw CommandError("--ice-credentials must be USER:PASSWORD") }
+            credentials = (String(given[..<colon]), String(given[given.index(after: colon)...]))
+        }
+        let iceServers = (options.string("ice-server")?.split(separator: ",").map {
+            ICEServer(urls: [String($0)], username: credentials?.username, credential: credentials?.password)
+        }) ?? []
+        guard let iceTransportPolicy = ["all": ICETransportPolicy.all, "relay": .relay][options.string("ice-transport-policy") ?? "all"] else {
+            throw CommandError("--ice-transport-policy must be all or relay")
+        }
         for server in iceServers {
             do { _ = try server.parsedURLs() } catch { throw CommandError("--ice-server: \(error)") }
         }
@@ -81,7 +99,8 @@ enum CallCommand {
         let save = options.string("save")
         if let save { try OutputFiles.createDirectory(save) }
         let json = try options.string("json").map { path throws(CommandError) in try OutputFiles.openForWriting(path) }
-        return Options(url: url, name: name, bind: options.string("bind"), iceServers: iceServers, room: try options.int("room", default: 1234, range: 1...Int(Int32.max)),
+        return Options(url: url, name: name, bind: options.string("bind"), iceServers: iceServers,
+                       iceTransportPolicy: iceTransportPolicy, room: try options.int("room", default: 1234, range: 1...Int(Int32.max)),
                        mode: mode, input: options.string("input"), size: try options.size("size", default: (640, 360)), tone: tone,
                        screenShare: options.flag("screen-share"), autoConsume: autoConsume,
                        seconds: try options.int("seconds", default: 30, range: 1...86_400), json: json, save: save,

@@ -24,10 +24,14 @@ struct CallSession {
         let started = ContinuousClock.now
         let participant = try await engine.joinJanusRoom(url: options.url, room: options.room, participantId: options.name,
                                                          localAddress: options.bind, iceServers: options.iceServers,
+                                                         iceTransportPolicy: options.iceTransportPolicy,
                                                          name: options.name, mode: options.mode, autoConsume: options.autoConsume)
         let joined = ContinuousClock.now
         let joinedAtUnixMilliseconds = Int(Date().timeIntervalSince1970 * 1_000)
         let published = try await publish(participant)
+        let publishedAfter = ContinuousClock.now - joined
+        // The pair ICE selected for the camera (RFC 8445 §7.2.5.3.2), as the stats name it.
+        let selectedPair = try? await published.camera?.stats().selectedCandidatePair
         let stop = StopSignals.install()
         let seconds = options.seconds
         // The end: the time is up or a signal came; either way the participant leaves (its events end).
@@ -95,6 +99,8 @@ struct CallSession {
             ("autoConsume", .bool(options.autoConsume)), ("joinMs", .int(Int((joined - started) / .milliseconds(1)))),
             ("joinedAtUnixMs", .int(joinedAtUnixMilliseconds)),
             ("roomJoinedMs", roomJoined.map { .int($0) } ?? .null), ("stoppedBySignal", .bool(signalled)),
+            ("publishMs", .int(Int(publishedAfter / .milliseconds(1)))),
+            ("selectedCandidatePair", selectedPair.map { .string($0.description) } ?? .null),
             ("sent", sent), ("remote", remote), ("events", .array(log.all)),
         ])
     }

@@ -32,6 +32,8 @@ public final class JanusMultistreamSubscription {
         /// The local address to bind (0: every interface).
         public var localAddress: UInt32
         public var iceServers: [ICEServer]
+        /// `.relay`: only relayed candidates are offered (RFC 8445 §5.1.1; docs/joining-a-room.md).
+        public var iceTransportPolicy: ICETransportPolicy = .all
         public var connectTimeoutMilliseconds: Int64
         public var cname: String
         public var signalling: JanusHTTPClient.Limits
@@ -86,7 +88,8 @@ public final class JanusMultistreamSubscription {
         } catch {
             throw .signalling(error)
         }
-        let peer = try WebRTCLocalPeer(localAddress: options.localAddress, role: .controlled, iceServers: options.iceServers, clock: clock)
+        let peer = try WebRTCLocalPeer(localAddress: options.localAddress, role: .controlled, iceServers: options.iceServers,
+                                       transportPolicy: options.iceTransportPolicy, clock: clock)
         local = (peer.credentials, peer.certificate.fingerprint, peer.candidates)
         let session = try answer(offer.sdp)
         let connection = try peer.connect(to: session.remote, trickled: trickled,

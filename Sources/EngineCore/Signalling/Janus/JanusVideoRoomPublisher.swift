@@ -28,8 +28,12 @@ public final class JanusVideoRoomPublisher {
         /// The local address to bind (its port 0: any); must be one Janus can reach. 0: every
         /// interface, a host candidate for each usable interface address.
         public var localAddress: UInt32
-        /// STUN servers for server-reflexive candidates (RFC 8445 §5.1.1.2); TURN is not used yet.
+        /// STUN servers for server-reflexive candidates (RFC 8445 §5.1.1.2), TURN servers for relayed
+        /// ones (RFC 8656; media then may go through the relay, whichever pair ICE selects).
         public var iceServers: [ICEServer] = []
+        /// `.relay`: only relayed candidates are offered and checked (RFC 8445 §5.1.1, W3C
+        /// `iceTransportPolicy`).
+        public var iceTransportPolicy: ICETransportPolicy = .all
         public var connectTimeoutMilliseconds: Int64
         /// ICE-TCP (RFC 6544) instead of UDP: no UDP socket is opened.
         public var iceTCP: Bool
@@ -83,7 +87,7 @@ public final class JanusVideoRoomPublisher {
         }
 
         let peer = try WebRTCLocalPeer(localAddress: options.localAddress, role: .controlling, iceTCP: options.iceTCP,
-                                       iceServers: options.iceServers, clock: clock)
+                                       iceServers: options.iceServers, transportPolicy: options.iceTransportPolicy, clock: clock)
         var random = SystemRandomNumberGenerator()
         let audioSSRC = UInt32.random(in: 0x1000_0000...0x7FFF_FFFF), firstVideoSSRC = UInt32.random(in: 0x8000_0000...0xEFFF_0000)
         let offer = SimulcastOffer(

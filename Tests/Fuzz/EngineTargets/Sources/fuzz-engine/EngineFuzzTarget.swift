@@ -29,6 +29,9 @@ enum EngineFuzzTarget: String, CaseIterable, Sendable {
     case dtls
     /// JanusSessionEvent(json:): a Janus session's events (VideoRoom and core) as the room model reads them.
     case janus
+    /// TURNClient.handle + poll and TURNRelayTransport.unwrap: what a TURN server could send, raw
+    /// and as responses the harness signs, on a simulated clock.
+    case turn
 
     /// The target named by FUZZ_TARGET (exits with a usage message otherwise).
     static let selected: EngineFuzzTarget = {
@@ -53,6 +56,7 @@ enum EngineFuzzTarget: String, CaseIterable, Sendable {
         case .ice: return ICECheck.run(bytes)
         case .dtls: return DTLSCheck.run(bytes)
         case .janus: return JanusEventCheck.run(bytes)
+        case .turn: return TURNCheck.run(bytes)
         }
     }
 }

@@ -18,7 +18,7 @@ enum SeedCorpus {
         let seeds: [(EngineFuzzTarget, [(String, [UInt8])])] = [
             (.y4m, y4m()), (.ivf, try ivf()), (.wav, wav()), (.pcapfile, try pcapFile()), (.srtp, try srtp()),
             (.publisher, try publisher()), (.subscriber, try subscriber()), (.node, try node()),
-            (.ice, ice()), (.dtls, dtls()), (.janus, janus()),
+            (.ice, ice()), (.dtls, dtls()), (.janus, janus()), (.turn, turn()),
         ]
         for (target, files) in seeds {
             let folder = "\(directory)/\(target.rawValue)"
@@ -382,6 +382,21 @@ enum SeedCorpus {
         let exchange = record(0x12, 5, username) + record(0x00, 1, [0x00, 0x01, 0x00, 0x00, 1, 2, 3])
             + record(0x14, 5, []) + record(0x10, 200, []) + record(0x16, 50, [0x00, 0x09, 0x00, 0x04, 0, 0, 4, 87])
         return [("controlled-exchange", [0] + exchange), ("controlling-exchange", [1] + exchange)]
+    }
+
+    /// An allocation (401, then a signed success), a channel bound and confirmed, ChannelData on it
+    /// and on an unbound channel, a Data indication-shaped datagram, garbage, the timers; over UDP
+    /// and over a stream.
+    static func turn() -> [(String, [UInt8])] {
+        func record(_ control: UInt8, _ advance: UInt8, _ body: [UInt8]) -> [UInt8] {
+            [control, advance, UInt8(body.count >> 8), UInt8(body.count & 0xFF)] + body
+        }
+        let dataIndication: [UInt8] = [0x00, 0x17, 0x00, 0x00, 0x21, 0x12, 0xA4, 0x42] + [UInt8](repeating: 7, count: 12)
+        let exchange = record(0x02, 5, []) + record(0x03, 5, [0x00, 0x0D, 0x00, 0x04, 0, 0, 2, 88])
+            + record(0x06, 1, [9]) + record(0x03, 5, []) + record(0x04, 1, [0x40, 0x00, 1, 2, 3, 4, 5])
+            + record(0x04, 1, [0x4F, 0xFF, 9, 9]) + record(0x00, 1, dataIndication) + record(0x00, 1, [0xFF, 0x00, 0x12])
+            + record(0x10, 200, [])
+        return [("udp-allocation", [0] + exchange), ("stream-allocation", [1] + exchange)]
     }
 
     /// A ClientHello-shaped record and a short garbage one.
