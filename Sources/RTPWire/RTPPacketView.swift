@@ -184,10 +184,14 @@ public struct RTPPacketView: Sendable {
     }
 
     /// Checks every element of the extension block (RFC 8285 §4.2–4.3), as `RTPPacket(parsing:)`
-    /// does; after it succeeds, no extension lookup on this view throws. Throws `WireError`.
+    /// does; after it succeeds, no extension lookup on this view throws. Walks the block in
+    /// place (nothing allocated unless it is malformed). Throws `WireError`, the error
+    /// `RTPPacket(parsing:)` throws for the same block.
+    @inlinable
     public func validateExtensions() throws(WireError) {
-        guard let profile = extensionProfile else { return }
-        _ = try RTPHeaderExtensions(profile: profile, body: extensionBody)
+        // Id 0 never names an element (padding in both forms, malformed with a length in the
+        // one-byte form), so the search walks the whole block.
+        _ = try extensionRange(id: 0)
     }
 
     // MARK: VP8 payload (RFC 7741 §4.2)
