@@ -11,6 +11,8 @@
 struct ReceiveBufferPool {
     private var buffers: [[UInt8]]
     private var cursor = 0
+    /// The buffer handed out last.
+    private var taken = 0
     /// How many buffers `acquire` looks at before giving up on finding a free one.
     private let searchLimit: Int
     /// Times no free buffer was found among `searchLimit` candidates.
@@ -25,6 +27,13 @@ struct ReceiveBufferPool {
     /// Moves a free buffer out of the pool (the caller receives into it and gives it back with
     /// `giveBack(_:)` before the next `take()`); the oldest handed-out one when none is free.
     mutating func take() -> [UInt8] {
+        // The last one first: a packet nothing kept (audio, whose jitter buffer copies, RTCP, a
+        // dropped packet) leaves it free and still in the cache.
+        if Self.isUnshared(&buffers[taken]) {
+            let buffer = buffers[taken]
+            buffers[taken] = []
+            return buffer
+        }
         var chosen = cursor
         var found = false
         for step in 0..<searchLimit {
@@ -47,8 +56,6 @@ struct ReceiveBufferPool {
     mutating func giveBack(_ buffer: [UInt8]) {
         buffers[taken] = buffer
     }
-
-    private var taken = 0
 
     /// Whether no other array or slice shares `buffer`'s storage. An `Array` is one reference
     /// to its storage object on this platform (no Objective-C bridging), so the storage is

@@ -134,7 +134,11 @@ public final class Subscriber {
             return
         }
         var buffer = receiveBuffers.take()
-        buffer.replaceSubrange(0..<count, with: datagram)  // same length: in place
+        let copied: Void? = datagram.withContiguousStorageIfAvailable { source in
+            guard let from = source.baseAddress else { return }  // empty
+            buffer.withUnsafeMutableBufferPointer { $0.baseAddress?.update(from: from, count: count) }
+        }
+        if copied == nil { buffer.replaceSubrange(0..<count, with: datagram) }  // same length: in place
         handle(&buffer, length: count, from: source)
         receiveBuffers.giveBack(buffer)
     }
