@@ -35,6 +35,7 @@ import Testing
         ("simulcast-bench screen", [["simulcast-bench", "screen", "--seconds", "8", "--size", "640x360",
                                      "--json", "$OUT/screen.json", "--markdown", "$OUT/screen.md"]]),
         ("simulcast-bench forward", [["simulcast-bench", "forward", "--quick", "--subscribers", "1"]]),
+        ("simulcast-bench receive", [["simulcast-bench", "receive", "--quick", "--size", "640x360"]]),
         ("simulcast-bench charts", [["simulcast-bench", "charts", "--encode", "$ROOT/bench-results/encode.json",
                                      "--encode-svg", "$OUT/charts.svg"]]),
         ("make bench-instructions", [["make", "-n", "bench-instructions"]]),
