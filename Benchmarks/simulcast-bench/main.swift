@@ -20,6 +20,7 @@ usage: simulcast-bench <command> [options]
   srtp         SRTP protect throughput of SRTPSession next to a direct libsrtp C loop, then every suite
   allocations  heap allocations per packet on the send path (packetize, RTP, SRTP) over libsrtp's own
   forward      CPU ns and heap allocations per packet ForwardingNode forwards to 1/8/64 subscribers
+  receive      CPU ns and heap allocations per packet a Subscriber receives (SRTP GCM, 720p three layers) next to one unprotect
   cc-eval      congestion control on a simulated bottleneck (RFC 8867 cases, RFC 8868 metrics), JSON + SVG
   screen       the screen-share track on the generated screen next to the camera pipeline
   charts       redraw the SVG charts from the JSON results of encode and cc-eval (no measuring)
@@ -184,6 +185,7 @@ let subcommands: [BenchSubcommand] = [
     BenchSubcommand(name: "srtp", usage: srtpUsage, run: runSRTP),
     BenchSubcommand(name: "allocations", usage: AllocationCount.usage, run: AllocationCount.run),
     BenchSubcommand(name: "forward", usage: forwardUsage, run: runForward),
+    BenchSubcommand(name: "receive", usage: receiveUsage, run: runReceive),
     BenchSubcommand(name: "cc-eval", usage: congestionEvaluationUsage, run: runCongestionEvaluation),
     BenchSubcommand(name: "screen", usage: screenShareUsage, run: runScreenShare),
     BenchSubcommand(name: "charts", usage: chartsUsage, run: runCharts),

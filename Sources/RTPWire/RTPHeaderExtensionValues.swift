@@ -6,8 +6,18 @@ public protocol RTPHeaderExtensionValue: Sendable, Equatable {
     /// Parses an element's data, read in place (a view of the packet: nothing is copied).
     /// Throws `WireError` for a wrong length or invalid content.
     init(extensionData: ArraySlice<UInt8>) throws(WireError)
+    /// Decodes an element's data from raw bytes inside the packet (`RTPPacketView`'s lookup,
+    /// no slice made); nil when the data is invalid, and `init(extensionData:)` then says why.
+    static func decode(rawExtensionData data: UnsafeRawBufferPointer) -> Self?
     /// Appends the element's data (not the element header).
     func appendExtensionData(to buffer: inout [UInt8])
+}
+
+extension RTPHeaderExtensionValue {
+    /// Through `init(extensionData:)` on a copy (the text values, which build a `String` anyway).
+    public static func decode(rawExtensionData data: UnsafeRawBufferPointer) -> Self? {
+        try? Self(extensionData: ArraySlice(data))
+    }
 }
 
 extension RTPHeaderExtensionValue {
@@ -73,6 +83,13 @@ public struct AudioLevel: RTPHeaderExtensionValue {
         self.level = byte & 0x7F
     }
 
+    /// Reads the 1-byte element data in place (RFC 6464 §3); nil for another length.
+    @inlinable @inline(__always)
+    public static func decode(rawExtensionData data: UnsafeRawBufferPointer) -> AudioLevel? {
+        guard data.count == 1 else { return nil }
+        return AudioLevel(clampingLevel: data[0] & 0x7F, voiceActivity: data[0] & 0x80 != 0)
+    }
+
     /// Appends the 1-byte element data (RFC 6464 §3).
     public func appendExtensionData(to buffer: inout [UInt8]) {
         buffer.append((voiceActivity ? 0x80 : 0) | (level & 0x7F))
@@ -111,6 +128,17 @@ public struct AbsSendTime: RTPHeaderExtensionValue {
         self.rawValue = UInt32(data[first]) << 16 | UInt32(data[first &+ 1]) << 8 | UInt32(data[first &+ 2])
     }
 
+    /// Reads the 3-byte element data in place; nil for another length.
+    @inlinable @inline(__always)
+    public static func decode(rawExtensionData data: UnsafeRawBufferPointer) -> AbsSendTime? {
+        guard data.count == 3 else { return nil }
+        return AbsSendTime(validRawValue: UInt32(data[0]) << 16 | UInt32(data[1]) << 8 | UInt32(data[2]))
+    }
+
+    /// A value known to fit 24 bits.
+    @inlinable
+    init(validRawValue: UInt32) { rawValue = validRawValue }
+
     /// Appends the 3-byte element data.
     public func appendExtensionData(to buffer: inout [UInt8]) {
         buffer.appendUInt24(rawValue & 0xFF_FFFF)
@@ -132,6 +160,13 @@ public struct TransportSequenceNumber: RTPHeaderExtensionValue {
     public init(extensionData data: ArraySlice<UInt8>) throws(WireError) {
         guard data.count == 2 else { throw .wrongLength(field: "transport sequence number length", data.count) }
         self.value = UInt16(data[data.startIndex]) << 8 | UInt16(data[data.startIndex &+ 1])
+    }
+
+    /// Reads the 2-byte element data in place; nil for another length.
+    @inlinable @inline(__always)
+    public static func decode(rawExtensionData data: UnsafeRawBufferPointer) -> TransportSequenceNumber? {
+        guard data.count == 2 else { return nil }
+        return TransportSequenceNumber(UInt16(data[0]) << 8 | UInt16(data[1]))
     }
 
     /// Appends the 2-byte element data.

@@ -170,9 +170,26 @@ public struct RTPPacketView: Sendable {
     /// Throws `WireError` when it (or an element before it) is malformed.
     @inlinable @inline(__always)
     public func extensionValue<Value: RTPHeaderExtensionValue>(_ type: Value.Type, id: UInt8) throws(WireError) -> Value? {
-        guard let range = try extensionRange(id: id) else { return nil }
-        // Decoded in place from a slice of the packet: nothing copied, no closure.
-        return try Value(extensionData: bytes[range])
+        guard hasExtension else { return nil }
+        let profile = UInt16(bytes[extensionStart &- 4]) << 8 | UInt16(bytes[extensionStart &- 3])
+        let base = bytes.startIndex
+        let lower = extensionStart &- base, upper = extensionEnd &- base
+        var found = 0..<0
+        var value: Value?
+        // Found and decoded in one pass over the raw bytes: no slice, no second bounds check.
+        let status = bytes.withUnsafeBytes { raw in
+            let status = RTPHeaderExtensionWalk.find(id: id, profile: profile, in: raw, from: lower, to: upper, found: &found)
+            if status == .found { value = Value.decode(rawExtensionData: UnsafeRawBufferPointer(rebasing: raw[found])) }
+            return status
+        }
+        switch status {
+        case .found:
+            if let value { return value }
+            // Invalid data: the throwing decoder names the problem.
+            return try Value(extensionData: bytes[(base &+ found.lowerBound)..<(base &+ found.upperBound)])
+        case .absent: return nil
+        case .malformed: throw RTPHeaderExtensionWalk.error(profile: profile, in: bytes[extensionStart..<extensionEnd])
+        }
     }
 
     /// The typed value of `type`'s kind, its id looked up in `map` (RFC 8285 §5); nil when the
@@ -184,10 +201,14 @@ public struct RTPPacketView: Sendable {
     }
 
     /// Checks every element of the extension block (RFC 8285 §4.2–4.3), as `RTPPacket(parsing:)`
-    /// does; after it succeeds, no extension lookup on this view throws. Throws `WireError`.
+    /// does; after it succeeds, no extension lookup on this view throws. Walks the block in
+    /// place (nothing allocated unless it is malformed). Throws `WireError`, the error
+    /// `RTPPacket(parsing:)` throws for the same block.
+    @inlinable
     public func validateExtensions() throws(WireError) {
-        guard let profile = extensionProfile else { return }
-        _ = try RTPHeaderExtensions(profile: profile, body: extensionBody)
+        // Id 0 never names an element (padding in both forms, malformed with a length in the
+        // one-byte form), so the search walks the whole block.
+        _ = try extensionRange(id: 0)
     }
 
     // MARK: VP8 payload (RFC 7741 §4.2)

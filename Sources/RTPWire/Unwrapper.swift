@@ -6,15 +6,20 @@
 /// the right value. The first input maps to itself; a packet older than the first may map below zero.
 public struct Unwrapper<Wrapped: FixedWidthInteger & UnsignedInteger & Sendable>: Sendable, Equatable {
     /// The most recent unwrapped value, nil before the first input.
-    public private(set) var last: Int64?
+    public var last: Int64? { latest }
+    /// Storage of `last`, settable by the inlinable `unwrap`.
+    @usableFromInline var latest: Int64?
 
     /// A fresh unwrapper.
     public init() {}
 
-    /// The 64-bit value of `value`, nearest to the previously returned value.
+    /// The 64-bit value of `value`, nearest to the previously returned value. Inlinable: every
+    /// packet of every receive path goes through it, and a generic call across modules would
+    /// run the arithmetic through protocol witnesses.
+    @inlinable
     public mutating func unwrap(_ value: Wrapped) -> Int64 {
-        guard let last else {
-            self.last = Int64(value)
+        guard let last = latest else {
+            latest = Int64(value)
             return Int64(value)
         }
         let forward = value &- Wrapped(truncatingIfNeeded: last)
@@ -23,11 +28,12 @@ public struct Unwrapper<Wrapped: FixedWidthInteger & UnsignedInteger & Sendable>
         // call, so `last + delta` would need 2^32 maximal steps to overflow.
         let delta = forward < half ? Int64(forward) : Int64(forward) - (Int64(1) << Wrapped.bitWidth)
         let unwrapped = last + delta
-        self.last = unwrapped
+        latest = unwrapped
         return unwrapped
     }
 
     /// The value `value` would unwrap to, without updating state.
+    @inlinable
     public func peek(_ value: Wrapped) -> Int64 {
         var copy = self
         return copy.unwrap(value)

@@ -23,7 +23,9 @@
 /// A frame completed before its references is reported complete but not decodable; later frames
 /// that depend on it are then not decodable either, until the next key frame.
 ///
-/// **Memory.** Packets more than `maxPacketAge` sequence numbers behind the highest, or older than
+/// **Memory.** Buffered packets are views of the caller's bytes (nothing copied until a frame
+/// completes); a completed frame's bytes are gathered into one buffer the assembler reuses, so
+/// steady-state insertion allocates nothing. Packets more than `maxPacketAge` sequence numbers behind the highest, or older than
 /// the newest decodable key frame, are dropped; at most `maxHistory` reported frames are remembered.
 /// After `restartThreshold` consecutive packets beyond the age window the assembler resets, so a sender whose
 /// sequence numbers jump by more than 2^15 is followed rather than ignored forever.
@@ -56,7 +58,14 @@ public struct VP8FrameAssembler: Sendable {
     private var keyFloor: Int64?
     private var history: [FrameRecord] = []
     private var lastEvictionFloor: Int64?
+    /// Every stored packet's sequence number is at least this (packets below it were evicted).
+    private var evictedBelow: Int64 = .min
     private var consecutiveStalePackets = 0
+    /// Where completed frames' bytes are gathered; handed out as `VP8AssembledFrame.data` and
+    /// reused once the receiver has let go of the previous frame.
+    private var frameBuffer: [UInt8] = []
+    /// Scratch for the keys an eviction removes (kept capacity).
+    private var staleKeys: [Int64] = []
 
     /// After this many consecutive packets at least `maxPacketAge` behind the highest, the sender is
     /// assumed to have restarted its sequence numbers (e.g. a jump of more than 2^15) and the
@@ -88,12 +97,31 @@ public struct VP8FrameAssembler: Sendable {
                    marker: packet.header.marker, payload: packet.payload)
     }
 
+    /// Feeds a parsed RTP packet, handing each frame it completes to `completed` (oldest first).
+    /// See `insert(sequenceNumber:timestamp:marker:payload:completed:)`.
+    public mutating func insert(_ packet: RTPPacket, completed: (VP8AssembledFrame) -> Void) throws(WireError) {
+        try insert(sequenceNumber: packet.header.sequenceNumber, timestamp: packet.header.timestamp,
+                   marker: packet.header.marker, payload: packet.payload, completed: completed)
+    }
+
     /// Feeds one packet's RTP fields and VP8 payload (descriptor + data) and returns the frames it
     /// completed, oldest first. Duplicates and packets that are too old return no frames.
     /// Throws `WireError` if the payload descriptor is malformed or no VP8 data follows it
     /// (RFC 7741 §4.1: a packet carries part of a frame; the packet is then ignored).
     public mutating func insert(sequenceNumber: UInt16, timestamp: UInt32, marker: Bool,
                                 payload: ArraySlice<UInt8>) throws(WireError) -> [VP8AssembledFrame] {
+        var frames: [VP8AssembledFrame] = []
+        try insert(sequenceNumber: sequenceNumber, timestamp: timestamp, marker: marker, payload: payload) { frames.append($0) }
+        return frames
+    }
+
+    /// Like `insert(sequenceNumber:timestamp:marker:payload:)`, handing each completed frame to
+    /// `completed` instead of returning an array: nothing is allocated per packet or per frame
+    /// once warm, as long as `completed` lets go of the frame's `data` before the next one (the
+    /// bytes live in a buffer the assembler reuses; a frame kept longer keeps its bytes, and the
+    /// next frame then gets a buffer of its own).
+    public mutating func insert(sequenceNumber: UInt16, timestamp: UInt32, marker: Bool, payload: ArraySlice<UInt8>,
+                                completed: (VP8AssembledFrame) -> Void) throws(WireError) {
         let (descriptor, data) = try VP8PayloadDescriptor.parse(payload)
         guard !data.isEmpty else { throw .truncated(field: "VP8 payload data", needed: 1, available: 0) }
         if let highest {
@@ -102,9 +130,11 @@ public struct VP8FrameAssembler: Sendable {
             // merely predate the newest key frame.
             if candidate <= highest - Int64(maxPacketAge) {
                 consecutiveStalePackets += 1
-                guard consecutiveStalePackets >= VP8FrameAssembler.restartThreshold else { return [] }
-                self = VP8FrameAssembler(maxPacketAge: maxPacketAge, maxPacketsPerFrame: maxPacketsPerFrame,
-                                         maxHistory: maxHistory)
+                guard consecutiveStalePackets >= VP8FrameAssembler.restartThreshold else { return }
+                var fresh = VP8FrameAssembler(maxPacketAge: maxPacketAge, maxPacketsPerFrame: maxPacketsPerFrame,
+                                              maxHistory: maxHistory)
+                swap(&fresh.frameBuffer, &frameBuffer)
+                self = fresh
             } else {
                 consecutiveStalePackets = 0
             }
@@ -116,17 +146,15 @@ public struct VP8FrameAssembler: Sendable {
             seq = Int64(sequenceNumber)
             firstSeen = seq
         }
-        guard seq >= floor, packets[seq] == nil, !isReported(seq) else { return [] }
+        guard seq >= floor, packets[seq] == nil, !isReported(seq) else { return }
         firstSeen = min(firstSeen, seq)
         packets[seq] = StoredPacket(timestamp: timestamp, marker: marker, descriptor: descriptor, data: data)
         if highest.map({ seq > $0 }) ?? true {
             highest = seq
             evict()
         }
-        var frames: [VP8AssembledFrame] = []
-        if let frame = tryComplete(around: seq - 1) { frames.append(frame) }
-        if let frame = tryComplete(around: seq) { frames.append(frame) }
-        return frames
+        if let frame = tryComplete(around: seq - 1) { completed(frame) }
+        if let frame = tryComplete(around: seq) { completed(frame) }
     }
 
     /// Sequence numbers between the oldest still-useful one and the highest received that have
@@ -160,9 +188,20 @@ public struct VP8FrameAssembler: Sendable {
         let floor = self.floor
         if !force, let lastEvictionFloor, floor < lastEvictionFloor + 64 { return }
         lastEvictionFloor = floor
-        if packets.keys.contains(where: { $0 < floor }) {
-            packets = packets.filter { $0.key >= floor }
+        // Removed in place (a filtered copy would allocate a dictionary per eviction): by key
+        // when the stretch below the floor is shorter than the table, else by a scan.
+        if evictedBelow != .min, floor - evictedBelow <= Int64(packets.count) {
+            var seq = evictedBelow
+            while seq < floor {
+                packets.removeValue(forKey: seq)
+                seq += 1
+            }
+        } else {
+            staleKeys.removeAll(keepingCapacity: true)
+            for key in packets.keys where key < floor { staleKeys.append(key) }
+            for key in staleKeys { packets.removeValue(forKey: key) }
         }
+        evictedBelow = max(evictedBelow, floor)
         history.removeAll { $0.last < floor }
         if history.count > maxHistory { history.removeFirst(history.count - maxHistory) }
     }
@@ -198,13 +237,13 @@ public struct VP8FrameAssembler: Sendable {
     private mutating func emit(first: Int64, last: Int64) -> VP8AssembledFrame? {
         guard let head = packets[first] else { return nil }
         var data: [UInt8] = []
-        var total = 0
-        for seq in first...last { total += packets[seq]?.data.count ?? 0 }
-        data.reserveCapacity(total)
+        swap(&data, &frameBuffer)  // reused when the previous frame's holder has let go of it
+        data.removeAll(keepingCapacity: true)
         for seq in first...last {
             guard let packet = packets.removeValue(forKey: seq) else { return nil }  // proven present
             data.append(contentsOf: packet.data)
         }
+        frameBuffer = data
         let descriptor = head.descriptor
         let keyFrame = VP8PayloadHeader.isKeyFrame(head.data) ?? false
         let temporalId = descriptor.temporalID
@@ -229,22 +268,31 @@ public struct VP8FrameAssembler: Sendable {
                              layerSync: Bool) -> Bool {
         if keyFrame { return true }
         guard let keyFloor, first > keyFloor else { return false }
-        let epoch = history.filter { $0.first >= keyFloor && $0.first < first }
+        // The epoch: frames reported since its key frame and before this one. Searched in place
+        // (no filtered copies: this runs once per frame).
+        func inEpoch(_ record: FrameRecord) -> Bool { record.first >= keyFloor && record.first < first }
         guard let tl0PicIdx else {
-            return epoch.contains { $0.last == first - 1 && $0.decodable }
+            return history.contains { inEpoch($0) && $0.last == first - 1 && $0.decodable }
         }
         let isTL0 = (temporalId ?? 0) == 0
         let wanted = isTL0 ? tl0PicIdx &- 1 : tl0PicIdx  // 8-bit wrap is the intent
-        let candidates = epoch.filter { ($0.temporalId ?? 0) == 0 && $0.tl0PicIdx == wanted }
-        guard let base = candidates.max(by: { $0.first < $1.first }),
-              base.decodable else { return false }
-        if isTL0 || layerSync { return true }
-        // Every sequence number between the TL0 frame and this one must be covered by decodable frames.
-        var expected = base.last + 1
-        for record in epoch.sorted(by: { $0.first < $1.first }) where record.first > base.last {
-            guard record.first == expected, record.decodable else { return false }
-            expected = record.last + 1
+        var base: FrameRecord?
+        for record in history where inEpoch(record) && (record.temporalId ?? 0) == 0 && record.tl0PicIdx == wanted {
+            if base.map({ record.first > $0.first }) ?? true { base = record }
         }
+        guard let base, base.decodable else { return false }
+        if isTL0 || layerSync { return true }
+        // Every sequence number between the TL0 frame and this one must be covered by decodable
+        // frames: walk the epoch's frames after the TL0 frame in sequence order, each step
+        // finding the one that starts where the covered run ends.
+        var expected = base.last + 1
+        while expected < first {
+            guard let next = history.first(where: { inEpoch($0) && $0.first == expected }) else { break }
+            guard next.decodable else { return false }
+            expected = next.last + 1
+        }
+        // A frame after the TL0 frame that starts past the covered run leaves a gap.
+        if history.contains(where: { inEpoch($0) && $0.first > base.last && $0.first >= expected }) { return false }
         return expected == first
     }
 }

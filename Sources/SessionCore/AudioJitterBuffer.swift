@@ -95,6 +95,8 @@ public struct AudioJitterBuffer: Sendable {
     }
 
     private var slots: [Slot]
+    /// Bytes reserved in every slot at init.
+    static let reservedPayloadBytes = 512
     private var sequences = SequenceNumberUnwrapper()
     private var timestamps = TimestampUnwrapper()
     /// The extended sequence number of the next step; nil until playout starts.
@@ -116,7 +118,14 @@ public struct AudioJitterBuffer: Sendable {
 
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
-        slots = Array(repeating: Slot(), count: configuration.capacity)
+        // Each slot owns its bytes, reserved now so a payload's copy never grows them: Opus
+        // packets of 20 ms are under 400 bytes up to 128 kbit/s (RFC 6716 §3.4 allows 1275, and a
+        // rare larger one still fits after one allocation). Not `repeating:`, which would share one.
+        slots = (0..<configuration.capacity).map { _ in
+            var slot = Slot()
+            slot.payload.reserveCapacity(Self.reservedPayloadBytes)
+            return slot
+        }
         delays = Array(repeating: 0, count: configuration.delayWindow)
         sortedDelays = []
         sortedDelays.reserveCapacity(configuration.delayWindow)

@@ -83,7 +83,9 @@ public final class PacketSecurity<Protector: PacketProtector> {
     }
 
     /// Unprotects `buffer[0..<length]` in place (plain directions pass as they are); returns the
-    /// plain length, never more than `length`.
+    /// plain length, never more than `length`. Inlinable: specialized for the caller's
+    /// protector, the per-packet call does not go through the generic class's witnesses.
+    @inlinable
     public func unprotect(_ buffer: inout [UInt8], length: Int, kind: RTPOrRTCP) throws(PacketSecurityError<Protector.Failure>) -> Int {
         guard (0...buffer.count).contains(length) else { throw .invalidLength(length) }
         guard let inbound, !(kind == .rtcp && rtcpIsPlain) else { return length }

@@ -36,6 +36,7 @@ import Testing
                                      "--json", "$OUT/screen.json", "--markdown", "$OUT/screen.md"]]),
         ("simulcast-bench forward", [["simulcast-bench", "forward", "--quick", "--subscribers", "1"]]),
         ("simulcast-bench relay", [["simulcast-bench", "relay", "--packets", "2000"]]),
+        ("simulcast-bench receive", [["simulcast-bench", "receive", "--quick", "--size", "640x360"]]),
         ("simulcast-bench charts", [["simulcast-bench", "charts", "--encode", "$ROOT/bench-results/encode.json",
                                      "--encode-svg", "$OUT/charts.svg"]]),
         ("make bench-instructions", [["make", "-n", "bench-instructions"]]),

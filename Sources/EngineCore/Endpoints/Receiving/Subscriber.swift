@@ -45,7 +45,9 @@ public final class Subscriber {
 
     private let clock: MediaClock
     private let security: SRTPSecurity
-    private var receiveBuffer: [UInt8]
+    /// The buffers datagrams are received into, unprotected in place and parsed in: the packets
+    /// handed on are slices of them (no copy, no allocation per packet).
+    private var receiveBuffers: ReceiveBufferPool
     private var feedback: [RTCPPacket] = []
     /// Arrivals by transport-wide sequence number, when `sendsTransportFeedback`.
     private var transportFeedback: TransportFeedbackStage
@@ -58,6 +60,9 @@ public final class Subscriber {
 
     /// Largest datagram accepted.
     public static let maximumDatagramSize = 2048
+    /// Receive buffers per subscriber: packets wait in them while their frame is incomplete (a
+    /// 720p key frame is about 100 packets; 150 ms of jitter buffer at 2.5 Mbit/s about 40).
+    static let receiveBufferCount = 256
 
     /// A subscriber reading from `transport` (nil: datagrams come only through `handle(datagram:from:)`).
     /// Throws the codec, SRTP or socket error that prevented setting it up.
@@ -74,10 +79,14 @@ public final class Subscriber {
         case .insecurePlaintext:
             security = SRTPSecurity(outbound: nil, inbound: nil)
         }
-        receiveBuffer = Array(repeating: 0, count: Self.maximumDatagramSize)
+        receiveBuffers = ReceiveBufferPool(count: Self.receiveBufferCount, bufferSize: Self.maximumDatagramSize)
         transportFeedback = TransportFeedbackStage(enabled: configuration.sendsTransportFeedback)
         reportSchedule = ReportScheduler(interval: configuration.reportIntervalMilliseconds * 1000, streams: 1)
     }
+
+    /// Times a datagram arrived while every receive buffer was still held by waiting packets
+    /// (that datagram then cost an allocation; see `ReceiveBufferPool`).
+    public var receiveBufferExhaustions: Int64 { receiveBuffers.exhaustions }
 
     /// The transport's local endpoint (where the sender should send media).
     public var localEndpoint: NetworkEndpoint? { transport?.localEndpoint }
@@ -99,8 +108,10 @@ public final class Subscriber {
     public func poll(timeoutMilliseconds: Int32) throws(NetworkError) -> Int {
         guard let transport else { return 0 }
         return try UDPSocket.drain(timeoutMilliseconds: timeoutMilliseconds) { timeout throws(NetworkError) in
-            guard let received = try transport.receive(into: &receiveBuffer, timeoutMilliseconds: timeout) else { return false }
-            handleReceiveBuffer(length: received.count, from: received.from)
+            var buffer = receiveBuffers.take()
+            defer { receiveBuffers.giveBack(buffer) }
+            guard let received = try transport.receive(into: &buffer, timeoutMilliseconds: timeout) else { return false }
+            handle(&buffer, length: received.count, from: received.from)
             return true
         }
     }
@@ -114,27 +125,35 @@ public final class Subscriber {
     }
 
     /// Handles one datagram from an outside source (e.g. an in-memory transport).
+    /// The datagram is copied once, into a receive buffer (as a socket's receive would).
     public func handle(datagram: some Collection<UInt8>, from source: NetworkEndpoint?) {
         let count = datagram.count
-        guard count <= receiveBuffer.count else {
+        guard count <= Self.maximumDatagramSize else {
             counters.datagramsReceived += 1
             counters.malformedDatagrams += 1
             return
         }
-        receiveBuffer.replaceSubrange(0..<datagram.count, with: datagram)  // same length: in place
-        handleReceiveBuffer(length: count, from: source)
+        var buffer = receiveBuffers.take()
+        let copied: Void? = datagram.withContiguousStorageIfAvailable { source in
+            guard let from = source.baseAddress else { return }  // empty
+            buffer.withUnsafeMutableBufferPointer { $0.baseAddress?.update(from: from, count: count) }
+        }
+        if copied == nil { buffer.replaceSubrange(0..<count, with: datagram) }  // same length: in place
+        handle(&buffer, length: count, from: source)
+        receiveBuffers.giveBack(buffer)
     }
 
-    private func handleReceiveBuffer(length: Int, from source: NetworkEndpoint?) {
+    /// Handles the datagram in `buffer[0..<length]`: unprotected in place, then parsed as a view.
+    private func handle(_ buffer: inout [UInt8], length: Int, from source: NetworkEndpoint?) {
         counters.datagramsReceived += 1
         let now = clock.monotonicMicroseconds()
-        guard let kind = try? RTPOrRTCP.classify(receiveBuffer[0..<length]) else {
+        guard let kind = try? RTPOrRTCP.classify(buffer[0..<length]) else {
             counters.malformedDatagrams += 1
             return
         }
         let plainLength: Int
         do {
-            plainLength = try security.unprotect(&receiveBuffer, length: length, kind: kind)
+            plainLength = try security.unprotect(&buffer, length: length, kind: kind)
         } catch {
             counters.srtpFailures += 1
             return
@@ -143,28 +162,29 @@ public final class Subscriber {
         // in plaintext mode this keeps a stranger from resetting the stream or taking our RTCP).
         switch kind {
         case .rtp:
-            handleRTP(length: plainLength, from: source, now: now)
+            handleRTP(buffer[0..<plainLength], from: source, now: now)
         case .rtcp:
             if let source, source != mediaSource.peer, source != configuration.senderRTCPEndpoint {
                 counters.foreignSourceDatagrams += 1
                 return
             }
-            handleRTCP(length: plainLength, now: now)
+            handleRTCP(buffer[0..<plainLength], now: now)
         }
     }
 
-    private func handleRTP(length: Int, from source: NetworkEndpoint?, now: Int64) {
-        // The buffers below keep the payload: one copy per packet (the jitter buffer and the
-        // assembler hold views of it until the frame is complete).
-        let bytes = Array(receiveBuffer[0..<length])
-        let packet: RTPPacket
+    /// One plain RTP packet, read through a zero-copy view (RFC 3550 §5.1): the packet handed on
+    /// carries the fixed header and a slice of the receive buffer as its payload; the extensions
+    /// this stage reads (transport-wide sequence number, audio level) are read from the view.
+    private func handleRTP(_ bytes: ArraySlice<UInt8>, from source: NetworkEndpoint?, now: Int64) {
+        let view: RTPPacketView
         do {
-            packet = try RTPPacket(parsing: bytes)
+            view = try RTPPacketView(bytes)
+            try view.validateExtensions()
         } catch {
             counters.malformedDatagrams += 1
             return
         }
-        let payloadType = packet.header.payloadType
+        let payloadType = view.payloadType
         guard payloadType == configuration.videoPayloadType || payloadType == configuration.audioPayloadType else {
             counters.unknownPayloadTypePackets += 1
             return
@@ -174,23 +194,27 @@ public final class Subscriber {
             counters.foreignSourceDatagrams += 1
             return
         }
-        if transportFeedback.isEnabled, let extensions = packet.header.extensions,
-           let sequence = try? extensions.value(TransportSequenceNumber.self, map: extensionMap) {
+        if transportFeedback.isEnabled, let sequence = try? view.extensionValue(TransportSequenceNumber.self, map: extensionMap) {
             transportFeedback.arrived(sequence, arrivalMicroseconds: now)
         }
         // Padding only (RFC 3550 §5.1; a sender probing the link): it counted for the feedback
         // above and carries nothing for the receivers.
-        if packet.payload.isEmpty, packet.paddingLength > 0 {
+        if view.payloadRange.isEmpty, view.paddingLength > 0 {
             counters.paddingPackets += 1
             return
         }
+        let packet = RTPPacket(header: RTPHeader(marker: view.marker, payloadType: payloadType,
+                                                 sequenceNumber: view.sequenceNumber, timestamp: view.timestamp,
+                                                 ssrc: view.ssrc),
+                               payload: view.payload, paddingLength: view.paddingLength)
+        let length = bytes.count
         switch payloadType {
         case configuration.videoPayloadType:
             video.receive(packet, wireBytes: length, arrivalMicroseconds: now)
         case configuration.audioPayloadType:
-            if let onAudioLevel, let extensions = packet.header.extensions {
+            if let onAudioLevel, view.hasExtension {
                 do {
-                    if let level = try extensions.value(AudioLevel.self, map: extensionMap) {
+                    if let level = try view.extensionValue(AudioLevel.self, map: extensionMap) {
                         onAudioLevel(ReceivedAudioLevel(ssrc: packet.header.ssrc, sequenceNumber: packet.header.sequenceNumber,
                                                         level: level, arrivalMicroseconds: now))
                     }
@@ -213,8 +237,8 @@ public final class Subscriber {
         }
     }
 
-    private func handleRTCP(length: Int, now: Int64) {
-        guard let compound = try? RTCPCompoundPacket(parsing: receiveBuffer[0..<length]) else {
+    private func handleRTCP(_ bytes: ArraySlice<UInt8>, now: Int64) {
+        guard let compound = try? RTCPCompoundPacket(parsing: bytes) else {
             counters.malformedDatagrams += 1
             return
         }

@@ -52,6 +52,10 @@ public final class VideoReceiver {
         public var keyFrameRequestIntervalMilliseconds: Int64
         /// Gap between decoded frames that counts as a freeze.
         public var freezeThresholdMilliseconds: Int64
+        /// Whether assembled frames are decoded (`onFrame`). False: they only go to
+        /// `onAssembledFrame` (a receiver that records what arrives, e.g. to an IVF file, without
+        /// spending a decoder on it); a decodable key frame then ends a wait for one.
+        public var decodes: Bool
 
         /// Settings; the NACK age limit follows the jitter buffer's maximum delay.
         public init(localSSRC: UInt32, clockRate: Int = 90_000,
@@ -59,7 +63,7 @@ public final class VideoReceiver {
                     nack: NACKGenerator.Configuration? = nil,
                     bandwidth: BandwidthEstimator.Configuration = .init(),
                     keyFrameRequestIntervalMilliseconds: Int64 = 300,
-                    freezeThresholdMilliseconds: Int64 = 500) {
+                    freezeThresholdMilliseconds: Int64 = 500, decodes: Bool = true) {
             self.localSSRC = localSSRC
             self.clockRate = clockRate
             self.jitterBuffer = jitterBuffer
@@ -67,6 +71,7 @@ public final class VideoReceiver {
             self.bandwidth = bandwidth
             self.keyFrameRequestIntervalMilliseconds = keyFrameRequestIntervalMilliseconds
             self.freezeThresholdMilliseconds = freezeThresholdMilliseconds
+            self.decodes = decodes
         }
     }
 
@@ -215,14 +220,13 @@ public final class VideoReceiver {
     private func assemble(_ packet: RTPPacket, nowMilliseconds: Int64) {
         // Padding-only packets (RFC 3550 §5.1, e.g. bandwidth probes) carry no VP8 data.
         guard !packet.payload.isEmpty else { return }
-        let frames: [VP8AssembledFrame]
         do {
-            frames = try assembler.insert(packet)
+            // Each completed frame is decoded before the next packet: its bytes sit in the
+            // assembler's reused buffer (no allocation per frame).
+            try assembler.insert(packet) { frame in decode(frame, nowMilliseconds: nowMilliseconds) }
         } catch {
             counters.malformedPackets += 1
-            return
         }
-        for frame in frames { decode(frame, nowMilliseconds: nowMilliseconds) }
     }
 
     private func decode(_ frame: VP8AssembledFrame, nowMilliseconds: Int64) {
@@ -250,6 +254,13 @@ public final class VideoReceiver {
             }
         }
         onAssembledFrame?(frame)
+        guard configuration.decodes else {
+            if frame.keyFrame {
+                waitingForKeyFrame = false
+                keyFrameRequestPending = false
+            }
+            return
+        }
         do {
             guard var picture = try decoder.decode(frame.data) else { return }
             picture.rtpTimestamp = frame.timestamp
