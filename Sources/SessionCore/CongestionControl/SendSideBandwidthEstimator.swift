@@ -1,7 +1,9 @@
 /// The send-side estimate of a link (draft-ietf-rmcat-gcc-02): transport-wide feedback in, a
 /// target bitrate out. Delay-based (`TrendlineEstimator` → `OveruseDetector` →
 /// `AIMDRateController`, on the acknowledged rate) and loss-based (`LossBasedRateControl` on the
-/// loss the feedback reports); the target is the lower of the two, within the configured floor
+/// loss the feedback reports, less the link's own loss: `InherentLossEstimator`, told of
+/// queueing by the delay-based detector's over-use; a collapse of the delivery moves it at once);
+/// the target is the lower of the two, within the configured floor
 /// and ceiling whatever the feedback says. Probe clusters (`ProbeBitrateEstimator`) lift both
 /// when they prove the link carries more. Time is a parameter; no I/O.
 public struct SendSideBandwidthEstimator: Sendable {
@@ -36,10 +38,19 @@ public struct SendSideBandwidthEstimator: Sendable {
     public private(set) var lastOveruseMilliseconds: Int64?
     /// Loss reported since the loss-based controller last moved (it moves at most every
     /// `lossIntervalMilliseconds`, on at least 20 packets: feedback every 50 ms must not cut the
-    /// rate twenty times a second for one loss episode).
-    private var lossReceived = 0, lossLost = 0
+    /// rate twenty times a second for one loss episode), with the bytes those packets that
+    /// arrived carried and the send times they span.
+    private var lossReceived = 0, lossLost = 0, lossReceivedBytes = 0
+    private var lossFirstSendMicroseconds: Int64?, lossLastSendMicroseconds: Int64?
     private var lastLossUpdateMilliseconds: Int64?
     static let lossIntervalMilliseconds: Int64 = 300
+    /// Loss over this share on 20 packets is a collapse (a policer, a link that just lost most of
+    /// its capacity): the controller moves at once, down to what got through, without waiting
+    /// for the interval, so a forwarding node moves its subscriber down a layer within about a
+    /// feedback interval instead of after a second of broken frames.
+    static let collapseLossFraction = 0.3
+    /// Over-use within this long counts as queueing for the loss-based controller.
+    static let queueingMemoryMilliseconds: Int64 = 1_000
     /// Probe clusters measured so far.
     public var probeResults: Int { probes.results }
 
@@ -75,11 +86,14 @@ public struct SendSideBandwidthEstimator: Sendable {
                 continue
             }
             lastSendMicroseconds = result.sendMicroseconds
+            lossFirstSendMicroseconds = min(lossFirstSendMicroseconds ?? .max, result.sendMicroseconds)
+            lossLastSendMicroseconds = max(lossLastSendMicroseconds ?? .min, result.sendMicroseconds)
             guard let arrival = result.arrivalMicroseconds else {
                 lost += 1
                 continue
             }
             received += 1
+            lossReceivedBytes += result.bytes
             probes.add(result)
             latestArrivalMilliseconds = max(latestArrivalMilliseconds ?? .min, arrival / 1000)
             acknowledged.add(bytes: result.bytes, nowMilliseconds: arrival / 1000)
@@ -102,11 +116,22 @@ public struct SendSideBandwidthEstimator: Sendable {
                            roundTripMilliseconds: roundTripMilliseconds, nowMilliseconds: Double(nowMilliseconds))
         lossReceived += received
         lossLost += lost
-        if lossReceived + lossLost >= 20,
-           lastLossUpdateMilliseconds.map({ nowMilliseconds - $0 >= Self.lossIntervalMilliseconds }) ?? true {
-            lossControl.update(lossFraction: Double(lossLost) / Double(lossReceived + lossLost),
-                               deliveredBitsPerSecond: ackedRate > 0 ? ackedRate : nil, nowMilliseconds: nowMilliseconds)
-            (lossReceived, lossLost, lastLossUpdateMilliseconds) = (0, 0, nowMilliseconds)
+        let packets = lossReceived + lossLost
+        let lossFraction = packets > 0 ? Double(lossLost) / Double(packets) : 0
+        let collapse = lossFraction > Self.collapseLossFraction
+        if packets >= 20,
+           collapse || lastLossUpdateMilliseconds.map({ nowMilliseconds - $0 >= Self.lossIntervalMilliseconds }) ?? true {
+            // What got through of the packets counted: on a collapse the window's acknowledged
+            // rate still holds the time before it.
+            var delivered = ackedRate
+            if collapse, let first = lossFirstSendMicroseconds, let last = lossLastSendMicroseconds, last - first >= 10_000 {
+                delivered = min(delivered, UInt64(Double(lossReceivedBytes) * 8 / (Double(last - first) / 1_000_000)))
+            }
+            let queueing = lastOveruseMilliseconds.map { nowMilliseconds - $0 < Self.queueingMemoryMilliseconds } ?? false
+            lossControl.update(lossFraction: lossFraction, deliveredBitsPerSecond: delivered > 0 ? delivered : nil,
+                               nowMilliseconds: nowMilliseconds, packets: packets, queueing: queueing)
+            (lossReceived, lossLost, lossReceivedBytes, lastLossUpdateMilliseconds) = (0, 0, 0, nowMilliseconds)
+            (lossFirstSendMicroseconds, lossLastSendMicroseconds) = (nil, nil)
         }
         return targetBitsPerSecond
     }
