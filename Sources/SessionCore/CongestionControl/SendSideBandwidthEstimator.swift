@@ -49,6 +49,9 @@ public struct SendSideBandwidthEstimator: Sendable {
     /// for the interval, so a forwarding node moves its subscriber down a layer within about a
     /// feedback interval instead of after a second of broken frames.
     static let collapseLossFraction = 0.3
+    /// Over this loss the controller backs off (`LossBasedRateControl`'s high-loss threshold) to
+    /// at most what the packets counted delivered.
+    static let heavyLossFraction = 0.1
     /// Over-use within this long counts as queueing for the loss-based controller.
     static let queueingMemoryMilliseconds: Int64 = 1_000
     /// Probe clusters measured so far.
@@ -121,10 +124,11 @@ public struct SendSideBandwidthEstimator: Sendable {
         let collapse = lossFraction > Self.collapseLossFraction
         if packets >= 20,
            collapse || lastLossUpdateMilliseconds.map({ nowMilliseconds - $0 >= Self.lossIntervalMilliseconds }) ?? true {
-            // What got through of the packets counted: on a collapse the window's acknowledged
-            // rate still holds the time before it.
+            // What got through of the packets counted (what they carried over the time they were
+            // sent in): on heavy loss the window's acknowledged rate still holds the time before it.
             var delivered = ackedRate
-            if collapse, let first = lossFirstSendMicroseconds, let last = lossLastSendMicroseconds, last - first >= 10_000 {
+            if lossFraction > Self.heavyLossFraction, let first = lossFirstSendMicroseconds, let last = lossLastSendMicroseconds,
+               last - first >= 10_000 {
                 delivered = min(delivered, UInt64(Double(lossReceivedBytes) * 8 / (Double(last - first) / 1_000_000)))
             }
             let queueing = lastOveruseMilliseconds.map { nowMilliseconds - $0 < Self.queueingMemoryMilliseconds } ?? false
