@@ -83,14 +83,6 @@ extension ForwardingNode {
     /// or a copy rebuilt from the layer history, as its retransmission budget allows.
     func retransmit(_ sequenceNumber: UInt16, to id: String, _ downstream: ForwardedDownstream, now: Int64) -> NACKAnswer {
         let roundTrip = downstream.reportBlocks.lastRoundTripMicroseconds.map { $0 / 1000 }
-        // A packet of a spatial layer the subscriber has since been switched away from is of no
-        // use to it (its decoder starts again at the new layer's key frame); on a squeezed link
-        // the repair would only crowd out that key frame and the frames after it.
-        if let origin = try? forwarder.retransmissionSource(for: id, sequenceNumber: sequenceNumber),
-           let current = forwarder.forwardedSpatialLayer(for: id),
-           let layer = configuration.layerSSRCs.firstIndex(of: origin.sourceId), layer != current {
-            return .refused
-        }
         // The bytes we sent, as they were (the common case).
         switch downstream.retransmissions.answer(sequenceNumber: sequenceNumber, roundTripMilliseconds: roundTrip,
                                                  nowMilliseconds: now, resend: { transmit($0, to: downstream, now: now) }) {

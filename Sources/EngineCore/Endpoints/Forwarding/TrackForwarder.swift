@@ -128,9 +128,6 @@ public final class TrackForwarder {
         return throttled(requests, now: now)
     }
 
-    /// The spatial layer forwarded to `id` now (nil: none yet, or an unknown subscriber).
-    public func forwardedSpatialLayer(for id: String) -> Int? { subscribers[id]?.controller.current?.spatial }
-
     /// Whether the track is forwarded to `id` (see `setForwarding`); nil for an unknown subscriber.
     public func isForwarding(to id: String) -> Bool? { subscribers[id]?.gateOpen }
 
