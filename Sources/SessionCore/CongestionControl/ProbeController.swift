@@ -3,8 +3,8 @@
 /// short cluster of padding at a higher rate and let `ProbeBitrateEstimator` say what got
 /// through. A cluster that proved most of its rate is followed at once by one twice as high (an
 /// exponential climb back after a squeeze); one that did not waits `retryIntervalMilliseconds`
-/// (1 s by default: a link that comes back is found within about a second, at the cost of one
-/// 30 ms burst a second into a link that has not).
+/// (2 s by default: with 1 s a probe that proved more just as the link dropped kept the queue at
+/// 100-240 ms for two seconds in cc-eval's smoke case).
 /// Time is a parameter; no I/O.
 public struct ProbeController: Sendable {
     public struct Configuration: Sendable, Equatable {
@@ -22,7 +22,7 @@ public struct ProbeController: Sendable {
         /// packets (about 1,200 bytes) included.
         public var minimumBytes = 6_000
 
-        public init(clusterMilliseconds: Int64 = 30, rateFactor: Double = 2, retryIntervalMilliseconds: Int64 = 1_000,
+        public init(clusterMilliseconds: Int64 = 30, rateFactor: Double = 2, retryIntervalMilliseconds: Int64 = 2_000,
                     successRatio: Double = 0.8, quietAfterOveruseMilliseconds: Int64 = 1_000) {
             self.clusterMilliseconds = max(5, clusterMilliseconds)
             self.rateFactor = max(1.1, rateFactor)
