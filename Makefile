@@ -59,8 +59,9 @@ soak: deps
 	$(SWIFT) run -c release simulcast soak --seconds 600 --json out/soak.json
 	python3 scripts/check-soak.py out/soak.json --warmup 30 --max-growth-kib 2048
 
-# Congestion control on a simulated bottleneck (RFC 8867 cases 5.1, 5.2 and 5 % loss, real VP8
-# simulcast publishers, RFC 8868 metrics): cc-eval-results/<case>.{json,svg}, PASS/FAIL per check.
+# Congestion control on a simulated bottleneck (RFC 8867 cases 5.1, 5.2, 5.4, 5.5, 5.6, 5.8, 5 % and
+# 15 % random loss, real VP8 simulcast publishers, RFC 8868 metrics): cc-eval-results/<case>.{json,svg},
+# PASS/FAIL per check.
 cc-eval: deps
 	$(SWIFT) run -c release simulcast-bench cc-eval --out cc-eval-results
 

@@ -2,12 +2,14 @@ import CommandLineSupport
 import Foundation
 
 let congestionEvaluationUsage = """
-usage: simulcast-bench cc-eval [--cases 5.1,5.2,loss5|smoke] [--out DIR] [--size WxH] [--require CHECK,...|all]
+usage: simulcast-bench cc-eval [--cases 5.1,5.2,5.4,5.5,5.6,5.8,loss5,loss15|smoke] [--out DIR] [--size WxH] [--require CHECK,...|all]
   Congestion control on a simulated bottleneck with real VP8 simulcast publishers: RFC 8867 §5.1
-  (1 -> 2.5 -> 0.6 -> 1 Mbps), §5.2 (two flows sharing a link), loss5 (5 % random loss); smoke is a
-  20 s §5.1 for `make test`. Per case DIR/<case>.json (RFC 8868 metrics and the samples) and
+  (1 -> 2.5 -> 0.6 -> 1 Mbps), §5.2 (two flows sharing a link), §5.4 (three flows join 3.5 Mbps),
+  §5.5 (five flows, RTT 10-150 ms), §5.6 (beside a TCP-like AIMD flow), §5.8 (pause and resume),
+  loss5 (5 % random loss), loss15 (15 % random loss on a congested link); smoke is a 20 s §5.1
+  for `make test`. Per case DIR/<case>.json (RFC 8868 metrics and the samples) and
   DIR/<case>.svg, and PASS/FAIL per acceptance check on the terminal.
-  --cases NAMES       which cases (default 5.1,5.2,loss5)
+  --cases NAMES       which cases (default: all but smoke)
   --out DIR           where the JSON and SVG go (default cc-eval-results)
   --size WxH          the publishers' camera size (default: the case's)
   --require CHECKS    fail unless these checks passed in every case run (all: every check)

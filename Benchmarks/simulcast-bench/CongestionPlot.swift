@@ -1,11 +1,12 @@
 import Foundation
 
 /// A congestion case over time as a self-contained SVG: capacity, what the link delivered and
-/// each flow's estimate and send rate (kbps, top panel); queueing delay (ms, left axis) and loss
+/// each flow's estimate and send rate, a TCP-like flow's delivered rate (kbps, top panel); queueing delay (ms, left axis) and loss
 /// (%, right axis) below. Both panels share the time axis; a legend names every line.
 enum CongestionPlot {
     private typealias D = SVGDrawing
-    private static let flowColors = ["#4e79a7", "#f28e2b", "#59a14f"]
+    private static let flowColors = ["#4e79a7", "#f28e2b", "#59a14f", "#b07aa1", "#9c755f"]
+    private static let bulkColor = "#e15759"
 
     static func render(_ report: CongestionReport) -> String {
         let width = 1000.0, left = 80.0, right = 80.0, plotWidth = width - left - right
@@ -31,6 +32,8 @@ enum CongestionPlot {
             legend.append(.init(text: "flow \(flow + 1) send rate", color: color, isLine: true))
             legend.append(.init(text: "flow \(flow + 1) estimate", color: color, dash: "5,3", isLine: true))
         }
+        let hasBulk = samples.contains { $0.bulkKbps != nil }
+        if hasBulk { legend.append(.init(text: "TCP-like flow delivered", color: bulkColor, isLine: true)) }
         (text, y) = D.legend(legend, x: left, y: y + 20, maxX: width - 16)
         svg += text
 
@@ -55,6 +58,7 @@ enum CongestionPlot {
             svg += polyline(samples.map { (x($0.atSeconds), rateY($0.estimateKbps[flow])) }, color: color, dash: "5,3")
             svg += polyline(samples.map { (x($0.atSeconds), rateY($0.sendKbps[flow])) }, color: color)
         }
+        if hasBulk { svg += polyline(samples.map { (x($0.atSeconds), rateY($0.bulkKbps ?? 0)) }, color: bulkColor) }
         svg += "<rect x=\"\(left)\" y=\"\(D.f(rateTop))\" width=\"\(plotWidth)\" height=\"\(rateHeight)\" fill=\"none\" stroke=\"#ccc\"/>\n"
         svg += D.horizontalAxis(time, x: left, y: rateTop + rateHeight, length: plotWidth, title: "time (s)")
 

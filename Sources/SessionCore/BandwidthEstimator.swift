@@ -8,7 +8,7 @@ import RTPWire
 ///
 /// **Estimate** (updated by `update(lossFraction:nowMilliseconds:)`, e.g. at every report): the
 /// loss-based AIMD of `LossBasedRateControl` (draft-ietf-rmcat-gcc-02 §6) with the incoming rate
-/// as what got through: above `highLossFraction` (10 %) it falls to
+/// as what got through (on heavy loss, the rate since the previous update if lower): above `highLossFraction` (10 %) it falls to
 /// `min(estimate × (1 − loss / 2), incoming)`, below `lowLossFraction` (2 %) it grows by
 /// `increasePerSecond` from at least the incoming rate, in between it holds. If
 /// `incomingCapRatio` is set, it also stays below that multiple of the incoming rate (libwebrtc
@@ -50,6 +50,9 @@ public struct BandwidthEstimator: Sendable {
     public let configuration: Configuration
     private var incoming: ByteRateWindow
     private var control: LossBasedRateControl
+    /// Bytes received since the previous update, and when that was.
+    private var bytesSinceUpdate: Int64 = 0
+    private var lastUpdateMilliseconds: Int64?
 
     /// The current estimate in bits per second.
     public var estimateBitsPerSecond: UInt64 { control.bitsPerSecond }
@@ -64,6 +67,7 @@ public struct BandwidthEstimator: Sendable {
     /// Counts a received packet of `bytes` octets (whole RTP packet) at `nowMilliseconds`.
     public mutating func packetReceived(bytes: Int, nowMilliseconds: Int64) {
         incoming.add(bytes: bytes, nowMilliseconds: nowMilliseconds)
+        bytesSinceUpdate &+= Int64(max(0, bytes))
     }
 
     /// The incoming bitrate over the window ending at `nowMilliseconds`, bits per second.
@@ -75,7 +79,16 @@ public struct BandwidthEstimator: Sendable {
     /// Returns the new estimate in bits per second.
     @discardableResult
     public mutating func update(lossFraction: Double, nowMilliseconds: Int64) -> UInt64 {
-        let rate = incomingBitsPerSecond(nowMilliseconds: nowMilliseconds)
+        var rate = incomingBitsPerSecond(nowMilliseconds: nowMilliseconds)
+        // On heavy loss what got through is what arrived since the previous update: the window
+        // still holds the time before a squeeze (and would move a forwarder down one layer too few).
+        if lossFraction > configuration.rateControl.highLossFraction, let last = lastUpdateMilliseconds {
+            let elapsed = nowMilliseconds.subtractingReportingOverflow(last)
+            if !elapsed.overflow, elapsed.partialValue >= 50, elapsed.partialValue <= configuration.windowMilliseconds {
+                rate = min(rate, UInt64(bytesSinceUpdate * 8 * 1000 / elapsed.partialValue))
+            }
+        }
+        (bytesSinceUpdate, lastUpdateMilliseconds) = (0, nowMilliseconds)
         control.update(lossFraction: lossFraction, deliveredBitsPerSecond: rate > 0 ? rate : nil,
                        nowMilliseconds: nowMilliseconds)
         if let ratio = configuration.incomingCapRatio, ratio.isFinite, rate > 0 {

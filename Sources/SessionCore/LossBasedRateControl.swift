@@ -1,10 +1,13 @@
 import Glibc
 
 /// The loss-based half of GCC (draft-ietf-rmcat-gcc-02 §6), as a rate ceiling that follows the
-/// loss reported for what was sent:
-/// - loss above `highLossFraction` (10 %): the ceiling falls to
+/// loss reported for what was sent, less the loss the link has whatever the rate
+/// (`InherentLossEstimator`: loss that does not grow with the sending rate and comes without
+/// queueing delay is the link's own, as in libwebrtc's loss-based estimator v2). Of the rest, the
+/// congestion loss:
+/// - above `highLossFraction` (10 %): the ceiling falls to
 ///   `min(ceiling × (1 − loss / 2), delivered)`: never above what actually got through;
-/// - loss below `lowLossFraction` (2 %): the ceiling grows by `increasePerSecond` (compounded
+/// - below `lowLossFraction` (2 %): the ceiling grows by `increasePerSecond` (compounded
 ///   over the time since the previous update, at most 2 s of it), starting from at least the
 ///   delivered rate;
 /// - in between: held.
@@ -44,6 +47,9 @@ public struct LossBasedRateControl: Sendable {
     /// The current ceiling, bits per second.
     public private(set) var bitsPerSecond: UInt64
     private var lastUpdateMilliseconds: Int64?
+    private var inherent = InherentLossEstimator()
+    /// The loss the link shows whatever the rate, as estimated so far (0…0.15).
+    public var inherentLossFraction: Double { inherent.inherentLoss }
 
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
@@ -52,9 +58,13 @@ public struct LossBasedRateControl: Sendable {
 
     /// Applies the loss fraction (0…1; anything else is clamped, NaN counts as 0) measured since
     /// the previous update, with the rate that got through meanwhile (nil: not known, then a
-    /// high loss only scales the ceiling). Returns the new ceiling.
+    /// high loss only scales the ceiling). `packets` is how many the fraction was measured on,
+    /// `sendingBitsPerSecond` the rate sent meanwhile (nil: taken as delivered / (1 − loss)) and
+    /// `queueing` whether the queueing delay grew meanwhile (nil: not known), for telling the
+    /// link's own loss from congestion (`InherentLossEstimator`). Returns the new ceiling.
     @discardableResult
-    public mutating func update(lossFraction: Double, deliveredBitsPerSecond: UInt64?, nowMilliseconds: Int64) -> UInt64 {
+    public mutating func update(lossFraction: Double, deliveredBitsPerSecond: UInt64?, nowMilliseconds: Int64,
+                                packets: Int? = nil, sendingBitsPerSecond: UInt64? = nil, queueing: Bool? = nil) -> UInt64 {
         let delivered = deliveredBitsPerSecond.map { Double($0) }  // not Double.init, which picks init(bitPattern:)
         let elapsed = lastUpdateMilliseconds.map { last -> Double in
             let (difference, overflow) = nowMilliseconds.subtractingReportingOverflow(last)
@@ -62,7 +72,10 @@ public struct LossBasedRateControl: Sendable {
         } ?? 0
         lastUpdateMilliseconds = nowMilliseconds
         var estimate = Double(bitsPerSecond)
-        let loss = lossFraction.isFinite ? min(max(lossFraction, 0), 1) : 0
+        let measured = lossFraction.isFinite ? min(max(lossFraction, 0), 1) : 0
+        let sending = sendingBitsPerSecond.map { Double($0) } ?? delivered.map { $0 / max(1 - measured, 0.01) }
+        let loss = inherent.congestionLoss(lossFraction: measured, packets: packets, sendingBitsPerSecond: sending,
+                                           queueing: queueing)
         if loss > configuration.highLossFraction {
             estimate = min(estimate * (1 - loss / 2), delivered ?? .infinity)
         } else if loss < configuration.lowLossFraction {

@@ -27,6 +27,22 @@ private func feed(_ estimator: inout BandwidthEstimator, from start: Int64, to e
         #expect(estimate >= 700_000)
     }
 
+    @Test func heavyLossAfterASqueezeDropsToWhatArrivedSinceThePreviousUpdate() {
+        var estimator = BandwidthEstimator(configuration: .init(initialBitsPerSecond: 800_000))
+        feed(&estimator, from: 0, to: 2000)
+        _ = estimator.update(lossFraction: 0, nowMilliseconds: 1999)
+        // Squeezed to a quarter: 1000-byte packets every 40 ms (200 kbps), 75 % lost, for 500 ms.
+        var time: Int64 = 2000
+        while time < 2500 {
+            estimator.packetReceived(bytes: 1000, nowMilliseconds: time)
+            time += 40
+        }
+        let estimate = estimator.update(lossFraction: 0.75, nowMilliseconds: 2499)
+        // The 1 s window still says ~500 kbps; what arrived since the previous update is ~200 kbps.
+        #expect(estimate <= 230_000)
+        #expect(estimate >= 150_000)
+    }
+
     @Test func lowLossLetsTheEstimateGrowFromTheIncomingRate() {
         var estimator = BandwidthEstimator(configuration: .init(initialBitsPerSecond: 100_000, increasePerSecond: 0.25))
         feed(&estimator, from: 0, to: 1000)

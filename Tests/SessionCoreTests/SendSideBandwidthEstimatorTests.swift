@@ -111,6 +111,42 @@ final class SimulatedBottleneck {
         #expect(late.allSatisfy { $0 < 1_000_000 })
     }
 
+    @Test func fivePercentRandomLossWithoutQueueingDoesNotHoldTheEstimateDown() {
+        let link = SimulatedBottleneck(capacity: 5_000_000, initial: 1_000_000)
+        link.lossEvery = 20  // ~5 % random loss, no queueing
+        link.run(milliseconds: 10_000)
+        let late = link.estimates(from: 9_000, to: 10_000)
+        print("5 % loss on a 5 Mbps link from 1 Mbps: \(Int(late.last ?? 0)) bps after 10 s")
+        // The delay-based controller's 8 %/s from 1 Mbps gives about 2.1 Mbps after 10 s; the
+        // legacy loss-based rule held it near where the first 10 % blip cut it.
+        #expect(late.allSatisfy { $0 >= 1_600_000 })
+    }
+
+    @Test func aCollapseOfTheDeliveryDropsTheTargetWithinAFeedbackOrTwo() {
+        var estimator = SendSideBandwidthEstimator(configuration: .init(initialBitsPerSecond: 2_000_000))
+        // 2 Mbps in 1,250-byte packets (5 ms apart), all delivered, for 2 s.
+        var send: Int64 = 0
+        func report(lossEvery: Int?, until end: Int64) {
+            var results: [PacketResult] = []
+            var index = 0
+            while send < end {
+                let lost = lossEvery.map { index % $0 != 0 } ?? false
+                results.append(PacketResult(sendMicroseconds: send, arrivalMicroseconds: lost ? nil : send + 20_000, bytes: 1_250))
+                send += 5_000
+                index += 1
+            }
+            estimator.update(results, nowMilliseconds: end / 1000 + 20)
+        }
+        for step in 1...40 { report(lossEvery: nil, until: Int64(step) * 50_000) }
+        #expect(estimator.targetBitsPerSecond >= 1_500_000)
+        // A policer at about 300 kbps: 6 packets of 7 lost.
+        report(lossEvery: 7, until: 2_050_000)
+        report(lossEvery: 7, until: 2_100_000)
+        let after = estimator.targetBitsPerSecond
+        print("2 Mbps, then 6 of 7 packets lost: \(after) bps after 100 ms")
+        #expect(after <= 500_000)
+    }
+
     @Test func implausibleFeedbackIsCountedAndTheTargetStaysWithinItsBounds() {
         var estimator = SendSideBandwidthEstimator(configuration: .init(initialBitsPerSecond: 500_000, minimumBitsPerSecond: 50_000,
                                                                         maximumBitsPerSecond: 2_000_000))

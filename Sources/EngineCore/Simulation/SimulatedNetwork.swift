@@ -51,6 +51,10 @@ public final class SimulatedNetwork {
     public var bottleneckDestinations: Set<NetworkEndpoint> = []
     /// Every other path.
     public var otherPaths: NetworkImpairment
+    /// Paths of their own, by destination (e.g. one flow's longer way back, for RFC 8867 §5.5's
+    /// round-trip times): a datagram to one of these addresses that is not for the bottleneck
+    /// passes its path instead of `otherPaths`.
+    public var pathsByDestination: [NetworkEndpoint: NetworkImpairment] = [:]
     /// Datagrams for an address no port has.
     public private(set) var undeliverable = 0
     /// Bytes delivered to each address (link headers included).
@@ -86,6 +90,9 @@ public final class SimulatedNetwork {
         nowMicroseconds += max(0, microseconds)
         bottleneck.releaseDue(nowMicroseconds: nowMicroseconds) { deliver($0) }
         otherPaths.releaseDue(nowMicroseconds: nowMicroseconds) { deliver($0) }
+        for destination in pathsByDestination.keys {
+            pathsByDestination[destination]?.releaseDue(nowMicroseconds: nowMicroseconds) { deliver($0) }
+        }
     }
 
     /// Bytes delivered to `destination` so far, link headers included.
@@ -107,6 +114,8 @@ public final class SimulatedNetwork {
         if bottleneckDestinations.contains(destination) {
             bottleneckQueueingSamples.append(bottleneck.backlogMicroseconds(nowMicroseconds: nowMicroseconds))
             bottleneck.offer(framed, nowMicroseconds: nowMicroseconds)
+        } else if pathsByDestination[destination] != nil {
+            pathsByDestination[destination]?.offer(framed, nowMicroseconds: nowMicroseconds)
         } else {
             otherPaths.offer(framed, nowMicroseconds: nowMicroseconds)
         }
