@@ -10,13 +10,7 @@ import Testing
 @Suite struct PresentationTimeTests {
     @Test func videoFramesCarryRTPAndSenderTimeOnTheAudiosClock() async throws {
         let virtual = VirtualTimeEngine(seed: 283)
-        let room = try await virtual.engine.hostRoom(options: RoomOptions(autoConsume: false))
-        let alice = try await room.join(participantId: "alice")
-        let camera = try alice.createCameraVideoTrack(encoderConfig: .h360p, multiStream: false)
-        try await alice.publish(camera)
-        let mic = alice.createMicrophoneAudioTrack()
-        try await alice.publish(mic)
-        let bob = try await room.join(participantId: "bob")
+        let (room, mic, camera, bob) = try await RemoteAudioTests.roomWithCamera(virtual)
         let (videoTrack, audioTrack) = (try await bob.subscribe(to: "alice"), try await bob.subscribe(toMicrophoneOf: "alice"))
         let (video, audio) = (ReceivedStream<VideoFrame>(videoTrack), ReceivedAudioBlocks(audioTrack))
         let playingVideo = await virtual.play(try TestSceneSource(width: 640, height: 360, frames: 150), on: camera)

@@ -10,11 +10,12 @@ import Testing
 @Suite struct RemoteAudioTests {
     /// Alice publishes a camera (the microphone rides its node) and a microphone; bob joins.
     private func room(_ virtual: VirtualTimeEngine) async throws -> (Room, LocalAudioTrack, LocalParticipant) {
-        let (room, mic, _, bob) = try await roomWithCamera(virtual)
+        let (room, mic, _, bob) = try await Self.roomWithCamera(virtual)
         return (room, mic, bob)
     }
 
-    private func roomWithCamera(_ virtual: VirtualTimeEngine) async throws -> (Room, LocalAudioTrack, LocalVideoTrack, LocalParticipant) {
+    /// Also `PresentationTimeTests`' room.
+    static func roomWithCamera(_ virtual: VirtualTimeEngine) async throws -> (Room, LocalAudioTrack, LocalVideoTrack, LocalParticipant) {
         let room = try await virtual.engine.hostRoom(options: RoomOptions(autoConsume: false))
         let alice = try await room.join(participantId: "alice")
         let camera = try alice.createCameraVideoTrack(encoderConfig: .h360p, multiStream: false)
@@ -151,7 +152,7 @@ import Testing
 
     @Test func consumingOnlyTheMicrophoneForwardsNoVideo() async throws {
         let virtual = VirtualTimeEngine(seed: 11)
-        let (room, mic, camera, bob) = try await roomWithCamera(virtual)
+        let (room, mic, camera, bob) = try await Self.roomWithCamera(virtual)
         let track = try await bob.subscribe(toMicrophoneOf: "alice")
         let video = await virtual.play(try TestSceneSource(width: 640, height: 360, frames: 60), on: camera)
         try await speak(50, into: mic, virtual)
