@@ -103,7 +103,7 @@ bench-instructions: deps bench-deps
 fuzz: deps
 	FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/fuzz.sh
 
-# Every fuzz target for 5 s, after replaying the engine targets' corpora and FailCases.
+# Every fuzz target for 3 s, after replaying the engine targets' corpora and FailCases.
 .PHONY: fuzz-smoke
 fuzz-smoke: deps
 	SWIFT=$(SWIFT) scripts/fuzz-smoke.sh

@@ -5,7 +5,7 @@
 #
 #   make fuzz FUZZ_SECONDS=60                # every target (rtp rtpview vp8 opus rtcp pcap stun sdp framing + the engine's)
 #   FUZZ_SECONDS=20 scripts/fuzz.sh rtcp     # only the named targets (wire or engine)
-#   make fuzz-smoke                          # every target for 10 s (part of `make test`)
+#   make fuzz-smoke                          # every target for 3 s (part of `make test`)
 #
 # The checks are WireRoundTripCheck's (Sources/RTPWire), the same ones the replay unit test runs.
 # Seeds come from Tests/Fuzz/Corpus/<target>/ (copied to a temporary directory, so corpus growth
