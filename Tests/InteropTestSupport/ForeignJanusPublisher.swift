@@ -6,7 +6,7 @@ import Glibc
 
 /// A participant of a Janus VideoRoom that this project did not write: aiortc publishing VP8 (a
 /// moving test pattern) and Opus (a sine tone) through Janus's HTTP API with a display that is
-/// not the engine's `name|id` (Tests/Interop/aiortc_janus_publisher.py), run on the peer host of
+/// not the engine's `name|id` (Tests/Interop/foreign_room_publisher.py), run on the peer host of
 /// scripts/netns-run.sh. It answers `participants()` with Janus's `listparticipants`, as any
 /// client of the room could ask. Every read is bounded by the script's own deadlines.
 public final class ForeignJanusPublisher: @unchecked Sendable {
@@ -27,7 +27,7 @@ public final class ForeignJanusPublisher: @unchecked Sendable {
     private let reading = DispatchQueue(label: "foreign Janus publisher")
 
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Interop/aiortc_janus_publisher.py")
+        .appendingPathComponent("Interop/foreign_room_publisher.py")
     static let python = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent(".venv-interop/bin/python")
 
