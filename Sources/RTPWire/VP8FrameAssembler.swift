@@ -24,17 +24,23 @@
 /// that depend on it are then not decodable either, until the next key frame.
 ///
 /// **Memory.** Buffered packets are views of the caller's bytes (nothing copied until a frame
-/// completes); a completed frame's bytes are gathered into one buffer the assembler reuses, so
-/// steady-state insertion allocates nothing. Packets more than `maxPacketAge` sequence numbers behind the highest, or older than
+/// completes), held in a ring indexed by sequence number (no hashing per packet; the ring doubles,
+/// up to `maxPacketAge` slots, only when a packet still waiting would be overwritten); a completed
+/// frame's bytes are gathered into one buffer the assembler reuses, so steady-state insertion
+/// allocates nothing. Packets more than `maxPacketAge` sequence numbers behind the highest, or older than
 /// the newest decodable key frame, are dropped; at most `maxHistory` reported frames are remembered.
 /// After `restartThreshold` consecutive packets beyond the age window the assembler resets, so a sender whose
 /// sequence numbers jump by more than 2^15 is followed rather than ignored forever.
 public struct VP8FrameAssembler: Sendable {
-    private struct StoredPacket: Sendable {
-        var timestamp: UInt32
-        var marker: Bool
-        var descriptor: VP8PayloadDescriptor
-        var data: ArraySlice<UInt8>
+    /// One slot of the ring: the packet with extended sequence number `sequence`, if `stored`.
+    private struct Slot: Sendable {
+        var sequence: Int64 = .min
+        var stored = false
+        var timestamp: UInt32 = 0
+        var marker = false
+        var startOfFrame = false
+        var descriptor = VP8PayloadDescriptor(startOfPartition: false)
+        var data: ArraySlice<UInt8> = []
     }
 
     private struct FrameRecord: Sendable {
@@ -52,7 +58,10 @@ public struct VP8FrameAssembler: Sendable {
     /// How many reported frames are remembered for duplicate detection and decodability.
     public let maxHistory: Int
 
-    private var packets: [Int64: StoredPacket] = [:]
+    /// The ring of waiting packets: a power-of-two count of slots, packet `seq` in slot `seq & mask`.
+    private var slots: [Slot] = []
+    private var mask = 0
+    private var storedCount = 0
     private var highest: Int64?
     private var firstSeen: Int64 = 0
     private var keyFloor: Int64?
@@ -64,8 +73,8 @@ public struct VP8FrameAssembler: Sendable {
     /// Where completed frames' bytes are gathered; handed out as `VP8AssembledFrame.data` and
     /// reused once the receiver has let go of the previous frame.
     private var frameBuffer: [UInt8] = []
-    /// Scratch for the keys an eviction removes (kept capacity).
-    private var staleKeys: [Int64] = []
+    /// Slots the ring starts with; it grows by doubling when a waiting packet would be overwritten.
+    static let initialSlots = 64
 
     /// After this many consecutive packets at least `maxPacketAge` behind the highest, the sender is
     /// assumed to have restarted its sequence numbers (e.g. a jump of more than 2^15) and the
@@ -80,7 +89,7 @@ public struct VP8FrameAssembler: Sendable {
     }
 
     /// Number of packets currently buffered (waiting for their frame to complete).
-    public var bufferedPacketCount: Int { packets.count }
+    public var bufferedPacketCount: Int { storedCount }
 
     /// Lowest extended sequence number still accepted.
     private var floor: Int64 {
@@ -146,9 +155,11 @@ public struct VP8FrameAssembler: Sendable {
             seq = Int64(sequenceNumber)
             firstSeen = seq
         }
-        guard seq >= floor, packets[seq] == nil, !isReported(seq) else { return }
+        // A reported packet is never beyond the highest: only a late one needs the history.
+        guard seq >= floor, !isStored(seq), highest.map({ seq > $0 }) ?? true || !isReported(seq) else { return }
         firstSeen = min(firstSeen, seq)
-        packets[seq] = StoredPacket(timestamp: timestamp, marker: marker, descriptor: descriptor, data: data)
+        store(Slot(sequence: seq, stored: true, timestamp: timestamp, marker: marker, startOfFrame: descriptor.isStartOfFrame,
+                   descriptor: descriptor, data: data))
         if highest.map({ seq > $0 }) ?? true {
             highest = seq
             evict()
@@ -172,7 +183,7 @@ public struct VP8FrameAssembler: Sendable {
                 seq = ranges[rangeIndex].1 + 1
                 continue
             }
-            if packets[seq] == nil { result.append(UInt16(truncatingIfNeeded: seq)) }
+            if !isStored(seq) { result.append(UInt16(truncatingIfNeeded: seq)) }
             seq += 1
         }
         return result
@@ -182,24 +193,74 @@ public struct VP8FrameAssembler: Sendable {
         history.contains { $0.first <= seq && seq <= $0.last }
     }
 
+    /// Whether packet `seq` waits in the ring.
+    private func isStored(_ seq: Int64) -> Bool {
+        guard !slots.isEmpty else { return false }
+        let index = Int(truncatingIfNeeded: seq) & mask
+        return slots[index].stored && slots[index].sequence == seq
+    }
+
+    /// Puts `slot` in the ring. A packet below the floor (as it stands once this one is in) in
+    /// its place is dropped; one still waiting makes the ring grow first. Waiting packets span
+    /// at most `maxPacketAge` sequence numbers, so the ring never outgrows that.
+    private mutating func store(_ slot: Slot) {
+        let floor = max(self.floor, slot.sequence - Int64(maxPacketAge) + 1)
+        var index = Int(truncatingIfNeeded: slot.sequence) & mask
+        if slots.isEmpty || (slots[index].stored && slots[index].sequence >= floor) {
+            resize(including: slot.sequence, keepingFrom: floor)
+            index = Int(truncatingIfNeeded: slot.sequence) & mask
+        }
+        if slots[index].stored { storedCount -= 1 }
+        slots[index] = slot
+        storedCount += 1
+    }
+
+    /// Moves every packet waiting at or above `floor` into a ring (a power of two, at least twice
+    /// the old one) wide enough for them and for `sequence`; older ones are dropped.
+    private mutating func resize(including sequence: Int64, keepingFrom floor: Int64) {
+        var lowest = sequence, highest = sequence
+        for slot in slots where slot.stored && slot.sequence >= floor {
+            lowest = min(lowest, slot.sequence)
+            highest = max(highest, slot.sequence)
+        }
+        var count = max(Self.initialSlots, slots.count * 2)
+        while Int64(count) <= highest - lowest { count *= 2 }
+        var old: [Slot] = Array(repeating: Slot(), count: count)
+        swap(&old, &slots)
+        mask = count - 1
+        storedCount = 0
+        for slot in old where slot.stored && slot.sequence >= floor {
+            slots[Int(truncatingIfNeeded: slot.sequence) & mask] = slot
+            storedCount += 1
+        }
+    }
+
+    /// Removes packet `seq` from the ring (it must be stored), returning its bytes.
+    private mutating func take(_ seq: Int64) -> ArraySlice<UInt8> {
+        let index = Int(truncatingIfNeeded: seq) & mask
+        slots[index].stored = false
+        storedCount -= 1
+        var data: ArraySlice<UInt8> = []
+        swap(&data, &slots[index].data)
+        return data
+    }
+
     /// Drops state below the floor. Amortized: the packet scan runs once the floor has moved by 64
     /// (so at most `maxPacketAge + 64` packets are ever buffered) or a key frame raised it.
     private mutating func evict(force: Bool = false) {
         let floor = self.floor
         if !force, let lastEvictionFloor, floor < lastEvictionFloor + 64 { return }
         lastEvictionFloor = floor
-        // Removed in place (a filtered copy would allocate a dictionary per eviction): by key
-        // when the stretch below the floor is shorter than the table, else by a scan.
-        if evictedBelow != .min, floor - evictedBelow <= Int64(packets.count) {
+        // Slot by slot when the stretch below the floor is shorter than the ring, else by a scan;
+        // the bytes are let go of (they may be a pooled receive buffer).
+        if evictedBelow != .min, floor - evictedBelow <= Int64(slots.count) {
             var seq = evictedBelow
             while seq < floor {
-                packets.removeValue(forKey: seq)
+                if isStored(seq) { _ = take(seq) }
                 seq += 1
             }
         } else {
-            staleKeys.removeAll(keepingCapacity: true)
-            for key in packets.keys where key < floor { staleKeys.append(key) }
-            for key in staleKeys { packets.removeValue(forKey: key) }
+            for index in slots.indices where slots[index].stored && slots[index].sequence < floor { _ = take(slots[index].sequence) }
         }
         evictedBelow = max(evictedBelow, floor)
         history.removeAll { $0.last < floor }
@@ -208,25 +269,28 @@ public struct VP8FrameAssembler: Sendable {
 
     /// Completes the frame containing `seq`, if all its packets are present.
     private mutating func tryComplete(around seq: Int64) -> VP8AssembledFrame? {
-        guard let anchor = packets[seq] else { return nil }
-        let timestamp = anchor.timestamp
+        guard isStored(seq) else { return nil }
+        let timestamp = slots[Int(truncatingIfNeeded: seq) & mask].timestamp
         var steps = 0
         // Walk forward to the frame's end first: packets usually arrive in order, so until the
         // last one is here this stops at the first step and the backward walk never runs.
         var last = seq
         while true {
-            guard let packet = packets[last], packet.timestamp == timestamp else { return nil }
-            if packet.marker { break }
-            guard let next = packets[last + 1] else { return nil }
-            if next.timestamp != timestamp || next.descriptor.isStartOfFrame { break }
+            let index = Int(truncatingIfNeeded: last) & mask
+            if slots[index].marker { break }
+            guard isStored(last + 1) else { return nil }
+            let next = Int(truncatingIfNeeded: last + 1) & mask
+            if slots[next].timestamp != timestamp || slots[next].startOfFrame { break }
             last += 1
             steps += 1
             if steps >= maxPacketsPerFrame { return nil }
         }
         var first = seq
         while true {
-            guard let packet = packets[first], packet.timestamp == timestamp else { return nil }
-            if packet.descriptor.isStartOfFrame { break }
+            guard isStored(first) else { return nil }
+            let index = Int(truncatingIfNeeded: first) & mask
+            guard slots[index].timestamp == timestamp else { return nil }
+            if slots[index].startOfFrame { break }
             first -= 1
             steps += 1
             if steps >= maxPacketsPerFrame { return nil }
@@ -235,17 +299,15 @@ public struct VP8FrameAssembler: Sendable {
     }
 
     private mutating func emit(first: Int64, last: Int64) -> VP8AssembledFrame? {
-        guard let head = packets[first] else { return nil }
+        let headIndex = Int(truncatingIfNeeded: first) & mask
+        let descriptor = slots[headIndex].descriptor
+        let headTimestamp = slots[headIndex].timestamp
+        let keyFrame = VP8PayloadHeader.isKeyFrame(slots[headIndex].data) ?? false
         var data: [UInt8] = []
         swap(&data, &frameBuffer)  // reused when the previous frame's holder has let go of it
         data.removeAll(keepingCapacity: true)
-        for seq in first...last {
-            guard let packet = packets.removeValue(forKey: seq) else { return nil }  // proven present
-            data.append(contentsOf: packet.data)
-        }
+        for seq in first...last { data.append(contentsOf: take(seq)) }  // every one proven present
         frameBuffer = data
-        let descriptor = head.descriptor
-        let keyFrame = VP8PayloadHeader.isKeyFrame(head.data) ?? false
         let temporalId = descriptor.temporalID
         let layerSync = descriptor.layerSync
         let decodable = isDecodable(first: first, keyFrame: keyFrame, tl0PicIdx: descriptor.tl0PicIdx,
@@ -259,7 +321,7 @@ public struct VP8FrameAssembler: Sendable {
         if history.count > maxHistory { history.removeFirst(history.count - maxHistory) }
         return VP8AssembledFrame(data: data, keyFrame: keyFrame, decodable: decodable,
                                  pictureID: descriptor.pictureID?.value, tl0PicIdx: descriptor.tl0PicIdx,
-                                 temporalId: temporalId, layerSync: layerSync, timestamp: head.timestamp,
+                                 temporalId: temporalId, layerSync: layerSync, timestamp: headTimestamp,
                                  firstSequenceNumber: UInt16(truncatingIfNeeded: first),
                                  lastSequenceNumber: UInt16(truncatingIfNeeded: last))
     }

@@ -49,6 +49,24 @@ extension VP8FrameAssembler {
 }
 
 @Suite struct VP8FrameAssemblerTests {
+    /// The ring of waiting packets starts small and grows while packets wait: a key frame of 300
+    /// packets arriving last-first (its start across the 16-bit wrap) completes whole, and then
+    /// a frame whose first packet comes last completes too, with every byte in place.
+    @Test func framesLongerThanTheInitialRingCompleteInAnyOrder() throws {
+        var stream = TestStream(firstSeq: 65_400, budget: 100)
+        let key = try stream.frame(length: 30_000, keyFrame: true)
+        #expect(key.packets.count >= 300)
+        var assembler = VP8FrameAssembler()
+        var frames = try assembler.feed(Array(key.packets.reversed()))
+        #expect(frames.map(\.data) == [key.data])
+        #expect(frames.first?.decodable == true)
+        let delta = try stream.frame(length: 9_000, seed: 11)
+        frames = try assembler.feed(Array(delta.packets.dropFirst()) + [delta.packets[0]])
+        #expect(frames.map(\.data) == [delta.data])
+        #expect(frames.first?.decodable == true)
+        #expect(assembler.bufferedPacketCount == 0)
+    }
+
     @Test func inOrderPacketsGiveOneCompleteKeyFrame() throws {
         var stream = TestStream()
         let (data, packets) = try stream.frame(length: 1000, keyFrame: true)
