@@ -305,20 +305,32 @@ public struct AudioJitterBuffer: Sendable {
     }
 
     private mutating func recordDelay(_ delay: Int64) {
-        // Shifted by hand: `Array.insert(_:at:)` and `remove(at:)` allocate in a debug build.
+        // Shifted by hand (`Array.insert(_:at:)` and `remove(at:)` allocate in a debug build), and
+        // once the window is full only between where the oldest leaves and where the new one
+        // goes: close together when the delays are.
+        let place = Self.firstIndex(notBelow: delay, in: sortedDelays)
         if delayCount == delays.count {  // the oldest leaves
             let leaving = Self.firstIndex(notBelow: delays[delayNext], in: sortedDelays)
-            for index in leaving..<(sortedDelays.count - 1) { sortedDelays[index] = sortedDelays[index + 1] }
-            sortedDelays.removeLast()
+            if place > leaving {
+                for index in leaving..<(place - 1) { sortedDelays[index] = sortedDelays[index + 1] }
+                sortedDelays[place - 1] = delay
+            } else {
+                var index = leaving
+                while index > place {
+                    sortedDelays[index] = sortedDelays[index - 1]
+                    index -= 1
+                }
+                sortedDelays[place] = delay
+            }
+        } else {
+            sortedDelays.append(delay)
+            var index = sortedDelays.count - 1
+            while index > place {
+                sortedDelays[index] = sortedDelays[index - 1]
+                index -= 1
+            }
+            sortedDelays[place] = delay
         }
-        let place = Self.firstIndex(notBelow: delay, in: sortedDelays)
-        sortedDelays.append(delay)
-        var index = sortedDelays.count - 1
-        while index > place {
-            sortedDelays[index] = sortedDelays[index - 1]
-            index -= 1
-        }
-        sortedDelays[place] = delay
         delays[delayNext] = delay
         delayNext = (delayNext + 1) % delays.count
         delayCount = min(delayCount + 1, delays.count)

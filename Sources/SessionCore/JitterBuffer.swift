@@ -43,15 +43,13 @@ public struct JitterBuffer: Sendable {
         case beforeStart
     }
 
-    private struct Slot: Sendable {
-        var sequence: Int64
-        var arrivalMilliseconds: Int64
-        var packet: RTPPacket
-    }
-
     /// The settings in use.
     public let configuration: Configuration
-    private var slots: [Slot?]
+    /// The ring, three arrays wide (so that checking a slot copies no packet): the extended
+    /// sequence number held at each position (`.min`: none), its arrival time, its packet.
+    private var heldSequences: [Int64]
+    private var arrivals: [Int64]
+    private var packets: [RTPPacket?]
     private var unwrapper = SequenceNumberUnwrapper()
     /// Extended sequence number of the next packet to release; nil before the first packet.
     public private(set) var nextToRelease: Int64?
@@ -76,7 +74,9 @@ public struct JitterBuffer: Sendable {
     /// An empty buffer.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
-        slots = Array(repeating: nil, count: configuration.capacity)
+        heldSequences = Array(repeating: .min, count: configuration.capacity)
+        arrivals = Array(repeating: 0, count: configuration.capacity)
+        packets = Array(repeating: nil, count: configuration.capacity)
     }
 
     private func index(_ sequence: Int64) -> Int {
@@ -100,7 +100,7 @@ public struct JitterBuffer: Sendable {
             firstSequence = sequence
             nextToRelease = sequence
             highestSequence = sequence
-            store(Slot(sequence: sequence, arrivalMilliseconds: arrivalMilliseconds, packet: packet))
+            store(packet, sequence: sequence, arrivalMilliseconds: arrivalMilliseconds)
             return (.buffered, sequence)
         }
         if sequence < next {
@@ -117,7 +117,7 @@ public struct JitterBuffer: Sendable {
             return (.late, sequence)
         }
         consecutiveLatePackets = 0
-        if let existing = slots[index(sequence)], existing.sequence == sequence {
+        if isHeld(sequence) {
             return (.duplicate, sequence)
         }
         let capacity = Int64(configuration.capacity)
@@ -127,29 +127,34 @@ public struct JitterBuffer: Sendable {
             var cursor = next
             // Only the held range (≤ capacity slots) needs visiting; beyond `highest` is empty.
             while cursor < newNext && cursor <= highest {
-                if let slot = take(cursor) { overflow(slot.packet) } else { packetsGivenUp += 1 }
+                if let packet = take(cursor) { overflow(packet) } else { packetsGivenUp += 1 }
                 cursor += 1
             }
             if newNext > cursor { packetsGivenUp += newNext - cursor }
             nextToRelease = newNext
         }
-        store(Slot(sequence: sequence, arrivalMilliseconds: arrivalMilliseconds, packet: packet))
+        store(packet, sequence: sequence, arrivalMilliseconds: arrivalMilliseconds)
         if sequence > highest { highestSequence = sequence }
         return (.buffered, sequence)
     }
 
-    private mutating func store(_ slot: Slot) {
-        let position = index(slot.sequence)
-        if slots[position] == nil { count += 1 }
-        slots[position] = slot
+    private mutating func store(_ packet: RTPPacket, sequence: Int64, arrivalMilliseconds: Int64) {
+        let position = index(sequence)
+        if heldSequences[position] == .min { count += 1 }
+        heldSequences[position] = sequence
+        arrivals[position] = arrivalMilliseconds
+        packets[position] = packet
     }
 
-    private mutating func take(_ sequence: Int64) -> Slot? {
+    /// Moves packet `sequence` out of the ring (nil if it is not held).
+    private mutating func take(_ sequence: Int64) -> RTPPacket? {
         let position = index(sequence)
-        guard let slot = slots[position], slot.sequence == sequence else { return nil }
-        slots[position] = nil
+        guard heldSequences[position] == sequence else { return nil }
+        heldSequences[position] = .min
         count -= 1
-        return slot
+        var packet: RTPPacket?
+        swap(&packet, &packets[position])
+        return packet
     }
 
     /// Releases, in sequence order, every packet that is ready at `nowMilliseconds`: the run
@@ -160,8 +165,8 @@ public struct JitterBuffer: Sendable {
         guard var next = nextToRelease, let highest = highestSequence else { return 0 }
         var givenUp: Int64 = 0
         while next <= highest {
-            if let slot = take(next) {
-                deliver(slot.packet)
+            if let packet = take(next) {
+                deliver(packet)
                 next += 1
                 continue
             }
@@ -169,11 +174,11 @@ public struct JitterBuffer: Sendable {
             // or was released, and everything released is below `next`).
             var after = next + 1
             while after <= highest && !isHeld(after) { after += 1 }
-            guard after <= highest, let waiting = slots[index(after)] else {
+            guard after <= highest else {
                 next = highest + 1
                 break
             }
-            guard nowMilliseconds - waiting.arrivalMilliseconds >= configuration.maxDelayMilliseconds else { break }
+            guard nowMilliseconds - arrivals[index(after)] >= configuration.maxDelayMilliseconds else { break }
             givenUp += after - next
             next = after
         }
@@ -190,8 +195,8 @@ public struct JitterBuffer: Sendable {
         if isHeld(next) { return .min }
         var after = next + 1
         while after <= highest && !isHeld(after) { after += 1 }
-        guard after <= highest, let waiting = slots[index(after)] else { return nil }
-        return waiting.arrivalMilliseconds + configuration.maxDelayMilliseconds
+        guard after <= highest else { return nil }
+        return arrivals[index(after)] + configuration.maxDelayMilliseconds
     }
 
     /// Moves the release point forward to `sequence` (held, and above the release point),
@@ -211,7 +216,7 @@ public struct JitterBuffer: Sendable {
     }
 
     private func isHeld(_ sequence: Int64) -> Bool {
-        slots[index(sequence)]?.sequence == sequence
+        heldSequences[index(sequence)] == sequence
     }
 
     /// Extended sequence numbers between the release point and the highest packet that are not
