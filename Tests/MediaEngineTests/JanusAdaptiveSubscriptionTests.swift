@@ -54,9 +54,9 @@ import Testing
         let audios = [try await carol.subscribe(toMicrophoneOf: "p1"), try await carol.subscribe(toMicrophoneOf: "p2")]
         try await carol.setJanusSpeakerRanking(Self.ranking)
         try await videos["p4"]!.setPinned(true)
-        func decoded() async throws -> [String: Int64] {
-            var counts: [String: Int64] = [:]
-            for (id, video) in videos { counts[id] = try await video.stats().framesDecoded }
+        func decoded() async throws -> [String: Int] {
+            var counts: [String: Int] = [:]
+            for (id, video) in videos { counts[id] = Int(try await video.stats().framesDecoded) }
             return counts
         }
         #expect(try await JanusRoomModelTests.wait(seconds: 10) { try await decoded().values.allSatisfy { $0 >= 30 } })
@@ -164,6 +164,8 @@ import Testing
         }
     }
 
+    struct ShapingFailed: Error { var description: String }
+
     /// Runs `tc` on the peer host (where Janus runs): its egress is carol's downlink.
     static func shapeJanusSide(_ arguments: [String]) throws {
         let process = Process()
@@ -171,7 +173,7 @@ import Testing
         try process.run()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw PrivateNamespace.Missing(description: "tc \(arguments.joined(separator: " ")) exited \(process.terminationStatus)")
+            throw ShapingFailed(description: "tc \(arguments.joined(separator: " ")) exited \(process.terminationStatus)")
         }
     }
 }
