@@ -8,14 +8,11 @@ import Simulcast
 /// through the subscription's `configure` with `streams: [{mid, send: false}]` (resume:
 /// `send: true`), which Janus 1.1's VideoRoom applies per subscriber stream.
 ///
-/// The downlink estimate is what the hosted room's forwarder reads as a subscriber's bandwidth:
-/// each received video's receive-side estimate (`VideoReceiver`'s REMB estimator: incoming rate
-/// and RFC 3550 loss, `BandwidthEstimator`), summed over the received videos; a paused video's
-/// estimate is frozen at the pause (max of frozen and latest, as `RoomNode` does), since nothing
-/// arrives to measure; the audio the subscriber receives is added back (the estimators count
-/// video only) before the policy budgets audio first (`audioBitsPerSecond` per stream, as the
-/// hosted room). A video's need is the default target bitrate (`LayerBitrates`) of the frame
-/// size it arrives at: the client does not step a stream down its layers before pausing it.
+/// The downlink estimate is `JanusDownlinkEstimate`: the receive-side `BandwidthEstimator` (the
+/// one behind a hosted viewer's REMB) over everything the connection reads, audio included; the
+/// policy budgets audio first (`audioBitsPerSecond` per stream, as the hosted room). A video's
+/// need is the default target bitrate (`LayerBitrates`) of the frame size it arrives at: the
+/// client does not step a stream down its layers before pausing it.
 ///
 /// Ranking: `speakerRanking` (participant ids, most dominant first; default: the roster's join
 /// order), the one seam an active-speaker detector plugs into. Evaluated at most every
@@ -34,8 +31,7 @@ final class JanusAdaptiveSubscriptions {
     private(set) var pinned: Set<String> = []
     /// Subscriber mids the app disabled (`.disabled` preference): not received, not budgeted.
     private var disabledByApp: Set<String> = []
-    /// Each paused key's estimate when it was paused.
-    private var frozenEstimate: [String: Int] = [:]
+    private var downlink = JanusDownlinkEstimate()
     private var lastEvaluation: Int64?
     /// The downlink estimate of the last evaluation (bits per second; nil before any video arrived).
     private(set) var estimatedBitsPerSecond: Int?
@@ -65,10 +61,13 @@ final class JanusAdaptiveSubscriptions {
 
     /// One evaluation over what the subscriber connection receives now. Returns the `configure`
     /// settings that carry out the policy's pauses and resumes, and its events in order.
-    func evaluate(streams: [JanusReceivedStream], roster: JanusRoomRoster,
+    func evaluate(streams: [JanusReceivedStream], bytesReceived: Int64, roster: JanusRoomRoster,
                   nowMilliseconds now: Int64) -> (settings: [JanusVideoRoomRequest.StreamSetting], events: [AdaptiveSubscriptionEvent]) {
         if let last = lastEvaluation, now - last < Self.intervalMilliseconds, now >= last { return ([], []) }
-        var estimate = 0, measured = false
+        downlink.observe(bytesReceived: bytesReceived, streams: streams, nowMilliseconds: now)
+        guard let available = downlink.bitsPerSecond else { return ([], []) }
+        lastEvaluation = now
+        estimatedBitsPerSecond = available
         var video: [AdaptiveVideoStream] = []
         var audio: [AdaptiveAudioStream] = []
         var mids: [String: String] = [:]
@@ -81,34 +80,21 @@ final class JanusAdaptiveSubscriptions {
             guard !disabledByApp.contains(stream.mid) else { continue }
             let key = Self.key(of: stream)
             let statistics = stream.subscriber.statistics.video
-            if statistics.packetsReceived > 0 {
-                let latest = Int(clamping: statistics.bandwidthEstimateBitsPerSecond)
-                let (sum, overflow) = estimate.addingReportingOverflow(frozenEstimate[key].map { max($0, latest) } ?? latest)
-                estimate = overflow ? .max : sum
-                measured = true
-            }
             let muted = roster.participant(id: stream.publisherId)?.tracks.contains { $0.kind == .microphone && $0.muted } ?? false
             video.append(AdaptiveVideoStream(participantId: key, isMuted: muted, isPinned: pinned.contains(key),
                                              dominanceRank: ranking.firstIndex(of: key), requiredBitsPerSecond: Self.need(statistics),
                                              isScreenShare: stream.kind == .screenShare))
             mids[key] = stream.mid
         }
-        frozenEstimate = frozenEstimate.filter { mids[$0.key] != nil }
-        guard measured else { return ([], []) }
-        lastEvaluation = now
-        let available = audio.reduce(estimate) { $0.addingReportingOverflow($1.requiredBitsPerSecond).overflow ? .max : $0 + $1.requiredBitsPerSecond }
-        estimatedBitsPerSecond = available
         let decision = policy.update(availableBitsPerSecond: available, video: video, audio: audio, atMilliseconds: now)
         var settings: [JanusVideoRoomRequest.StreamSetting] = []
         for event in decision.events {
             guard let mid = mids[event.participantId] else { continue }
             switch event.kind {
             case .paused:
-                frozenEstimate[event.participantId] = streams.first { $0.mid == mid }
-                    .map { Int(clamping: $0.subscriber.statistics.video.bandwidthEstimateBitsPerSecond) }
                 settings.append(.init(mid: mid, send: false))
             case .resumed:
-                frozenEstimate[event.participantId] = nil
+                downlink.resumed(mid: mid, nowMilliseconds: now)
                 settings.append(.init(mid: mid, send: true))
             }
         }

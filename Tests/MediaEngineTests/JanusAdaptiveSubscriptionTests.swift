@@ -61,7 +61,10 @@ import Testing
         }
         #expect(try await JanusRoomModelTests.wait(seconds: 10) { try await decoded().values.allSatisfy { $0 >= 30 } })
         let unsqueezed = try await carol.janusAdaptiveState()
-        print("carol before the squeeze: estimate \(unsqueezed.estimatedBitsPerSecond.map(String.init) ?? "none") bps, paused \(unsqueezed.paused)")
+        var bitrates: [String] = []
+        for id in Self.publishers { bitrates.append("\(id) \(try await videos[id]!.stats().bitsPerSecond / 1000) kbps") }
+        print("carol before the squeeze: estimate \(unsqueezed.estimatedBitsPerSecond.map(String.init) ?? "none") bps, paused \(unsqueezed.paused), "
+              + "videos \(bitrates)")
         #expect(unsqueezed.paused.isEmpty)
 
         // The squeeze: 300 kbps from the Janus host to us.
