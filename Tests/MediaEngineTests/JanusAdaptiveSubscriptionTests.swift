@@ -26,8 +26,9 @@ import Testing
         var cameras: [LocalVideoTrack] = []
         var microphones: [LocalAudioTrack] = []
         for id in Self.publishers {
+            // Publishers only: what they would receive would cross the squeezed link too.
             let participant = try await engine.joinJanusRoom(url: harness.url, room: 1234, participantId: id,
-                                                             localAddress: PrivateNamespace.localAddress)
+                                                             localAddress: PrivateNamespace.localAddress, autoConsume: false)
             if id == "p1" || id == "p2" {
                 let microphone = participant.createMicrophoneAudioTrack()
                 try await participant.publish(microphone)
@@ -66,6 +67,12 @@ import Testing
         print("carol before the squeeze: estimate \(unsqueezed.estimatedBitsPerSecond.map(String.init) ?? "none") bps, paused \(unsqueezed.paused), "
               + "videos \(bitrates)")
         #expect(unsqueezed.paused.isEmpty)
+        let audioBefore = try await Self.audioPackets(carol)
+        try await Task.sleep(for: .seconds(1))
+        let audioBaseline = zip(audioBefore, try await Self.audioPackets(carol)).map { $1 - $0 }
+        var audioLoss: [String] = []
+        for audio in audios { let stats = try await audio.stats(); audioLoss.append("\(stats.packetsLost) lost, \(stats.framesDecoded) decoded") }
+        print("p1/p2 audio packets in a second before the squeeze: \(audioBaseline), \(audioLoss)")
 
         // The squeeze: 300 kbps from the Janus host to us.
         try Self.shapeJanusSide(["qdisc", "add", "dev", "veth-peer", "root", "tbf", "rate", "300kbit", "burst", "4kb", "latency", "50ms"])
@@ -94,6 +101,9 @@ import Testing
             }
         }
         let squeezeState = try await carol.janusAdaptiveState()
+        audioLoss = []
+        for audio in audios { let stats = try await audio.stats(); audioLoss.append("\(stats.packetsLost) lost, \(stats.framesDecoded) decoded") }
+        print("p1/p2 audio under the squeeze: \(audioLoss)")
         print("carol under the squeeze: estimate \(squeezeState.estimatedBitsPerSecond.map(String.init) ?? "none") bps, "
               + "paused \(squeezeState.paused); p1/p2 audio packets per second \(audioPerSecond); paused camera packets \(String(describing: pausedStill))")
         #expect(audioPerSecond.allSatisfy { $0.allSatisfy { $0 >= 10 } })
@@ -151,15 +161,9 @@ import Testing
         return counts
     }
 
-    /// 30 fps of noise frames (the encoder spends its whole target bitrate on them), cycled.
+    /// 30 fps of moving bars (`capturedFrame`), 60 frames cycled.
     static func film(_ cameras: [LocalVideoTrack], seconds: Int) async throws {
-        var state: UInt32 = 12345
-        let frames = try (0..<15).map { _ in
-            try VideoFrame(packedI420: (0..<(320 * 180 * 3 / 2)).map { _ in
-                state = state &* 1_664_525 &+ 1_013_904_223
-                return UInt8(truncatingIfNeeded: state >> 24)
-            }, width: 320, height: 180)
-        }
+        let frames = try (0..<60).map { try capturedFrame(width: 320, height: 180, index: $0) }
         let start = ContinuousClock.now
         for index in 0..<(seconds * 30) {
             for camera in cameras { try camera.push(frames[index % frames.count]) }
