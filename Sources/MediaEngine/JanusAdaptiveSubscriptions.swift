@@ -64,7 +64,7 @@ final class JanusAdaptiveSubscriptions {
     func evaluate(streams: [JanusReceivedStream], bytesReceived: Int64, roster: JanusRoomRoster,
                   nowMilliseconds now: Int64) -> (settings: [JanusVideoRoomRequest.StreamSetting], events: [AdaptiveSubscriptionEvent]) {
         if let last = lastEvaluation, now - last < Self.intervalMilliseconds, now >= last { return ([], []) }
-        downlink.observe(bytesReceived: bytesReceived, streams: streams, nowMilliseconds: now)
+        downlink.observe(bytesReceived: bytesReceived, streams: streams.map(JanusDownlinkEstimate.counts), nowMilliseconds: now)
         guard let available = downlink.bitsPerSecond else { return ([], []) }
         lastEvaluation = now
         estimatedBitsPerSecond = available

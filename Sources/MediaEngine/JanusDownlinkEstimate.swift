@@ -36,9 +36,16 @@ struct JanusDownlinkEstimate {
         graceUntil[mid] = now + Self.resumeGraceMilliseconds
     }
 
+    /// RFC 3550 A.3's counts of one received stream: expected (received + cumulative lost) and received packets.
+    struct StreamCounts: Equatable {
+        var mid: String
+        var expected: Int64
+        var received: Int64
+    }
+
     /// Takes what the connection received so far (`bytesReceived`: the demultiplexer's count) and,
     /// every `reportIntervalMilliseconds`, the loss of `streams` since the previous report.
-    mutating func observe(bytesReceived: Int64, streams: [JanusReceivedStream], nowMilliseconds now: Int64) {
+    mutating func observe(bytesReceived: Int64, streams: [StreamCounts], nowMilliseconds now: Int64) {
         // A new connection counts from zero again.
         if let prior = bytesPrior, bytesReceived > prior {
             estimator.packetReceived(bytes: Int(clamping: bytesReceived - prior), nowMilliseconds: now)
@@ -49,14 +56,13 @@ struct JanusDownlinkEstimate {
         lastReport = now
         var expected: Int64 = 0, received: Int64 = 0
         var next: [String: (expected: Int64, received: Int64)] = [:]
-        for stream in streams {
-            let counts = Self.counts(stream)
-            next[stream.mid] = counts
+        for counts in streams {
+            next[counts.mid] = (counts.expected, counts.received)
             // A stream new since the previous report counts from this one.
-            guard let prior = priors[stream.mid] else { continue }
+            guard let prior = priors[counts.mid] else { continue }
             let arrived = max(0, counts.received - prior.received)
             received += arrived
-            if let until = graceUntil[stream.mid], now < until {
+            if let until = graceUntil[counts.mid], now < until {
                 expected += arrived
             } else {
                 expected += max(arrived, counts.expected - prior.expected)
@@ -70,12 +76,14 @@ struct JanusDownlinkEstimate {
         reports += 1
     }
 
-    /// RFC 3550 A.3's expected (received + cumulative lost) and received packets of one stream.
-    private static func counts(_ stream: JanusReceivedStream) -> (expected: Int64, received: Int64) {
+    /// The counts of a stream the connection receives (its video or its audio receiver's).
+    static func counts(of stream: JanusReceivedStream) -> StreamCounts {
         let statistics = stream.subscriber.statistics
         if stream.kind == .microphone {
-            return (statistics.audio.packetsReceived + max(0, statistics.audio.packetsLost), statistics.audio.packetsReceived)
+            return StreamCounts(mid: stream.mid, expected: statistics.audio.packetsReceived + max(0, statistics.audio.packetsLost),
+                                received: statistics.audio.packetsReceived)
         }
-        return (statistics.video.packetsReceived + max(0, statistics.video.packetsLost), statistics.video.packetsReceived)
+        return StreamCounts(mid: stream.mid, expected: statistics.video.packetsReceived + max(0, statistics.video.packetsLost),
+                            received: statistics.video.packetsReceived)
     }
 }
