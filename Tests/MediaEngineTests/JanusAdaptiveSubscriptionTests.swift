@@ -13,6 +13,9 @@ import Testing
 /// subscriptions must pause videos in that order (reason `leastDominance`), Janus must stop
 /// relaying a paused one (its packets stop reaching her socket), audio must keep arriving every
 /// second, and after the squeeze every video must resume (`networkStable`) and decode again.
+/// Then `setWebcamQuality(.low)` on p6's two-layer camera (640x360 + 320x180) caps what it sends
+/// through Janus: carol, asking for the top substream, gets 320x180. Publishers join with
+/// `autoConsume: false`: what they received would cross the squeezed link too.
 @Suite(.serialized) struct JanusAdaptiveSubscriptionTests {
     static let publishers = ["p1", "p2", "p3", "p4", "p5"]
     static let ranking = ["p3", "p1", "p5", "p2", "p4"]
@@ -38,10 +41,17 @@ import Testing
             try await participant.publish(camera)
             cameras.append(camera)
         }
+        // p6 publishes two layers (640x360 + 320x180) that carol watches only at the end, for the webcam cap.
+        let p6 = try await engine.joinJanusRoom(url: harness.url, room: 1234, participantId: "p6",
+                                                localAddress: PrivateNamespace.localAddress, autoConsume: false)
+        let p6Camera = try p6.createCameraVideoTrack(encoderConfig: .h360p)
+        try await p6.publish(p6Camera)
         let filming = Task { try await Self.film(cameras, seconds: 80) }
+        let filmingP6 = Task { try await Self.film([p6Camera], width: 640, height: 360, seconds: 80) }
         let speaking = microphones.map { microphone in Task { try await JanusRoomAPITests.speak(into: microphone, seconds: 80) } }
         defer {
             filming.cancel()
+            filmingP6.cancel()
             speaking.forEach { $0.cancel() }
         }
 
@@ -49,7 +59,7 @@ import Testing
         let carol = try await carolEngine.joinJanusRoom(url: harness.url, room: 1234, participantId: "carol",
                                                         localAddress: PrivateNamespace.localAddress, mode: .recvOnly, autoConsume: false)
         let carolLog = EventLog(carol)
-        #expect(try await JanusRoomModelTests.wait(seconds: 10) { try await carol.participants.count == 5 })
+        #expect(try await JanusRoomModelTests.wait(seconds: 10) { try await carol.participants.count == 6 })
         var videos: [String: RemoteVideoTrack] = [:]
         for id in Self.publishers { videos[id] = try await carol.subscribe(to: id) }
         let audios = [try await carol.subscribe(toMicrophoneOf: "p1"), try await carol.subscribe(toMicrophoneOf: "p2")]
@@ -145,6 +155,20 @@ import Testing
         #expect(pauses.count >= 2 && Array(pauses.prefix(2)) == Array(Self.pauseOrder.prefix(2)))
         #expect(orderKept && paused.isEmpty)
         #expect(!carolLog.all.contains { if case .failure = $0 { true } else { false } })
+
+        // setWebcamQuality on a Janus publisher caps its encoder: carol, asking Janus for p6's top
+        // substream, gets 640x360 until p6 caps at .low, then 320x180 (Janus falls back to the
+        // substream that still flows).
+        let fromP6 = try await carol.subscribe(to: "p6")
+        try await fromP6.setQuality(.high)
+        let large = VideoSize(width: 640, height: 360), small = VideoSize(width: 320, height: 180)
+        #expect(try await JanusRoomModelTests.wait(seconds: 10) { try await fromP6.stats().frameSize == large })
+        try await p6Camera.setWebcamQuality(.low)
+        let capped = ContinuousClock.now
+        #expect(try await JanusRoomModelTests.wait(seconds: 10) { try await fromP6.stats().frameSize == small })
+        let sending = try await p6Camera.stats().sendingLayers
+        print("p6 capped at .low: sending layers \(sending), carol receives 320x180 \(ContinuousClock.now - capped) after the cap")
+        #expect(sending == [0])
         _ = audios
         await carolEngine.close()
         await engine.close()
@@ -162,8 +186,8 @@ import Testing
     }
 
     /// 30 fps of moving bars (`capturedFrame`), 60 frames cycled.
-    static func film(_ cameras: [LocalVideoTrack], seconds: Int) async throws {
-        let frames = try (0..<60).map { try capturedFrame(width: 320, height: 180, index: $0) }
+    static func film(_ cameras: [LocalVideoTrack], width: Int = 320, height: Int = 180, seconds: Int) async throws {
+        let frames = try (0..<60).map { try capturedFrame(width: width, height: height, index: $0) }
         let start = ContinuousClock.now
         for index in 0..<(seconds * 30) {
             for camera in cameras { try camera.push(frames[index % frames.count]) }
