@@ -9,9 +9,6 @@ public enum JanusRoomLimitation: String, Sendable, Hashable, CaseIterable, Custo
     /// layer); `subscribe(toScreenShareOf:)` receives the publisher's video stream Janus lists
     /// with the description "screen".
     case screenShareQuality
-    /// Pinning orders the engine's adaptive subscriptions of a hosted room; in a Janus room the
-    /// app chooses each video's layer itself (`setQuality`, `setViewPort`).
-    case pinning
     /// The microphone rides the camera's peer connection; adding it to a running one needs a
     /// renegotiation (a `configure` with a new JSEP offer), which the engine does not do.
     case microphoneAfterCamera
@@ -23,7 +20,6 @@ public enum JanusRoomLimitation: String, Sendable, Hashable, CaseIterable, Custo
         switch self {
         case .screenSharePublishing: return "publishing a screen share (a second video stream of the publisher is not offered to Janus)"
         case .screenShareQuality: return "choosing a screen share's layer (Janus relays a screen share as published, one layer)"
-        case .pinning: return "pinning (Janus runs no adaptive subscriptions; choose each video's layer with setQuality or setViewPort)"
         case .microphoneAfterCamera:
             return "publishing the microphone after the camera (both ride one peer connection and the engine does not renegotiate it: publish the microphone first)"
         case .unpublishingMicrophoneAlone:

@@ -52,6 +52,8 @@ final class JanusRoomRuntime: RoomBackend {
     private var lastKeepAliveMicroseconds: Int64 = 0
     /// The one subscriber peer connection: every consumed stream of the room (`JanusSubscriberConnection`).
     private(set) var receiving: JanusSubscriberConnection!
+    /// Client-side adaptive subscriptions over what `receiving` carries (`JanusAdaptiveSubscriptions`).
+    let adaptive = JanusAdaptiveSubscriptions()
     /// With `autoConsume`, every camera and microphone of the room is consumed as it appears.
     let autoConsumes: Bool
     /// `.roomJoined` was applied: participants reported from now on arrived after us.
@@ -92,6 +94,7 @@ final class JanusRoomRuntime: RoomBackend {
             return (participant?.id ?? "\(feed)", kind)
         }
         receiving.onStreamStarted = { [weak self] in self?.openFrames(of: $0) }
+        adaptive.speakerRanking = { [weak self] in self?.model.roster.participants.map(\.id) ?? [] }
     }
 
     func join(_ participantId: String, events: AsyncStream<ParticipantEvent>.Continuation, keyProvider: E2EEKeyProvider?,
@@ -306,6 +309,9 @@ final class JanusRoomRuntime: RoomBackend {
         case let .viewPort(size): spatial = size.height <= 180 ? 0 : size.height <= 360 ? 1 : 2
         case .disabled: send = false
         }
+        adaptive.setDisabledByApp(!send, mid: stream.mid)
+        // A video adaptive subscriptions paused stays paused at Janus until they resume it.
+        if adaptive.isPaused(JanusAdaptiveSubscriptions.key(of: stream)) { send = false }
         // From the worker: a refusal or a failure reaches the participant as a `.failure` event.
         let events = events
         receiving.configure([.init(mid: stream.mid, send: send, substream: spatial)]) { failure in
@@ -319,8 +325,10 @@ final class JanusRoomRuntime: RoomBackend {
         throw .unsupportedInJanusRoom(.screenShareQuality)
     }
 
+    /// docs/adaptive-subscriptions.md: a pinned video is paused last by the client-side adaptive
+    /// subscriptions (`JanusAdaptiveSubscriptions`).
     func setPinned(_ pinned: Bool, subscriber subscriberId: String, publisher publisherId: String) throws(EngineError) {
-        throw .unsupportedInJanusRoom(.pinning)
+        adaptive.setPinned(pinned, key: JanusAdaptiveSubscriptions.key(of: try receivedVideo(subscriberId, publisherId)))
     }
 
     func stats(subscriber subscriberId: String, publisher publisherId: String) throws(EngineError) -> RemoteVideoStats {
@@ -409,6 +417,7 @@ final class JanusRoomRuntime: RoomBackend {
         applyKeyChanges(now: now)
         if let session { feeds.pass(session.publisher, at: now, pacingPushes: true, events: events) }
         receiving.pass()
+        if model.mode.receives { adaptSubscriptions() }
         for stream in receiving.streams.values {
             if let video = stream.video, let state = video.takeE2EEStateChange() {
                 events?.yield(.e2eeStateChanged(publisherId: video.publisherId, state: state))
@@ -417,6 +426,22 @@ final class JanusRoomRuntime: RoomBackend {
         let playoutNow = clock.monotonicMicroseconds()
         for stream in receiving.streams.values { stream.audio?.playDueSteps(now: playoutNow) }
         if now - lastKeepAliveMicroseconds > Self.keepAliveIntervalMicroseconds { sendKeepAlives(now: now) }
+    }
+
+    /// Client-side adaptive subscriptions: the policy's pauses and resumes go to Janus as one
+    /// subscriber `configure` (`send` per mid), and to the app as the hosted room's events.
+    private func adaptSubscriptions() {
+        let pass = adaptive.evaluate(streams: Array(receiving.streams.values), bytesReceived: receiving.demultiplexer?.bytesReceived ?? 0,
+                                     roster: model.roster,
+                                     nowMilliseconds: clock.monotonicMilliseconds())
+        guard !pass.events.isEmpty else { return }
+        let events = events
+        if !pass.settings.isEmpty {
+            receiving.configure(pass.settings) { failure in events?.yield(.failure(.systemFailure("Janus configure: \(failure)"))) }
+        }
+        for event in pass.events {
+            events?.yield(ParticipantEvent(adaptive: event, screenShareOwner: RoomNode.screenShareOwner(event.participantId)))
+        }
     }
 
     /// Every Janus session of the room (the publisher's, the subscription's) kept alive, from the worker.

@@ -19,3 +19,25 @@ extension LocalParticipant {
         }
     }
 }
+
+extension LocalParticipant {
+    /// Replaces the speaker ranking this participant's Janus room orders adaptive subscriptions
+    /// by (participant ids, most dominant first), as an active-speaker detector would.
+    package func setJanusSpeakerRanking(_ ranking: [String]) async throws(EngineError) {
+        let roomId = roomId
+        try await loop.perform { runtime throws(EngineError) in
+            guard let room = runtime.rooms[roomId] as? JanusRoomRuntime else { throw .closed("room \(roomId)") }
+            room.adaptive.speakerRanking = { ranking }
+        }
+    }
+
+    /// This participant's client-side adaptive subscriptions in its Janus room: the downlink
+    /// estimate of the last evaluation and whose videos are paused (sorted).
+    package func janusAdaptiveState() async throws(EngineError) -> (estimatedBitsPerSecond: Int?, paused: [String]) {
+        let roomId = roomId
+        return try await loop.perform { runtime throws(EngineError) in
+            guard let room = runtime.rooms[roomId] as? JanusRoomRuntime else { throw .closed("room \(roomId)") }
+            return (room.adaptive.estimatedBitsPerSecond, room.adaptive.pausedKeys)
+        }
+    }
+}

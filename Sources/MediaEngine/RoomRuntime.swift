@@ -35,14 +35,7 @@ final class RoomRuntime {
         if let hold = options.tuning.resumeHoldMilliseconds { adaptive.resumeHoldMilliseconds = hold }
         room = RoomNode(adaptive: adaptive, clock: clock)
         room.onAdaptiveEvent = { [unowned self] record in
-            let event: ParticipantEvent
-            let key = record.event.participantId
-            switch (record.event.kind, RoomNode.screenShareOwner(key)) {
-            case let (.paused(reason), nil): event = .subscriptionPaused(publisherId: key, reason: reason)
-            case let (.resumed(reason), nil): event = .subscriptionResumed(publisherId: key, reason: reason)
-            case let (.paused(reason), owner?): event = .screenShareSubscriptionPaused(publisherId: owner, reason: reason)
-            case let (.resumed(reason), owner?): event = .screenShareSubscriptionResumed(publisherId: owner, reason: reason)
-            }
+            let event = ParticipantEvent(adaptive: record.event, screenShareOwner: RoomNode.screenShareOwner(record.event.participantId))
             participants[record.subscriberId]?.events.yield(event)
         }
     }

@@ -24,6 +24,8 @@ public final class BundledStreamDemultiplexer {
     /// The MID extension's id in the negotiated sections (the same in every section of a bundle).
     public var midExtensionID: UInt8?
     public private(set) var datagramsReceived: Int64 = 0
+    /// Bytes of every datagram read (the whole downlink, for a receive-side estimate of it).
+    public private(set) var bytesReceived: Int64 = 0
     /// RTP or RTCP with no endpoint to take it (no route for its SSRC or mid).
     public private(set) var unroutedDatagrams: Int64 = 0
 
@@ -72,6 +74,7 @@ public final class BundledStreamDemultiplexer {
 
     private func dispatch(length: Int, from source: NetworkEndpoint) {
         datagramsReceived += 1
+        bytesReceived += Int64(length)
         guard length >= 12 else {
             unroutedDatagrams += 1
             return
