@@ -1,0 +1,109 @@
+import EngineCore
+import RTPWire
+import SessionCore
+import Simulcast
+import Synchronization
+import Testing
+@testable import MediaEngine
+
+/// A clock the test moves by hand, shared by the endpoints and the room's speakers and quality.
+final class HandClock: Sendable {
+    private let microseconds = Atomic<Int64>(10_000_000)
+    var now: Int64 { microseconds.load(ordering: .relaxed) }
+    func advance(milliseconds: Int64) { microseconds.add(milliseconds * 1_000, ordering: .relaxed) }
+    var mediaClock: MediaClock {
+        MediaClock(monotonicMicroseconds: { [self] in now }, wallMicroseconds: { [self] in 1_700_000_000_000_000 + now })
+    }
+}
+
+/// A received Janus stream as `JanusSubscriberConnection` makes one (plain RTP, no socket: the
+/// test hands its endpoint datagrams), and the Opus packets a publisher's microphone sends.
+struct ReceivedJanusAudio {
+    let stream: JanusReceivedStream
+    private(set) var sequence: UInt16 = 0
+    let ssrc: UInt32
+
+    init(publisherId: String, feed: Int, mid: String, ssrc: UInt32, kind: PublishedTrackKind = .microphone,
+         clock: HandClock) throws {
+        let subscriber = try Subscriber(configuration: SubscriberConfiguration(localSSRC: 0x0500_0000 + UInt32(feed),
+                                                                               security: .insecurePlaintext),
+                                        transport: nil, clock: clock.mediaClock)
+        subscriber.rtcpSink = { _ in }
+        stream = JanusReceivedStream(publisherId: publisherId, feed: feed, feedMid: "0", mid: mid, kind: kind, subscriber: subscriber)
+        self.ssrc = ssrc
+    }
+
+    /// One 20 ms Opus packet carrying the RFC 6464 level (extension id 1, `RTPHeaderExtensionMap.defaults`).
+    mutating func receive(dBov: UInt8, voice: Bool) throws {
+        sequence &+= 1
+        let extensions = try RTPHeaderExtensions(elements: [RTPHeaderExtensionElement(id: 1, data: [(voice ? 0x80 : 0) | dBov])])
+        let packet = try RTPPacket(header: RTPHeader(payloadType: 111, sequenceNumber: sequence, timestamp: UInt32(sequence) * 960,
+                                                     ssrc: ssrc, extensions: extensions),
+                                   payload: [0xF8, 0xFF, 0xFE]).serialized()
+        stream.subscriber.handle(datagram: packet, from: nil)
+    }
+}
+
+/// `JanusRoomSpeakers` (issue 28 item 5) with no Janus: the levels of received microphones (as
+/// their endpoints parse them) and the local participant's own go into the room's detector, the
+/// events a hosted room tells come out, the ranking orders participants by dominance, and the
+/// evaluation timer is armed only while audio flows.
+struct JanusRoomSpeakersTests {
+    @Test func receivedLevelsAndOurOwnMakeTheHostedRoomsSpeakerEvents() throws {
+        let clock = HandClock()
+        let speakers = JanusRoomSpeakers(clock: clock.mediaClock)
+        var alice = try ReceivedJanusAudio(publisherId: "alice", feed: 11, mid: "0", ssrc: 0xA11CE, clock: clock)
+        var carol = try ReceivedJanusAudio(publisherId: "carol", feed: 13, mid: "2", ssrc: 0xCA401, clock: clock)
+        let video = try ReceivedJanusAudio(publisherId: "alice", feed: 11, mid: "1", ssrc: 0xA11CF, kind: .camera, clock: clock)
+        for stream in [alice, carol, video] { speakers.attach(stream.stream) }
+        #expect(video.stream.subscriber.onAudioLevel == nil)
+        #expect(speakers.nextEvaluationDue == nil)  // nothing flows: no timer
+
+        var told: [ParticipantEvent] = []
+        /// `milliseconds` of 20 ms frames: alice at `alice` dBov, carol silent, bob (us) at `bob` dBov.
+        func run(milliseconds: Int64, alice aliceLevel: UInt8?, bob bobLevel: UInt8?) throws {
+            for step in 0..<(milliseconds / 20) {
+                if let aliceLevel { try alice.receive(dBov: aliceLevel, voice: true) }
+                try carol.receive(dBov: 127, voice: false)
+                speakers.observeLocal(AudioLevel(clampingLevel: bobLevel ?? 127, voiceActivity: bobLevel != nil),
+                                      participantId: "bob", trackId: "bob-mic", ssrc: 0xB0B)
+                clock.advance(milliseconds: 20)
+                if step % 5 == 4 {
+                    #expect(speakers.nextEvaluationDue.map { $0 <= clock.now } == true)
+                    told += speakers.serviceIfDue()
+                }
+            }
+        }
+        try run(milliseconds: 1_000, alice: 20, bob: nil)
+        #expect(told.contains(.dominantSpeakerChanged("alice")))
+        let firstSnapshot = told.compactMap { if case let .activeSpeakersChanged(list) = $0 { list } else { nil } }.first
+        #expect(firstSnapshot?.map(\.participantId) == ["alice"])
+        #expect(firstSnapshot?.first?.trackId == "microphone-0")
+        #expect(speakers.dominanceRanking().first == "alice")
+        #expect(Set(speakers.dominanceRanking()) == ["alice", "bob", "carol"])
+
+        // We (bob) speak louder, alice falls silent: the stage moves to us, as the hosted room
+        // counts a participant's own microphone.
+        told.removeAll()
+        try run(milliseconds: 1_500, alice: nil, bob: 10)
+        #expect(told.last { if case .dominantSpeakerChanged = $0 { true } else { false } } == .dominantSpeakerChanged("bob"))
+        #expect(speakers.dominanceRanking().prefix(2) == ["bob", "alice"])
+
+        // bob stops too: the snapshot empties once, then with nothing flowing no timer is armed.
+        told.removeAll()
+        for _ in 0..<5 {
+            clock.advance(milliseconds: 100)
+            told += speakers.serviceIfDue()
+        }
+        #expect(told == [.activeSpeakersChanged([])])
+        #expect(speakers.nextEvaluationDue == nil)
+
+        // alice's stream ends (unsubscribed): her levels reach nobody; she leaves: she is forgotten.
+        speakers.detach(alice.stream)
+        #expect(alice.stream.subscriber.onAudioLevel == nil)
+        try alice.receive(dBov: 5, voice: true)
+        #expect(speakers.nextEvaluationDue == nil)  // a detached stream's level reaches nobody
+        speakers.removeParticipant("alice")
+        #expect(!speakers.dominanceRanking().contains("alice"))
+    }
+}

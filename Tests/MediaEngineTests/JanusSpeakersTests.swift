@@ -1,0 +1,119 @@
+import Foundation
+import InteropTestSupport
+import MediaEngine
+import Synchronization
+import Testing
+
+/// A microphone fed 20 ms frames in real time from a task: a tone whose amplitude the test sets
+/// (0: digital silence), as someone talking and falling silent.
+final class Voice: Sendable {
+    private let amplitude = Atomic<Int>(0)
+    private let task: Mutex<Task<Void, Never>?> = Mutex(nil)
+
+    init(_ microphone: LocalAudioTrack, frequency: Double) {
+        let amplitude = amplitude
+        task.withLock {
+            $0 = Task {
+                let start = ContinuousClock.now
+                var index = 0
+                while !Task.isCancelled {
+                    let level = Double(amplitude.load(ordering: .relaxed))
+                    let samples = (0..<960).map { Int16(level * sin(Double(index * 960 + $0) * 2 * .pi * frequency / 48_000)) }
+                    guard (try? microphone.push(pcm: samples, channels: 1)) != nil else { return }
+                    index += 1
+                    try? await Task.sleep(until: start + .milliseconds(20 * index), clock: .continuous)
+                }
+            }
+        }
+    }
+
+    /// Speaks at `amplitude` (of 32767) from the next frame on.
+    func speak(amplitude value: Int) { amplitude.store(value, ordering: .relaxed) }
+
+    func stop() { task.withLock { $0?.cancel() } }
+}
+
+/// Issue 28 item 5 through a real Janus 1.1 (inside scripts/netns-run.sh's namespace): active
+/// speakers and quality reports in a Janus room, computed by each client from what it receives
+/// (the RFC 6464 levels Janus forwards on the consumed microphones, its own microphone's level,
+/// its own RTCP). alice (a 440 Hz tone at −12 dBov) and bob (silent) publish a microphone and a
+/// camera; carol joins `RECV_ONLY`. bob and carol (and alice herself) are told alice holds the
+/// stage; then bob speaks louder (−6 dBov) and alice falls silent: everyone is told bob holds it.
+/// Every participant gets a quality report (`.qualityChanged` from `.unknown`).
+@Suite(.serialized) struct JanusSpeakersTests {
+    static func dominantSpeakers(_ log: EventLog) -> [String?] {
+        log.all.compactMap { if case let .dominantSpeakerChanged(id) = $0 { id } else { nil } }
+    }
+
+    static func qualityChanges(_ log: EventLog) -> [(ConnectionQualityLevel, ConnectionQualityLevel, Double)] {
+        log.all.compactMap { if case let .qualityChanged(previous, current, mos) = $0 { (previous, current, mos) } else { nil } }
+    }
+
+    @Test func theStageMovesFromAliceToBobForEveryoneAndQualityIsReported() async throws {
+        try PrivateNamespace.require(for: "JanusSpeakersTests")
+        let harness = try JanusHarness.start([])
+        defer { harness.stop() }
+        let engine = MediaEngine()
+        var publishers: [(participant: LocalParticipant, log: EventLog, voice: Voice)] = []
+        for (id, frequency) in [("alice", 440.0), ("bob", 660.0)] {
+            let participant = try await engine.joinJanusRoom(url: harness.url, room: 1234, participantId: id,
+                                                             localAddress: PrivateNamespace.localAddress)
+            let log = EventLog(participant)
+            let microphone = participant.createMicrophoneAudioTrack()
+            try await participant.publish(microphone)
+            // The microphone rides the camera's peer connection; no frame needs to be pushed.
+            try await participant.publish(try participant.createCameraVideoTrack(encoderConfig: .h360p))
+            publishers.append((participant, log, Voice(microphone, frequency: frequency)))
+        }
+        let (alice, bob) = (publishers[0], publishers[1])
+        defer { for publisher in publishers { publisher.voice.stop() } }
+        let carolEngine = MediaEngine()
+        let carol = try await carolEngine.joinJanusRoom(url: harness.url, room: 1234, participantId: "carol",
+                                                        localAddress: PrivateNamespace.localAddress, mode: .recvOnly)
+        let carolLog = EventLog(carol)
+        let logs = [("alice", alice.log), ("bob", bob.log), ("carol", carolLog)]
+
+        // alice talks, bob is silent.
+        var start = ContinuousClock.now
+        alice.voice.speak(amplitude: 8_192)  // −12 dBov
+        let aliceHeld = await JanusRoomModelTests.wait(seconds: 10) {
+            logs.allSatisfy { Self.dominantSpeakers($0.1).last == "alice" }
+        }
+        let aliceAfter = ContinuousClock.now - start
+        for (id, log) in logs {
+            print("\(id): dominant \(Self.dominantSpeakers(log)), speakers "
+                  + "\(log.all.compactMap { if case let .activeSpeakersChanged(list) = $0 { list.map(\.participantId) } else { nil } }.prefix(3))")
+        }
+        print("alice held the stage for everyone \(aliceAfter) after she began")
+        #expect(aliceHeld)
+        for (id, log) in logs {
+            #expect(Self.dominantSpeakers(log).first == "alice", "\(id) first saw \(Self.dominantSpeakers(log))")
+            let snapshots = log.all.compactMap { if case let .activeSpeakersChanged(list) = $0 { list } else { nil } }
+            #expect(snapshots.first?.map(\.participantId) == ["alice"], "\(id)'s first snapshot \(String(describing: snapshots.first))")
+        }
+
+        // bob talks louder, alice falls silent: the stage moves to bob for everyone.
+        start = ContinuousClock.now
+        bob.voice.speak(amplitude: 16_384)  // −6 dBov
+        alice.voice.speak(amplitude: 0)
+        let bobHeld = await JanusRoomModelTests.wait(seconds: 10) {
+            logs.allSatisfy { Self.dominantSpeakers($0.1).last == "bob" }
+        }
+        print("bob held the stage for everyone \(ContinuousClock.now - start) after the turn; "
+              + logs.map { "\($0.0): \(Self.dominantSpeakers($0.1))" }.joined(separator: "; "))
+        #expect(bobHeld)
+        for (id, log) in logs { #expect(Self.dominantSpeakers(log) == ["alice", "bob"], "\(id) saw \(Self.dominantSpeakers(log))") }
+
+        // Quality: every participant was told its level once it had a report (a second after its
+        // first stream), from our RTCP: alice and bob publish (Janus's receiver reports), carol receives.
+        let reported = await JanusRoomModelTests.wait(seconds: 5) { logs.allSatisfy { !Self.qualityChanges($0.1).isEmpty } }
+        for (id, log) in logs { print("\(id)'s quality: \(Self.qualityChanges(log))") }
+        #expect(reported)
+        for (id, log) in logs {
+            let first = Self.qualityChanges(log).first
+            #expect(first?.0 == .unknown && (first?.1 == .excellent || first?.1 == .good), "\(id): \(String(describing: first))")
+        }
+        await engine.close()
+        await carolEngine.close()
+    }
+}
