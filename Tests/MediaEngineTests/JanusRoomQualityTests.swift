@@ -46,8 +46,3 @@ struct JanusRoomQualityTests {
         #expect(quality.nextReportDue == nil)
     }
 }
-
-extension ReceivedJanusAudio {
-    /// A packet the network lost: its sequence number is used up, nothing arrives.
-    mutating func skip() { sequence &+= 1 }
-}

@@ -42,6 +42,9 @@ struct ReceivedJanusAudio {
                                    payload: [0xF8, 0xFF, 0xFE]).serialized()
         stream.subscriber.handle(datagram: packet, from: nil)
     }
+
+    /// A packet the network lost: its sequence number is used up, nothing arrives.
+    mutating func skip() { sequence &+= 1 }
 }
 
 /// `JanusRoomSpeakers` (issue 28 item 5) with no Janus: the levels of received microphones (as
