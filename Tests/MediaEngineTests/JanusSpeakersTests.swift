@@ -1,6 +1,7 @@
 import Foundation
 import InteropTestSupport
 import MediaEngine
+import Simulcast
 import Synchronization
 import Testing
 
@@ -101,6 +102,10 @@ final class Voice: Sendable {
               + logs.map { "\($0.0): \(Self.dominantSpeakers($0.1))" }.joined(separator: "; "))
         #expect(bobHeld)
         for (id, log) in logs { #expect(Self.dominantSpeakers(log) == ["alice", "bob"], "\(id) saw \(Self.dominantSpeakers(log))") }
+        // The ranking adaptive subscriptions order by: bob, then alice (heard speaking), then carol (never heard).
+        let ranking = try await carol.janusDominanceRanking()
+        print("carol's dominance ranking: \(ranking ?? [])")
+        #expect(ranking == ["bob", "alice"])
 
         // Quality: every participant was told its level once it had a report (a second after its
         // first stream), from our RTCP: alice and bob publish (Janus's receiver reports), carol receives.
@@ -110,6 +115,30 @@ final class Voice: Sendable {
         for (id, log) in logs {
             let first = Self.qualityChanges(log).first
             #expect(first?.0 == .unknown && (first?.1 == .excellent || first?.1 == .good), "\(id): \(String(describing: first))")
+        }
+        // The reports' figures: a publisher's uplink from Janus's receiver reports (its RTT from
+        // LSR/DLSR, RFC 3550 §6.4.1; Janus reports once a second, so the first report may still
+        // mirror the downlink), everyone's downlink from its own receive statistics. What alice
+        // sends is what bob receives and the other way round; carol receives both.
+        func close(_ a: Double, _ b: Double) -> Bool { a > 0 && abs(a - b) <= 0.2 * b }
+        var reports: [QualityReport] = []
+        let measured = await JanusRoomModelTests.wait(seconds: 5) {
+            reports = []
+            for participant in [alice.participant, bob.participant, carol] {
+                guard let report = try? await participant.janusQualityReport() else { return false }
+                reports.append(report)
+            }
+            return close(reports[0].uplink.bitrateKbps, reports[1].downlink.bitrateKbps)
+                && close(reports[1].uplink.bitrateKbps, reports[0].downlink.bitrateKbps)
+                && close(reports[2].downlink.bitrateKbps, reports[0].uplink.bitrateKbps + reports[1].uplink.bitrateKbps)
+        }
+        for (id, report) in zip(["alice", "bob", "carol"], reports) {
+            print("\(id)'s latest report: uplink \(report.uplink), downlink \(report.downlink)")
+        }
+        #expect(measured)
+        for (id, report) in zip(["alice", "bob", "carol"], reports) {
+            #expect(report.downlink.loss < 0.02 && report.uplink.loss < 0.02, "\(id): \(report)")
+            if id != "carol" { #expect(report.uplink.rttMilliseconds > 0, "\(id)'s uplink \(report.uplink)") }
         }
         await engine.close()
         await carolEngine.close()
