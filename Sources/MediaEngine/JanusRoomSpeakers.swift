@@ -18,6 +18,9 @@ final class JanusRoomSpeakers {
     /// The SSRCs mapped for each received stream (by subscriber mid), unmapped when it ends.
     private var mappedSSRCs: [String: Set<UInt32>] = [:]
     private var owners: [UInt32: SpeakerTrackKey] = [:]
+    /// The stream (subscriber mid) whose levels count for each track: a whole-feed subscription
+    /// and a per-mid one can both bring a publisher's microphone, and a frame counts once.
+    private var sources: [SpeakerTrackKey: String] = [:]
 
     /// `clock`: the engine's (the subscriber endpoints stamp arrivals with the system clock,
     /// which is the engine's in a Janus room).
@@ -38,6 +41,7 @@ final class JanusRoomSpeakers {
     /// `stream` ended (unsubscribed, unpublished, its publisher left): its track is forgotten.
     func detach(_ stream: JanusReceivedStream) {
         stream.subscriber.onAudioLevel = nil
+        for (key, mid) in sources where mid == stream.mid { sources[key] = nil }
         for ssrc in mappedSSRCs.removeValue(forKey: stream.mid) ?? [] {
             owners[ssrc] = nil
             feed.unmap(ssrc: ssrc)
@@ -48,6 +52,7 @@ final class JanusRoomSpeakers {
     /// next evaluation reports the dominant speaker moving on.
     func removeParticipant(_ participantId: String) {
         for (ssrc, key) in owners where key.participantId == participantId { owners[ssrc] = nil }
+        for key in sources.keys where key.participantId == participantId { sources[key] = nil }
         feed.removeParticipant(participantId)
     }
 
@@ -77,6 +82,11 @@ final class JanusRoomSpeakers {
     }
 
     private func observe(_ level: ReceivedAudioLevel, key: SpeakerTrackKey, mid: String) {
+        guard let source = sources[key] else {
+            sources[key] = mid
+            return observe(level, key: key, mid: mid)
+        }
+        guard source == mid else { return }
         if owners[level.ssrc] != key {
             map(level.ssrc, to: key)
             mappedSSRCs[mid, default: []].insert(level.ssrc)

@@ -6,47 +6,6 @@ import Synchronization
 import Testing
 @testable import MediaEngine
 
-/// A clock the test moves by hand, shared by the endpoints and the room's speakers and quality.
-final class HandClock: Sendable {
-    private let microseconds = Atomic<Int64>(10_000_000)
-    var now: Int64 { microseconds.load(ordering: .relaxed) }
-    func advance(milliseconds: Int64) { microseconds.add(milliseconds * 1_000, ordering: .relaxed) }
-    var mediaClock: MediaClock {
-        MediaClock(monotonicMicroseconds: { [self] in now }, wallMicroseconds: { [self] in 1_700_000_000_000_000 + now })
-    }
-}
-
-/// A received Janus stream as `JanusSubscriberConnection` makes one (plain RTP, no socket: the
-/// test hands its endpoint datagrams), and the Opus packets a publisher's microphone sends.
-struct ReceivedJanusAudio {
-    let stream: JanusReceivedStream
-    private(set) var sequence: UInt16 = 0
-    let ssrc: UInt32
-
-    init(publisherId: String, feed: Int, mid: String, ssrc: UInt32, kind: PublishedTrackKind = .microphone,
-         clock: HandClock) throws {
-        let subscriber = try Subscriber(configuration: SubscriberConfiguration(localSSRC: 0x0500_0000 + UInt32(feed),
-                                                                               security: .insecurePlaintext),
-                                        transport: nil, clock: clock.mediaClock)
-        subscriber.rtcpSink = { _ in }
-        stream = JanusReceivedStream(publisherId: publisherId, feed: feed, feedMid: "0", mid: mid, kind: kind, subscriber: subscriber)
-        self.ssrc = ssrc
-    }
-
-    /// One 20 ms Opus packet carrying the RFC 6464 level (extension id 1, `RTPHeaderExtensionMap.defaults`).
-    mutating func receive(dBov: UInt8, voice: Bool) throws {
-        sequence &+= 1
-        let extensions = try RTPHeaderExtensions(elements: [RTPHeaderExtensionElement(id: 1, data: [(voice ? 0x80 : 0) | dBov])])
-        let packet = try RTPPacket(header: RTPHeader(payloadType: 111, sequenceNumber: sequence, timestamp: UInt32(sequence) * 960,
-                                                     ssrc: ssrc, extensions: extensions),
-                                   payload: [0xF8, 0xFF, 0xFE]).serialized()
-        stream.subscriber.handle(datagram: packet, from: nil)
-    }
-
-    /// A packet the network lost: its sequence number is used up, nothing arrives.
-    mutating func skip() { sequence &+= 1 }
-}
-
 /// `JanusRoomSpeakers` (issue 28 item 5) with no Janus: the levels of received microphones (as
 /// their endpoints parse them) and the local participant's own go into the room's detector, the
 /// events a hosted room tells come out, the ranking orders participants by dominance, and the
@@ -103,11 +62,20 @@ struct JanusRoomSpeakersTests {
         #expect(told.allSatisfy { if case .activeSpeakersChanged = $0 { true } else { false } })
         #expect(speakers.nextEvaluationDue == nil)
 
-        // alice's stream ends (unsubscribed): her levels reach nobody; she leaves: she is forgotten.
+        // A second stream of alice's microphone (a whole-feed subscription beside the per-mid
+        // one) brings the same frames: they count once.
+        var twin = try ReceivedJanusAudio(publisherId: "alice", feed: 11, mid: "3", ssrc: 0xA11CD, clock: clock)
+        speakers.attach(twin.stream)
+        try twin.receive(dBov: 5, voice: true)
+        #expect(speakers.nextEvaluationDue == nil)
+        // alice's first stream ends (unsubscribed): its levels reach nobody, the twin's count
+        // from now on; she leaves: she is forgotten.
         speakers.detach(alice.stream)
         #expect(alice.stream.subscriber.onAudioLevel == nil)
         try alice.receive(dBov: 5, voice: true)
-        #expect(speakers.nextEvaluationDue == nil)  // a detached stream's level reaches nobody
+        #expect(speakers.nextEvaluationDue == nil)
+        try twin.receive(dBov: 5, voice: true)
+        #expect(speakers.nextEvaluationDue != nil)
         speakers.removeParticipant("alice")
         #expect(!speakers.dominanceRanking().contains("alice"))
     }
