@@ -16,6 +16,9 @@ final class JanusRoomQuality {
     private var reporter: CallQualityReporter
     /// Every consumed stream's endpoint, by subscriber mid.
     private var subscribers: [String: Subscriber] = [:]
+    /// The overall level last told: a reporter made anew (publishing started or stopped) starts
+    /// from `.unknown`, but the app hears only real changes, from what it was told before.
+    private var toldLevel: ConnectionQualityLevel?
 
     init(clock: MediaClock) {
         self.clock = clock
@@ -27,7 +30,7 @@ final class JanusRoomQuality {
     }
 
     /// The publisher whose report blocks make the uplink (nil: nothing published). The reporter
-    /// starts over (the next change is from `.unknown`): the uplink is another connection.
+    /// starts over (its levels from `.unknown`): the uplink is another connection.
     func setPublisher(_ publisher: Publisher?) {
         guard publisher !== reporter.publisher else { return }
         reporter = Self.reporter(publisher: publisher, subscribers: Array(subscribers.values), clock: clock)
@@ -54,8 +57,9 @@ final class JanusRoomQuality {
 
     /// Reports if the second has passed: the event to tell when the overall level changed.
     func serviceIfDue() -> ParticipantEvent? {
-        guard !isIdle, let change = reporter.serviceIfDue()?.change else { return nil }
-        return .qualityChanged(previous: change.previous, current: change.overall, mos: change.mos)
+        guard !isIdle, let change = reporter.serviceIfDue()?.change, change.overall != toldLevel else { return nil }
+        defer { toldLevel = change.overall }
+        return .qualityChanged(previous: toldLevel ?? change.previous, current: change.overall, mos: change.mos)
     }
 
     /// The latest report (nil before the first).

@@ -1,3 +1,5 @@
+import EngineCore
+import RTPWire
 import Testing
 @testable import MediaEngine
 
@@ -41,7 +43,29 @@ struct JanusRoomQualityTests {
         }
         #expect(worse > .excellent)
 
-        // The stream ends: nothing left to measure, no timer.
+        // Publishing starts (a reporter made anew, its levels from `.unknown`; nothing reported
+        // on the uplink yet, so it mirrors the downlink): the app hears no change from
+        // `.unknown` again, only the level that differs from the one it was told.
+        var random = SplitMix64(seed: 1)
+        let publisher = try Publisher(configuration: PublisherConfiguration(audio: AudioTrackConfiguration(ssrc: 0xB0B), security: .insecure),
+                                      transport: MemoryTransport(), routing: PublisherRouting(destination: .loopback(port: 9)),
+                                      clock: clock.mediaClock, using: &random)
+        quality.setPublisher(publisher)
+        told.removeAll()
+        for _ in 0..<150 {
+            try alice.receive(dBov: 30, voice: true)
+            clock.advance(milliseconds: 20)
+            if let due = quality.nextReportDue, due <= clock.now, let event = quality.serviceIfDue() { told.append(event) }
+        }
+        guard told.count == 1, case let .qualityChanged(previous, current, _)? = told.first else {
+            Issue.record("one change expected after the reporter was made anew: \(told)")
+            return
+        }
+        #expect(previous == worse && current == .excellent)
+
+        // Publishing stops and the stream ends: nothing left to measure, no timer.
+        quality.setPublisher(nil)
+        #expect(quality.nextReportDue != nil)
         quality.detach(alice.stream)
         #expect(quality.nextReportDue == nil)
     }
