@@ -4,7 +4,7 @@
 # of Tests/Fuzz/Corpus/<target>/ and Tests/Fuzz/FailCases/<target>/ (a crash, leak or violated
 # invariant there fails the run), then fuzzes it for $FUZZ_SECONDS.
 #
-#   scripts/fuzz-engine.sh                        # every target: y4m ivf wav pcapfile srtp publisher subscriber node ice dtls janus turn
+#   scripts/fuzz-engine.sh                        # every target: y4m ivf wav pcapfile srtp publisher subscriber node ice dtls janus turn bundle
 #   FUZZ_SECONDS=20 scripts/fuzz-engine.sh node   # only the named targets
 #   scripts/fuzz-engine.sh --seeds                # rewrite the seed corpora Tests/Fuzz/Corpus/<target>/
 #
@@ -29,7 +29,7 @@ SWIFT=${SWIFT:-$(command -v swift || echo /opt/swift/usr/bin/swift)}
 PACKAGE="$ROOT/Tests/Fuzz/EngineTargets"
 BUILD_DIR="$ROOT/Tests/Fuzz/.build/engine"
 LOG_DIR="$ROOT/Tests/Fuzz/.build"
-ALL_TARGETS=(y4m ivf wav pcapfile srtp publisher subscriber node ice dtls janus turn)
+ALL_TARGETS=(y4m ivf wav pcapfile srtp publisher subscriber node ice dtls janus turn bundle)
 mkdir -p "$LOG_DIR"
 
 # --sanitize=fuzzer makes SwiftPM compile executables with -parse-as-library and link libFuzzer's

@@ -28,7 +28,7 @@ BINARY="$BUILD_DIR/fuzz-wire"
 mkdir -p "$BUILD_DIR"
 
 WIRE_TARGETS=(rtp rtpview vp8 opus rtcp pcap stun sdp framing)
-ENGINE_TARGETS=(y4m ivf wav pcapfile srtp publisher subscriber node ice dtls janus turn)
+ENGINE_TARGETS=(y4m ivf wav pcapfile srtp publisher subscriber node ice dtls janus turn bundle)
 if [ "$#" -gt 0 ]; then
     TARGETS=()
     ENGINE=()

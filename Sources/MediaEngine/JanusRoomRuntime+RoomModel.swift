@@ -60,7 +60,9 @@ extension JanusRoomRuntime: RoomModelBackend {
     /// arrives later and every track published later is consumed.
     private func receive(_ change: JanusRoomRoster.Change, runtime: EngineRuntime) {
         switch change {
-        case let .participantLeft(id, _): receiving.drop(publisherId: id)
+        case let .participantLeft(id, _):
+            receiving.drop(publisherId: id)
+            speakers.removeParticipant(id)
         case let .trackUnpublished(id, track):
             receiving.drop(publisherId: id, kinds: [JanusRoomModel.track(track).kind])
         case .roomJoined:

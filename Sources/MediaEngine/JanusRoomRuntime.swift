@@ -67,6 +67,10 @@ final class JanusRoomRuntime: RoomBackend {
     /// The camera's connect is under way on the worker.
     private var cameraConnecting = false
     private(set) var isClosed = false
+    /// Active speakers from the consumed microphones' RFC 6464 levels and our own (`JanusRoomSpeakers`).
+    let speakers: JanusRoomSpeakers
+    /// Quality reports from our RTCP (`JanusRoomQuality`).
+    let quality: JanusRoomQuality
     /// Every datagram the subscriptions' connections received (the room model's `MediaActivity`).
     var datagramsReceivedSoFar: Int { Int(receiving.demultiplexer?.datagramsReceived ?? 0) }
 
@@ -84,6 +88,8 @@ final class JanusRoomRuntime: RoomBackend {
         self.iceTransportPolicy = iceTransportPolicy
         self.e2ee = e2ee
         self.preferredProtocol = preferredProtocol
+        speakers = JanusRoomSpeakers(clock: clock)
+        quality = JanusRoomQuality(clock: clock)
         var options = JanusMultistreamSubscription.Options(url: url, room: room, localAddress: localAddress, cname: "janus-room-\(id)")
         options.iceServers = iceServers
         options.iceTransportPolicy = iceTransportPolicy
@@ -93,8 +99,22 @@ final class JanusRoomRuntime: RoomBackend {
             let kind: PublishedTrackKind? = track.map { $0.kind == .screenShare ? .screenShare : $0.kind == .microphone ? .microphone : .camera }
             return (participant?.id ?? "\(feed)", kind)
         }
-        receiving.onStreamStarted = { [weak self] in self?.openFrames(of: $0) }
-        adaptive.speakerRanking = { [weak self] in self?.model.roster.participants.map(\.id) ?? [] }
+        receiving.onStreamStarted = { [weak self] stream in
+            self?.openFrames(of: stream)
+            self?.speakers.attach(stream)
+            self?.quality.attach(stream)
+        }
+        receiving.onStreamEnded = { [weak self] stream in
+            self?.speakers.detach(stream)
+            self?.quality.detach(stream)
+        }
+        // Adaptive subscriptions pause the least dominant first: who speaks most (the speakers'
+        // ranking), then everybody else in the order they joined.
+        adaptive.speakerRanking = { [weak self] in
+            guard let self else { return [] }
+            let ranked = speakers.dominanceRanking()
+            return ranked + model.roster.participants.map(\.id).filter { !ranked.contains($0) }
+        }
     }
 
     func join(_ participantId: String, events: AsyncStream<ParticipantEvent>.Continuation, keyProvider: E2EEKeyProvider?,
@@ -169,8 +189,15 @@ final class JanusRoomRuntime: RoomBackend {
         self.session = session
         followRoomEvents(of: session)
         feeds.addCamera(trackId: trackId, feed: feed, frameRate: frameRate, publisher: session.publisher)
+        quality.setPublisher(session.publisher)
         if let microphone = pendingMicrophone {
             feeds.addMicrophone(trackId: microphone.trackId, feed: microphone.feed)
+            if let ssrc = session.publisher.audioSender?.ssrc, let participantId {
+                let trackId = microphone.trackId
+                feeds.onMicrophoneFrameSent = { [unowned speakers] frame in
+                    speakers.observeLocal(frame.audioLevel, participantId: participantId, trackId: trackId, ssrc: ssrc)
+                }
+            }
             pendingMicrophone = nil
         }
         lastKeepAliveMicroseconds = clock.monotonicMicroseconds()
@@ -425,6 +452,8 @@ final class JanusRoomRuntime: RoomBackend {
         }
         let playoutNow = clock.monotonicMicroseconds()
         for stream in receiving.streams.values { stream.audio?.playDueSteps(now: playoutNow) }
+        for event in speakers.serviceIfDue() { events?.yield(event) }
+        if let change = quality.serviceIfDue() { events?.yield(change) }
         if now - lastKeepAliveMicroseconds > Self.keepAliveIntervalMicroseconds { sendKeepAlives(now: now) }
     }
 
@@ -481,6 +510,8 @@ final class JanusRoomRuntime: RoomBackend {
         earliest = min(earliest, receiving.nextDeadline())
         // Consumed microphones play out every 20 ms, and only while they are consumed.
         for stream in receiving.streams.values { if let audio = stream.audio { earliest = min(earliest, audio.nextStepMicroseconds) } }
+        // Speakers every 100 ms while audio flows; quality every second while something is measured.
+        earliest = min(earliest, speakers.nextEvaluationDue ?? .max, quality.nextReportDue ?? .max)
         return max(now, earliest)
     }
 
@@ -522,6 +553,7 @@ final class JanusRoomRuntime: RoomBackend {
         self.session = nil
         feeds.finishSources()
         feeds = PublisherFeeds()
+        quality.setPublisher(nil)
         model.parked.append(session)
         onWorker {
             try? session.publisher.sendGoodbye(reason: "unpublished")

@@ -32,6 +32,8 @@ final class JanusSubscriberConnection {
     private var isClosed = false
     /// Called with every stream as it starts (the room's E2EE opener goes on its video there).
     var onStreamStarted: ((JanusReceivedStream) -> Void)?
+    /// Called with every stream as it ends (the room's speakers and quality forget it there).
+    var onStreamEnded: ((JanusReceivedStream) -> Void)?
     /// Consumes waiting for a negotiation, and the streams asked for that none answered yet.
     private var waiting: [(wish: JanusReceivedStream.Wish, completion: Completion)] = []
     private var inFlight: Set<String> = []
@@ -135,6 +137,7 @@ final class JanusSubscriberConnection {
 
     private func drop(mid: String) {
         guard let stream = streams.removeValue(forKey: mid) else { return }
+        onStreamEnded?(stream)
         stream.close()
         demultiplexer?.removeRoute(mid: mid)
     }

@@ -1,3 +1,5 @@
+import Simulcast
+
 /// What the Janus tests read besides the public API (package-visible; a client cannot).
 extension LocalParticipant {
     /// The subscriber peer connections this participant's Janus room holds (nil: not a Janus room).
@@ -38,6 +40,23 @@ extension LocalParticipant {
         return try await loop.perform { runtime throws(EngineError) in
             guard let room = runtime.rooms[roomId] as? JanusRoomRuntime else { throw .closed("room \(roomId)") }
             return (room.adaptive.estimatedBitsPerSecond, room.adaptive.pausedKeys)
+        }
+    }
+
+    /// The latest quality report of this participant's Janus room (`JanusRoomQuality`; nil: none yet, or not a Janus room).
+    package func janusQualityReport() async throws(EngineError) -> QualityReport? {
+        let roomId = roomId
+        return try await loop.perform { runtime throws(EngineError) in
+            (runtime.rooms[roomId] as? JanusRoomRuntime)?.quality.latestReport
+        }
+    }
+
+    /// The participants of this participant's Janus room from most to least dominant
+    /// (`JanusRoomSpeakers.dominanceRanking()`; nil: not a Janus room).
+    package func janusDominanceRanking() async throws(EngineError) -> [String]? {
+        let roomId = roomId
+        return try await loop.perform { runtime throws(EngineError) in
+            (runtime.rooms[roomId] as? JanusRoomRuntime)?.speakers.dominanceRanking()
         }
     }
 }

@@ -15,6 +15,9 @@ struct PublisherFeeds {
     private(set) var camera: PacedFeed<VideoFrame>?
     private(set) var microphone: PacedFeed<AudioFrame>?
     var microphoneMuted = false
+    /// Called with every microphone frame as sent (silence while muted): a Janus room measures
+    /// its own participant's level for active speakers from it.
+    var onMicrophoneFrameSent: ((AudioFrame) -> Void)?
     private(set) var videoFramesSent = 0
     private(set) var audioFramesSent = 0
     /// Layers the REMB allowed when last reported.
@@ -52,8 +55,10 @@ struct PublisherFeeds {
         if var microphone {
             while let frame = microphone.takeDue(at: now, pacingPushes: false) {
                 do throws(PublisherError) {
-                    try publisher.send(audio: microphoneMuted ? AudioFrame.silence(channels: frame.channels) : frame)
+                    let sent = microphoneMuted ? AudioFrame.silence(channels: frame.channels) : frame
+                    try publisher.send(audio: sent)
                     audioFramesSent += 1
+                    onMicrophoneFrameSent?(sent)
                 } catch {
                     Self.fail(Self.sendingError(error), feed: microphone.feed, events: events)
                     break

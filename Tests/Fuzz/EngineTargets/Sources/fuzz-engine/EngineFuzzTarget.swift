@@ -32,6 +32,9 @@ enum EngineFuzzTarget: String, CaseIterable, Sendable {
     /// TURNClient.handle + poll and TURNRelayTransport.unwrap: what a TURN server could send, raw
     /// and as responses the harness signs, on a simulated clock.
     case turn
+    /// BundledStreamDemultiplexer.poll: a bundled peer connection's datagrams routed to their
+    /// streams' endpoints by SSRC or MID extension (the Janus room's subscriber connection).
+    case bundle
 
     /// The target named by FUZZ_TARGET (exits with a usage message otherwise).
     static let selected: EngineFuzzTarget = {
@@ -57,6 +60,7 @@ enum EngineFuzzTarget: String, CaseIterable, Sendable {
         case .dtls: return DTLSCheck.run(bytes)
         case .janus: return JanusEventCheck.run(bytes)
         case .turn: return TURNCheck.run(bytes)
+        case .bundle: return BundleCheck.run(bytes)
         }
     }
 }

@@ -19,6 +19,7 @@ enum SeedCorpus {
             (.y4m, y4m()), (.ivf, try ivf()), (.wav, wav()), (.pcapfile, try pcapFile()), (.srtp, try srtp()),
             (.publisher, try publisher()), (.subscriber, try subscriber()), (.node, try node()),
             (.ice, ice()), (.dtls, dtls()), (.janus, janus()), (.turn, turn()),
+            (.bundle, try bundle()),
         ]
         for (target, files) in seeds {
             let folder = "\(directory)/\(target.rawValue)"
@@ -425,5 +426,41 @@ enum SeedCorpus {
             ("keepalive", #"{"janus": "keepalive"}"#),
         ]
         return texts.map { ($0.0, Array($0.1.utf8)) }
+    }
+}
+
+// MARK: Bundle
+
+extension SeedCorpus {
+    /// A bundled connection's traffic (`BundleCheck`): Opus and VP8 on the announced SSRCs, an
+    /// unannounced SSRC naming mid "2" in its MID extension (then without it), RTCP of an announced
+    /// SSRC, a short datagram; routes moved, removed and an SSRC announced by actions.
+    static func bundle() throws -> [(String, [UInt8])] {
+        func rtp(ssrc: UInt32, payloadType: UInt8, sequence: UInt16, mid: String? = nil) throws -> [UInt8] {
+            let extensions = try mid.map { try RTPHeaderExtensions(elements: [RTPHeaderExtensionElement(id: 4, data: Array($0.utf8)[...])]) }
+            return try RTPPacket(header: RTPHeader(payloadType: payloadType, sequenceNumber: sequence, timestamp: UInt32(sequence) * 960,
+                                                   ssrc: ssrc, extensions: extensions),
+                                 payload: [0xF8, 0xFF, 0xFE]).serialized()
+        }
+        let report = try RTCPCompoundPacket(packets: [.senderReport(SenderReport(ssrc: BundleCheck.audioSSRC, ntpTimestamp: 1 << 32,
+                                                                                 rtpTimestamp: 960, packetCount: 2, octetCount: 6))]).serialized()
+        func action(_ parameters: [UInt8]) -> Record { record(parameters, action: true) }
+        let traffic: [Record] = [
+            record(try rtp(ssrc: BundleCheck.audioSSRC, payloadType: 111, sequence: 1), advanceMilliseconds: 20),
+            record(try rtp(ssrc: BundleCheck.videoSSRC, payloadType: 96, sequence: 1), service: true),
+            record(try rtp(ssrc: 0x3333_0000, payloadType: 111, sequence: 1, mid: "2"), advanceMilliseconds: 20),
+            record(try rtp(ssrc: 0x3333_0000, payloadType: 111, sequence: 2)),
+            record(report, service: true, advanceMilliseconds: 500),
+            record([0x80, 0x6F, 0x00]),
+        ]
+        let rerouted = [action([0, 2, 2])] + traffic + [action([1, 0, 0])] + traffic
+            + [action([2, 3, 0, 0x44, 0x44, 0, 0]), action([0, 3, 1]),
+               record(try rtp(ssrc: 0x4444_0000, payloadType: 96, sequence: 9), service: true, advanceMilliseconds: 600)]
+        return [
+            ("plain-mid-4.bin", DatagramScript.encode(variant: 1 | 4 << 1, traffic)),
+            ("plain-routes-moved.bin", DatagramScript.encode(variant: 1 | 4 << 1, rerouted)),
+            ("no-mid-extension.bin", DatagramScript.encode(variant: 0, traffic)),
+            ("srtp-endpoints.bin", DatagramScript.encode(variant: 1 | 4 << 1 | 0x20, rerouted)),
+        ]
     }
 }
