@@ -100,7 +100,7 @@ extension JanusRoomRuntime: RoomModelBackend {
         switch kind {
         case .camera: try unpublishCamera(participantId, trackId: trackId)
         case .microphone: try unpublishMicrophone(participantId, trackId: trackId)
-        case .screenShare: throw .notPublished(participant: participantId, track: "screen share \(trackId)")
+        case .screenShare: try unpublishScreenShare(participantId, trackId: trackId)
         }
     }
 

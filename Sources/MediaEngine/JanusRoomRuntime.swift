@@ -49,6 +49,8 @@ final class JanusRoomRuntime: RoomBackend {
     private var feeds = PublisherFeeds()
     /// The microphone published before the camera, waiting for the peer connection.
     private var pendingMicrophone: (trackId: String, feed: TrackFeed<AudioFrame>)?
+    /// The screen share: the camera's peer connection's second video m-line (`JanusScreenShare`).
+    private var screenShare: JanusScreenShare?
     private var lastKeepAliveMicroseconds: Int64 = 0
     /// The one subscriber peer connection: every consumed stream of the room (`JanusSubscriberConnection`).
     private(set) var receiving: JanusSubscriberConnection!
@@ -130,7 +132,7 @@ final class JanusRoomRuntime: RoomBackend {
         }
         cameraConnecting = true
         let connect = JanusCameraConnect(url: url, room: room, display: model.display(of: participantId), camera: camera, audio: pendingMicrophone != nil,
-                                         localAddress: localAddress, iceServers: iceServers, iceTransportPolicy: iceTransportPolicy,
+                                         screenShare: screenShare?.plan, localAddress: localAddress, iceServers: iceServers, iceTransportPolicy: iceTransportPolicy,
                                          preferredProtocol: preferredProtocol)
         let handOff = LoopHandOff((room: self, sealer: sealer, completion: completion))
         signalling.run({ LoopHandOff(connect.run()) }, then: { _, outcome in
@@ -166,6 +168,7 @@ final class JanusRoomRuntime: RoomBackend {
         self.session = session
         followRoomEvents(of: session)
         feeds.addCamera(trackId: trackId, feed: feed, frameRate: frameRate, publisher: session.publisher)
+        startScreenShare(of: session)
         if let microphone = pendingMicrophone {
             feeds.addMicrophone(trackId: microphone.trackId, feed: microphone.feed)
             pendingMicrophone = nil
@@ -194,6 +197,12 @@ final class JanusRoomRuntime: RoomBackend {
     }
 
     func videoPublisher(of participantId: String) throws(EngineError) -> Publisher {
+        if let owner = RoomNode.screenShareOwner(participantId) {
+            guard owner == self.participantId, let publisher = screenShare?.publisher else {
+                throw .notPublished(participant: owner, track: "screen share")
+            }
+            return publisher
+        }
         guard participantId == self.participantId, let session else { throw .notPublished(participant: participantId, track: "camera") }
         return session.publisher
     }
@@ -207,9 +216,28 @@ final class JanusRoomRuntime: RoomBackend {
         pendingMicrophone = (trackId, feed)
     }
 
+    /// Takes the screen share into the camera's coming peer connection (`JanusScreenShare`).
     func publishScreenShare(_ participantId: String, trackId: String, settings: CameraSettings, feed: TrackFeed<VideoFrame>,
                             runtime: EngineRuntime) throws(EngineError) {
-        throw .unsupportedInJanusRoom(.screenSharePublishing)
+        guard participantId == self.participantId else { throw .unknownParticipant(participantId) }
+        guard screenShare == nil else { throw .alreadyPublished("screen share") }
+        guard session == nil, !cameraConnecting else { throw .unsupportedInJanusRoom(.screenShareAfterCamera) }
+        screenShare = try JanusScreenShare(trackId: trackId, settings: settings, feed: feed)
+    }
+
+    /// The connected peer connection's screen share sends from the next pass (sealed like the
+    /// camera, one SFrame counter); one Janus did not accept stops its source with the error.
+    private func startScreenShare(of session: JanusVideoRoomPublisher) {
+        guard let screenShare else { return }
+        guard let publisher = session.screenSharePublisher else {
+            let failure = EngineError.systemFailure("Janus room \(room) did not accept the screen share's m-line")
+            events?.yield(.failure(failure))
+            screenShare.feed.finishSource(.failure(failure))
+            self.screenShare = nil
+            return
+        }
+        publisher.frameSealer = sealer
+        self.screenShare?.start(on: publisher)
     }
 
     func setMicrophoneMuted(_ muted: Bool, participant participantId: String) throws(EngineError) {
@@ -408,6 +436,7 @@ final class JanusRoomRuntime: RoomBackend {
         let now = clock.monotonicMicroseconds()
         applyKeyChanges(now: now)
         if let session { feeds.pass(session.publisher, at: now, pacingPushes: true, events: events) }
+        screenShare?.pass(at: now, events: events)
         receiving.pass()
         for stream in receiving.streams.values {
             if let video = stream.video, let state = video.takeE2EEStateChange() {
@@ -451,6 +480,7 @@ final class JanusRoomRuntime: RoomBackend {
     func nextDeadline(now: Int64) -> Int64 {
         guard session != nil || receiving.isRunning || !model.parked.isEmpty else { return .max }
         var earliest = min(now + RoomBackendCadence.idleMicroseconds, feeds.mediaDue(now: now, pacingPushes: true) ?? .max,
+                           screenShare?.mediaDue(now: now) ?? .max,
                            lastKeepAliveMicroseconds + Self.keepAliveIntervalMicroseconds + 1)
         if let session { earliest = min(earliest, session.publisher.nextDeadline()) }
         earliest = min(earliest, receiving.nextDeadline())
@@ -483,6 +513,8 @@ final class JanusRoomRuntime: RoomBackend {
         feeds.finishSources()
         pendingMicrophone?.feed.finishSource(.failure(EngineError.closed("microphone track \(pendingMicrophone?.trackId ?? "")")))
         pendingMicrophone = nil
+        screenShare?.finishSource("the room closed")
+        screenShare = nil
         events?.yield(.connectionStateChanged(.disconnected))
         events?.finish()
         events = nil
@@ -497,6 +529,9 @@ final class JanusRoomRuntime: RoomBackend {
         self.session = nil
         feeds.finishSources()
         feeds = PublisherFeeds()
+        // The screen share rides the same peer connection: it goes too.
+        screenShare?.finishSource("its camera unpublished")
+        screenShare = nil
         model.parked.append(session)
         onWorker {
             try? session.publisher.sendGoodbye(reason: "unpublished")
@@ -515,6 +550,20 @@ final class JanusRoomRuntime: RoomBackend {
         }
         guard feeds.microphone?.trackId == trackId else { throw .notPublished(participant: participantId, track: "microphone \(trackId)") }
         throw .unsupportedInJanusRoom(.unpublishingMicrophoneAlone)
+    }
+
+    /// A screen share still waiting for the camera's peer connection is simply dropped; one that
+    /// rides a running connection cannot go alone (Janus would need a renegotiation).
+    func unpublishScreenShare(_ participantId: String, trackId: String) throws(EngineError) {
+        guard participantId == self.participantId else { throw .unknownParticipant(participantId) }
+        guard let screenShare, screenShare.trackId == trackId else {
+            throw .notPublished(participant: participantId, track: "screen share \(trackId)")
+        }
+        guard screenShare.publisher == nil, session == nil, !cameraConnecting else {
+            throw .unsupportedInJanusRoom(.unpublishingScreenShareAlone)
+        }
+        screenShare.finishSource("unpublished")
+        self.screenShare = nil
     }
 
     /// What Janus accepted, for `.publishedToSFU`.

@@ -30,6 +30,9 @@ public struct SimulcastOffer: Sendable {
     public var extensionMap: RTPHeaderExtensionMap
     public var audio: Audio?
     public var video: Video?
+    /// A second video section after the camera's: a screen share (its own mid, `a=msid` track
+    /// `<stream>-screen`), what Janus 1.1 names with `descriptions` in `publish`. nil: none.
+    public var screenShare: Video?
     /// RTCP CNAME and the MediaStream id of `a=msid`.
     public var cname: String
     public var streamID: String
@@ -49,7 +52,7 @@ public struct SimulcastOffer: Sendable {
     }
 
     /// The mids in section order.
-    public var mids: [String] { [audio?.mid, video?.mid].compactMap { $0 } }
+    public var mids: [String] { [audio?.mid, video?.mid, screenShare?.mid].compactMap { $0 } }
 
     /// Header extensions each kind of section offers (RFC 8285 `a=extmap`).
     static let audioExtensions: [RTPHeaderExtensionKind] = [.mid, .audioLevel, .absSendTime, .transportSequenceNumber]
@@ -76,25 +79,29 @@ public struct SimulcastOffer: Sendable {
             ]
             description.media.append(section)
         }
-        if let video {
-            var section = transportSection(media: "video", mid: video.mid, payloadType: video.payloadType)
-            section.attributes += extmaps(Self.videoExtensions)
-            section.attributes += [
-                SDPAttribute("sendonly"), SDPAttribute("msid", "\(streamID) \(streamID)-video"),
-                SDPAttribute("rtcp-mux"), SDPAttribute("rtcp-rsize"),
-                SDPAttribute("rtpmap", "\(video.payloadType) VP8/90000"),
-            ]
-            section.attributes += Self.videoFeedback.map { SDPAttribute("rtcp-fb", "\(video.payloadType) \($0)") }
-            section.attributes += video.rids.map { SDPAttribute("rid", "\($0) send") }
-            if video.rids.count > 1 { section.attributes.append(SDPAttribute("simulcast", "send \(video.rids.joined(separator: ";"))")) }
-            description.media.append(section)
-        }
+        if let video { description.media.append(videoSection(video, track: "\(streamID)-video")) }
+        if let screenShare { description.media.append(videoSection(screenShare, track: "\(streamID)-screen")) }
         // Candidates go with the first section of the bundle (RFC 8843 §7.1.1).
         if !description.media.isEmpty {
             description.media[0].attributes += candidates.map { SDPAttribute("candidate", $0.description) }
             if !candidates.isEmpty { description.media[0].attributes.append(SDPAttribute("end-of-candidates")) }
         }
         return description
+    }
+
+    /// A send-only VP8 section with `video`'s RIDs, its `a=msid` track `track`.
+    private func videoSection(_ video: Video, track: String) -> MediaDescription {
+        var section = transportSection(media: "video", mid: video.mid, payloadType: video.payloadType)
+        section.attributes += extmaps(Self.videoExtensions)
+        section.attributes += [
+            SDPAttribute("sendonly"), SDPAttribute("msid", "\(streamID) \(track)"),
+            SDPAttribute("rtcp-mux"), SDPAttribute("rtcp-rsize"),
+            SDPAttribute("rtpmap", "\(video.payloadType) VP8/90000"),
+        ]
+        section.attributes += Self.videoFeedback.map { SDPAttribute("rtcp-fb", "\(video.payloadType) \($0)") }
+        section.attributes += video.rids.map { SDPAttribute("rid", "\($0) send") }
+        if video.rids.count > 1 { section.attributes.append(SDPAttribute("simulcast", "send \(video.rids.joined(separator: ";"))")) }
+        return section
     }
 
     /// The lines every bundled section repeats: transport, ICE, DTLS, mid.

@@ -25,6 +25,10 @@ public final class JanusVideoRoomPublisher {
         public var display: String
         public var camera: LayerPlan
         public var audio: Bool
+        /// A screen share beside the camera: a second video m-line (mid "2") that `publish`
+        /// describes as `JanusRoomRoster.screenShareDescription` (Janus 1.1 `descriptions`), sent
+        /// as one layer of this plan's top size. nil: the camera only.
+        public var screenShare: LayerPlan?
         /// The local address to bind (its port 0: any); must be one Janus can reach. 0: every
         /// interface, a host candidate for each usable interface address.
         public var localAddress: UInt32
@@ -65,6 +69,11 @@ public final class JanusVideoRoomPublisher {
     public let negotiated: NegotiatedSession
     public let transport: WebRTCTransport
     public let publisher: Publisher
+    /// The screen share's publisher on the same transport (the camera's `bundledPublisher`, which
+    /// reads the feedback for both), when `Options.screenShare` asked for one and Janus accepted it.
+    public let screenSharePublisher: Publisher?
+    /// The mid of the screen share's m-line.
+    public static let screenShareMid = "2"
     /// How long ICE + DTLS took.
     public let connectMilliseconds: Int64
 
@@ -90,16 +99,23 @@ public final class JanusVideoRoomPublisher {
                                        iceServers: options.iceServers, transportPolicy: options.iceTransportPolicy, clock: clock)
         var random = SystemRandomNumberGenerator()
         let audioSSRC = UInt32.random(in: 0x1000_0000...0x7FFF_FFFF), firstVideoSSRC = UInt32.random(in: 0x8000_0000...0xEFFF_0000)
-        let offer = SimulcastOffer(
+        var offer = SimulcastOffer(
             sessionID: UInt64.random(in: 1...UInt64(Int64.max)), ice: peer.credentials, fingerprint: peer.certificate.fingerprint,
             candidates: peer.candidates,
             audio: options.audio ? .init(ssrc: audioSSRC) : nil,
             video: .init(rids: NegotiatedPublishing.offeredRIDs(for: options.camera)), cname: options.display)
+        let screenShare = options.screenShare.flatMap(Self.singleLayer)
+        if screenShare != nil {
+            var section = SimulcastOffer.Video(rids: [])
+            section.mid = Self.screenShareMid
+            offer.screenShare = section
+        }
+        let descriptions = screenShare == nil ? [:] : [Self.screenShareMid: JanusRoomRoster.screenShareDescription]
         var trickled: [ICECandidate] = []
         var answerSDP: String?
         var configured: [String: Any] = [:]
         do throws(JanusHTTPClient.Failure) {
-            try janus.message(JanusVideoRoomRequest.publish(audio: options.audio, video: true, descriptions: [:]).body,
+            try janus.message(JanusVideoRoomRequest.publish(audio: options.audio, video: true, descriptions: descriptions).body,
                               jsep: ["type": "offer", "sdp": offer.sessionDescription.text])
             _ = try janus.waitForEvent("JSEP answer", after: "publish") { event in
                 if let sdp = (event["jsep"] as? [String: Any])?["sdp"] as? String { answerSDP = sdp }
@@ -128,11 +144,27 @@ public final class JanusVideoRoomPublisher {
                 keys: (keys.local, keys.remote), cname: options.display)
             publisher = try Publisher(configuration: configuration, transport: transport, routing: PublisherRouting(destination: remoteEndpoint),
                                       clock: clock, using: &random)
+            if let screenShare, let screenConfiguration = try NegotiatedPublishing.screenShareConfiguration(
+                screen: screenShare, session: negotiated, ssrc: firstVideoSSRC &+ 0x100, keys: (keys.local, keys.remote),
+                cname: options.display) {
+                let screen = try Publisher(configuration: screenConfiguration, transport: transport,
+                                           routing: PublisherRouting(destination: remoteEndpoint), clock: clock, using: &random)
+                publisher.bundledPublisher = screen
+                screenSharePublisher = screen
+            } else {
+                screenSharePublisher = nil
+            }
         } catch {
             throw .configuration("\(error)")
         }
         self.janus = janus
         started = true
+    }
+
+    /// The screen share goes out as one layer (Janus relays a stream as published, and the
+    /// subscriber's substream choice is the camera's): `plan`'s top size.
+    private static func singleLayer(_ plan: LayerPlan) -> LayerPlan? {
+        try? LayerPlan(screenShareWidth: plan.top.width, height: plan.top.height, multiStream: false)
     }
 
     /// Keeps the Janus session alive: call at least every 30 s.
