@@ -66,7 +66,14 @@ import Testing
         print("bob decoded \(stats.framesDecoded) screen frames, \(stats.decoderErrors) decoder errors")
         #expect(stats.decoderErrors == 0)
 
-        // Unpublishing: the screen share alone would need a renegotiation; the camera's peer connection takes both.
+        // What would need a renegotiation of a running peer connection is named: bob's screen share
+        // after his camera, alice's screen share unpublished alone (Janus 1.1's `configure` with
+        // `send: false` stops relaying it but tells no one). Unpublishing the camera takes both.
+        let bobCamera = try bob.createCameraVideoTrack(encoderConfig: .h360p)
+        try await bob.publish(bobCamera)
+        await #expect(throws: EngineError.unsupportedInJanusRoom(.screenShareAfterCamera)) {
+            try await bob.publish(try bob.createScreenShareVideoTrack(multiStream: false, encoderConfig: Self.screenConfig))
+        }
         await #expect(throws: EngineError.unsupportedInJanusRoom(.unpublishingScreenShareAlone)) { try await alice.unpublish(screen) }
         let unpublished = ContinuousClock.now
         try await alice.unpublish(camera)
