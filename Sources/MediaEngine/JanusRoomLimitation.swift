@@ -2,10 +2,6 @@
 /// `EngineError.unsupportedInJanusRoom` so an app can tell "this room cannot" from "not now"
 /// (docs/joining-a-room.md, "What a Janus room cannot do").
 public enum JanusRoomLimitation: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
-    /// A screen share is the second video m-line of the camera's peer connection: adding it to a
-    /// running one needs a renegotiation (a `configure` with a new JSEP offer), which the engine
-    /// does not do. Publish the screen share before the camera: both go out together.
-    case screenShareAfterCamera
     /// Choosing a received screen share's layer: Janus relays a screen share as published (one
     /// layer); `subscribe(toScreenShareOf:)` receives the publisher's video stream Janus lists
     /// with the description "screen".
@@ -14,27 +10,21 @@ public enum JanusRoomLimitation: String, Sendable, Hashable, CaseIterable, Custo
     /// app chooses each video's layer itself (`setQuality`, `setViewPort`).
     case pinning
     /// The microphone rides the camera's peer connection; adding it to a running one needs a
-    /// renegotiation (a `configure` with a new JSEP offer), which the engine does not do.
+    /// renegotiation (a `configure` with a new JSEP offer), which the engine does only to add or
+    /// take out a screen share.
     case microphoneAfterCamera
     /// Removing one m-line of a running publisher needs the same renegotiation: the camera's
     /// `unpublish` takes both.
     case unpublishingMicrophoneAlone
-    /// Removing the screen share's m-line from a running publisher needs the same renegotiation:
-    /// the camera's `unpublish` takes both.
-    case unpublishingScreenShareAlone
 
     public var description: String {
         switch self {
-        case .screenShareAfterCamera:
-            return "publishing a screen share after the camera (both ride one peer connection and the engine does not renegotiate it: publish the screen share first)"
         case .screenShareQuality: return "choosing a screen share's layer (Janus relays a screen share as published, one layer)"
         case .pinning: return "pinning (Janus runs no adaptive subscriptions; choose each video's layer with setQuality or setViewPort)"
         case .microphoneAfterCamera:
             return "publishing the microphone after the camera (both ride one peer connection and the engine does not renegotiate it: publish the microphone first)"
         case .unpublishingMicrophoneAlone:
             return "unpublishing the microphone alone (it rides the camera's peer connection: unpublish the camera, both go)"
-        case .unpublishingScreenShareAlone:
-            return "unpublishing the screen share alone (it rides the camera's peer connection: unpublish the camera, both go)"
         }
     }
 }

@@ -11,9 +11,11 @@ extension JanusRoomRuntime: RoomModelBackend {
         let presence = JanusRoomPresence(url: url, room: room, display: model.display(of: participantId))
         model.presence = presence
         let roomId = id
-        presence.start(worker: signalling) { runtime, outcome in
+        presence.start(worker: signalling, deliver: { runtime, outcome in
             (runtime.rooms[roomId] as? JanusRoomRuntime)?.apply(outcome, runtime: runtime)
-        }
+        }, answered: { runtime, answer in
+            (runtime.rooms[roomId] as? JanusRoomRuntime)?.applyRenegotiationAnswer(answer)
+        })
     }
 
     /// Once `session` publishes, it is our one participant in the Janus room: the presence reads

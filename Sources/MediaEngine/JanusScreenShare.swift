@@ -1,10 +1,13 @@
 internal import EngineCore
 import MediaCodecs
+internal import RTPWire
 import Simulcast
 
 /// A Janus room's screen share (issue 28): the second video m-line of the camera's peer
-/// connection (mid `JanusVideoRoomPublisher.screenShareMid`, described to Janus as "screen"), so
-/// it is published with the camera (waiting for it, like the microphone) and goes out on the
+/// connection (mid `JanusVideoRoomPublisher.screenShareMid`, described to Janus as "screen"):
+/// published before the camera it waits for it and goes out in its first offer; published
+/// after, it is added by a renegotiation (`JanusVideoRoomPublisher+ScreenShare`), as taking it
+/// out is. It goes out on the
 /// screen-share encoder settings of a hosted room (`LayerPlan(screenShareWidth:height:)`,
 /// unchanged frames not encoded) as one layer. Its publisher shares the camera's transport; the
 /// camera's publisher reads the feedback for both (`Publisher.bundledPublisher`). Loop-confined.
@@ -18,6 +21,8 @@ struct JanusScreenShare {
     private(set) var publisher: Publisher?
     private var paced: PacedFeed<VideoFrame>?
     private(set) var framesSent = 0
+    /// The renegotiation offer adding it, until Janus's answer comes.
+    var awaitingAnswer: SimulcastOffer?
 
     init(trackId: String, settings: CameraSettings, feed: TrackFeed<VideoFrame>) throws(EngineError) {
         do {

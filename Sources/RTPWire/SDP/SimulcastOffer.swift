@@ -18,11 +18,17 @@ public struct SimulcastOffer: Sendable {
         public var payloadType: UInt8 = 96
         /// RIDs, highest layer first (the order Janus and most SFUs assume, `rid_order` "hml").
         public var rids: [String]
+        /// A stream taken out in a later offer (RFC 3264 §8.2): port 0, `a=inactive` (what Janus
+        /// 1.1 reads to mark the stream disabled), out of the BUNDLE group.
+        public var isStopped = false
 
         public init(rids: [String]) { self.rids = rids }
     }
 
     public var sessionID: UInt64
+    /// The `o=` line's session version: each later offer of the session (a renegotiation) has a
+    /// higher one (RFC 3264 §8).
+    public var version: UInt64 = 2
     public var ice: ICECredentials
     public var fingerprint: DTLSFingerprint
     /// Gathered candidates (none with trickle ICE).
@@ -53,6 +59,10 @@ public struct SimulcastOffer: Sendable {
 
     /// The mids in section order.
     public var mids: [String] { [audio?.mid, video?.mid, screenShare?.mid].compactMap { $0 } }
+    /// The mids of the BUNDLE group: every section but a stopped one (RFC 8843 §7.3.3).
+    var bundledMids: [String] {
+        [audio?.mid, video.flatMap { $0.isStopped ? nil : $0.mid }, screenShare.flatMap { $0.isStopped ? nil : $0.mid }].compactMap { $0 }
+    }
 
     /// Header extensions each kind of section offers (RFC 8285 `a=extmap`).
     static let audioExtensions: [RTPHeaderExtensionKind] = [.mid, .audioLevel, .absSendTime, .transportSequenceNumber]
@@ -62,8 +72,8 @@ public struct SimulcastOffer: Sendable {
 
     /// The offer as a session description.
     public var sessionDescription: SessionDescription {
-        var description = SessionDescription(origin: "- \(sessionID) 2 IN IP4 127.0.0.1",
-                                             attributes: [SDPAttribute("group", (["BUNDLE"] + mids).joined(separator: " ")),
+        var description = SessionDescription(origin: "- \(sessionID) \(version) IN IP4 127.0.0.1",
+                                             attributes: [SDPAttribute("group", (["BUNDLE"] + bundledMids).joined(separator: " ")),
                                                           SDPAttribute("extmap-allow-mixed"),
                                                           SDPAttribute("msid-semantic", " WMS \(streamID)")])
         if let audio {
@@ -92,9 +102,10 @@ public struct SimulcastOffer: Sendable {
     /// A send-only VP8 section with `video`'s RIDs, its `a=msid` track `track`.
     private func videoSection(_ video: Video, track: String) -> MediaDescription {
         var section = transportSection(media: "video", mid: video.mid, payloadType: video.payloadType)
+        if video.isStopped { section.port = 0 }
         section.attributes += extmaps(Self.videoExtensions)
         section.attributes += [
-            SDPAttribute("sendonly"), SDPAttribute("msid", "\(streamID) \(track)"),
+            SDPAttribute(video.isStopped ? "inactive" : "sendonly"), SDPAttribute("msid", "\(streamID) \(track)"),
             SDPAttribute("rtcp-mux"), SDPAttribute("rtcp-rsize"),
             SDPAttribute("rtpmap", "\(video.payloadType) VP8/90000"),
         ]

@@ -66,12 +66,21 @@ public final class JanusVideoRoomPublisher {
     /// Our publisher id in the room, and what Janus said when it configured the stream.
     public let publisherID: Int
     public let configured: [String: Any]
-    public let negotiated: NegotiatedSession
+    /// What the last offer/answer settled (a renegotiation of the screen share replaces it).
+    public internal(set) var negotiated: NegotiatedSession
+    /// The offer Janus last answered.
+    public internal(set) var offer: SimulcastOffer
     public let transport: WebRTCTransport
     public let publisher: Publisher
     /// The screen share's publisher on the same transport (the camera's `bundledPublisher`, which
     /// reads the feedback for both), when `Options.screenShare` asked for one and Janus accepted it.
-    public let screenSharePublisher: Publisher?
+    public internal(set) var screenSharePublisher: Publisher?
+    /// What a screen share's publisher added later (`JanusVideoRoomPublisher+ScreenShare`) needs:
+    /// the connection's keys and route, the clock, and the SSRC of the next screen share.
+    let keys: (local: SRTPKeyingMaterial, remote: SRTPKeyingMaterial)
+    let routing: PublisherRouting
+    let clock: MediaClock
+    var nextScreenShareSSRC: UInt32
     /// The mid of the screen share's m-line.
     public static let screenShareMid = "2"
     /// How long ICE + DTLS took.
@@ -111,6 +120,7 @@ public final class JanusVideoRoomPublisher {
             offer.screenShare = section
         }
         let descriptions = screenShare == nil ? [:] : [Self.screenShareMid: JanusRoomRoster.screenShareDescription]
+        self.offer = offer
         var trickled: [ICECandidate] = []
         var answerSDP: String?
         var configured: [String: Any] = [:]
@@ -127,6 +137,7 @@ public final class JanusVideoRoomPublisher {
             throw .signalling(error)
         }
         self.configured = configured
+        self.clock = clock
         do {
             negotiated = try NegotiatedSession(offer: offer, answer: SessionDescription(parsing: answerSDP ?? ""))
         } catch {
@@ -138,17 +149,24 @@ public final class JanusVideoRoomPublisher {
         transport = connection.transport
         connectMilliseconds = connection.milliseconds
         let (keys, remoteEndpoint) = (connection.keys, connection.remote)
+        self.keys = (keys.local, keys.remote)
+        do {
+            routing = try PublisherRouting(destination: remoteEndpoint)
+        } catch {
+            throw .configuration("\(error)")
+        }
+        nextScreenShareSSRC = firstVideoSSRC &+ 0x101
         do {
             let configuration = try NegotiatedPublishing.configuration(
                 camera: options.camera, session: negotiated, firstVideoSSRC: firstVideoSSRC, audioSSRC: audioSSRC,
                 keys: (keys.local, keys.remote), cname: options.display)
-            publisher = try Publisher(configuration: configuration, transport: transport, routing: PublisherRouting(destination: remoteEndpoint),
+            publisher = try Publisher(configuration: configuration, transport: transport, routing: routing,
                                       clock: clock, using: &random)
             if let screenShare, let screenConfiguration = try NegotiatedPublishing.screenShareConfiguration(
                 screen: screenShare, session: negotiated, ssrc: firstVideoSSRC &+ 0x100, keys: (keys.local, keys.remote),
                 cname: options.display) {
                 let screen = try Publisher(configuration: screenConfiguration, transport: transport,
-                                           routing: PublisherRouting(destination: remoteEndpoint), clock: clock, using: &random)
+                                           routing: routing, clock: clock, using: &random)
                 publisher.bundledPublisher = screen
                 screenSharePublisher = screen
             } else {
@@ -163,7 +181,7 @@ public final class JanusVideoRoomPublisher {
 
     /// The screen share goes out as one layer (Janus relays a stream as published, and the
     /// subscriber's substream choice is the camera's): `plan`'s top size.
-    private static func singleLayer(_ plan: LayerPlan) -> LayerPlan? {
+    static func singleLayer(_ plan: LayerPlan) -> LayerPlan? {
         try? LayerPlan(screenShareWidth: plan.top.width, height: plan.top.height, multiStream: false)
     }
 
