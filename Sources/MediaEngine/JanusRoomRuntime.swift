@@ -12,7 +12,9 @@ import Simulcast
 /// session is kept alive (the keepalive, too, goes out from the worker). The publication's ICE
 /// runs over UDP, or ICE-TCP (RFC 6544) as `preferredProtocol` says. The microphone rides in the
 /// camera's peer connection, so it is published first (it waits for the camera) or not at all:
-/// adding it later would need a renegotiation. Everything received rides one subscriber peer
+/// adding it later would need a renegotiation. The screen share is that connection's second video
+/// m-line (`JanusScreenShare`): with the camera's first offer, or added and taken out later by a
+/// renegotiation (`configure` with a new offer, Janus's answer through the presence's reader). Everything received rides one subscriber peer
 /// connection (`JanusSubscriberConnection`: Janus 1.1 multistream, connected and updated on the
 /// worker too); a camera arrives on the substream the preference picks (`.high` the top,
 /// `.medium` the middle, `.low` the lowest; a viewport by its height; Janus's `configure` of its
@@ -189,12 +191,15 @@ final class JanusRoomRuntime: RoomBackend {
         signalling.run { handOff.value() }
     }
 
-    func videoTransportProtocol(of participantId: String) throws(EngineError) -> TransportProtocol? {
+    /// A screen share (`RoomNode.screenShareKey`) rides the camera's transport: the same answer.
+    func videoTransportProtocol(of key: String) throws(EngineError) -> TransportProtocol? {
+        let participantId = RoomNode.screenShareOwner(key) ?? key
         guard participantId == self.participantId, session != nil else { throw .notPublished(participant: participantId, track: "camera") }
         return transportProtocol
     }
 
-    func videoCandidatePair(of participantId: String) throws(EngineError) -> SelectedCandidatePair? {
+    func videoCandidatePair(of key: String) throws(EngineError) -> SelectedCandidatePair? {
+        let participantId = RoomNode.screenShareOwner(key) ?? key
         guard participantId == self.participantId, let session else { throw .notPublished(participant: participantId, track: "camera") }
         return session.transport.ice.selectedCandidates.map(SelectedCandidatePair.init)
     }

@@ -51,6 +51,14 @@ import Testing
         let remote = try await bob.subscribe(toScreenShareOf: "alice")
         let received = ReceivedScreen(remote)
         for slide in 0..<2 { try await Self.show(slides[slide], number: slide, on: screen, until: received) }
+        // alice's side: the screen share's own publisher, on the camera's transport (Janus asks for no key
+        // frame here: bob's subscription is updated, not started; PublisherBundledFeedbackTests has that path).
+        let stats0Frames = received.count
+        let sent = try await screen.stats()
+        print("alice's screen share: \(sent.framesEncoded) frames encoded, \(sent.framesSkippedUnchanged) unchanged not sent, "
+              + "\(sent.keyFramesRequested) key frames requested, over \(sent.transportProtocol.map { "\($0)" } ?? "?")")
+        #expect(sent.framesEncoded >= stats0Frames && sent.framesSkippedUnchanged > 0)
+        #expect(sent.transportProtocol == .udp && sent.selectedCandidatePair != nil)
         let stats = try await remote.stats()
         print("bob decoded \(stats.framesDecoded) screen frames, \(stats.decoderErrors) decoder errors")
         #expect(stats.decoderErrors == 0)
