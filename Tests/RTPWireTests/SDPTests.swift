@@ -133,6 +133,17 @@ import Testing
                                              with: "m=video 0 UDP/TLS/RTP/SAVPF 96\r\nc=IN IP4 10.99.0.2\r\na=recvonly\r\na=mid:2")
         let without = try NegotiatedSession(offer: offer, answer: SessionDescription(parsing: rejected))
         #expect(without.screenShare == nil && without.video != nil)
+
+        // Taken out by a later offer (RFC 3264 §8.2): a higher version, port 0, inactive, out of the BUNDLE group.
+        var stopped = offer
+        stopped.version += 1
+        stopped.screenShare?.isStopped = true
+        let later = stopped.sessionDescription
+        #expect(later.origin.hasPrefix("- 42 3 "))
+        #expect(later.attributes.value(of: "group") == "BUNDLE 0 1")
+        let stoppedSection = try #require(later.media.last)
+        #expect(stoppedSection.isRejected && stoppedSection.attributes.contains("inactive") && !stoppedSection.attributes.contains("sendonly"))
+        #expect(try NegotiatedSession(offer: stopped, answer: SessionDescription(parsing: rejected)).screenShare == nil)
     }
 
     @Test func pausedAndMissingLayersAndARejectedSectionAreRead() throws {
