@@ -12,14 +12,13 @@ import Simulcast
 /// session is kept alive (the keepalive, too, goes out from the worker). The publication's ICE
 /// runs over UDP, or ICE-TCP (RFC 6544) as `preferredProtocol` says. The microphone rides in the
 /// camera's peer connection, so it is published first (it waits for the camera) or not at all:
-/// adding it later would need a renegotiation. The screen share is that connection's second video
-/// m-line (`JanusScreenShare`): with the camera's first offer, or added and taken out later by a
-/// renegotiation (`configure` with a new offer, Janus's answer through the presence's reader). Everything received rides one subscriber peer
+/// adding it later would need a renegotiation. Everything received rides one subscriber peer
 /// connection (`JanusSubscriberConnection`: Janus 1.1 multistream, connected and updated on the
 /// worker too); a camera arrives on the substream the preference picks (`.high` the top,
 /// `.medium` the middle, `.low` the lowest; a viewport by its height; Janus's `configure` of its
 /// mid sent from the worker). With `autoConsume`, every camera and microphone of the room is
 /// consumed as the roster reports it.
+/// The screen share is the camera connection's second video m-line (`JanusRoomRuntime+ScreenShare`).
 /// With E2EE what is published is SFrame-sealed and what is received opened, keys following the
 /// provider's changes at the next pass. Readiness-driven: the loop waits on the peer connections'
 /// sockets, and serves the room at its endpoints' exact deadlines (`nextDeadline`), at the next
@@ -42,20 +41,21 @@ final class JanusRoomRuntime: RoomBackend {
     private var transportProtocol: TransportProtocol?
     /// End-to-end encryption of what is published, if asked for.
     private let e2ee: E2EEOptions?
-    private var sealer: E2EEFrameSealer?
+    private(set) var sealer: E2EEFrameSealer?
     private var e2eeKeysVersion = 0
     private(set) var participantId: String?
     private(set) var events: AsyncStream<ParticipantEvent>.Continuation?
-    private var session: JanusVideoRoomPublisher?
+    private(set) var session: JanusVideoRoomPublisher?
     /// The room model (docs/room-model.md): who else is here, our presence, our mode and name.
     var model = JanusRoomModel()
     private var feeds = PublisherFeeds()
     /// The microphone published before the camera, waiting for the peer connection.
     private var pendingMicrophone: (trackId: String, feed: TrackFeed<AudioFrame>)?
-    /// The screen share: the camera's peer connection's second video m-line (`JanusScreenShare`).
-    private var screenShare: JanusScreenShare?
+    /// The screen share: the camera's peer connection's second video m-line (`JanusScreenShare`,
+    /// `JanusRoomRuntime+ScreenShare`).
+    var screenShare: JanusScreenShare?
     /// The renegotiation offer taking the screen share out, until Janus's answer comes.
-    private var screenShareStopping: SimulcastOffer?
+    var screenShareStopping: SimulcastOffer?
     private var lastKeepAliveMicroseconds: Int64 = 0
     /// The one subscriber peer connection: every consumed stream of the room (`JanusSubscriberConnection`).
     private(set) var receiving: JanusSubscriberConnection!
@@ -70,7 +70,7 @@ final class JanusRoomRuntime: RoomBackend {
     /// Where signalling and connects run, off the loop.
     let signalling: SignallingWorker
     /// The camera's connect is under way on the worker.
-    private var cameraConnecting = false
+    private(set) var cameraConnecting = false
     private(set) var isClosed = false
     /// Every datagram the subscriptions' connections received (the room model's `MediaActivity`).
     var datagramsReceivedSoFar: Int { Int(receiving.demultiplexer?.datagramsReceived ?? 0) }
@@ -222,76 +222,6 @@ final class JanusRoomRuntime: RoomBackend {
         guard pendingMicrophone == nil, feeds.microphone == nil else { throw .alreadyPublished("microphone") }
         guard session == nil, !cameraConnecting else { throw .unsupportedInJanusRoom(.microphoneAfterCamera) }
         pendingMicrophone = (trackId, feed)
-    }
-
-    /// Takes the screen share into the camera's coming peer connection, or adds it to the
-    /// running one by a renegotiation sent from the worker (`JanusScreenShare`); it sends once
-    /// Janus's answer came (`applyRenegotiationAnswer`).
-    func publishScreenShare(_ participantId: String, trackId: String, settings: CameraSettings, feed: TrackFeed<VideoFrame>,
-                            runtime: EngineRuntime) throws(EngineError) {
-        guard participantId == self.participantId else { throw .unknownParticipant(participantId) }
-        guard screenShare == nil else { throw .alreadyPublished("screen share") }
-        guard !cameraConnecting, screenShareStopping == nil else {
-            throw .notAllowed("publishing a screen share while the camera's peer connection is being negotiated: try again once it is done")
-        }
-        var share = try JanusScreenShare(trackId: trackId, settings: settings, feed: feed)
-        if let session {
-            let offer = session.renegotiationOffer(screenShare: share.plan)
-            share.awaitingAnswer = offer
-            sendRenegotiation(offer, of: session)
-        }
-        screenShare = share
-    }
-
-    /// Sends a renegotiation offer from the worker; a failure to send it is an event.
-    private func sendRenegotiation(_ offer: SimulcastOffer, of session: JanusVideoRoomPublisher) {
-        let handOff = LoopHandOff(session)
-        let (events, room) = (events, room)
-        signalling.run {
-            do throws(JanusHTTPClient.Failure) {
-                try handOff.value.sendRenegotiation(offer)
-            } catch {
-                events?.yield(.failure(.systemFailure("renegotiating the screen share in Janus room \(room): \(error)")))
-            }
-        }
-    }
-
-    /// On the loop: Janus's answer to our renegotiation. The screen share added sends from the
-    /// next pass (sealed like the camera); the one taken out is gone from the connection.
-    func applyRenegotiationAnswer(_ answer: String) {
-        guard let session else { return }
-        do throws(JanusSessionFailure) {
-            if let stopping = screenShareStopping {
-                screenShareStopping = nil
-                try session.applyRenegotiation(offer: stopping, answer: answer, screenShare: nil)
-            } else if var share = screenShare, let offer = share.awaitingAnswer {
-                guard let publisher = try session.applyRenegotiation(offer: offer, answer: answer, screenShare: share.plan) else { return }
-                publisher.frameSealer = sealer
-                share.awaitingAnswer = nil
-                share.start(on: publisher)
-                screenShare = share
-            }
-        } catch {
-            let failure = EngineError.systemFailure("Janus room \(room) answered the screen share's renegotiation: \(error)")
-            events?.yield(.failure(failure))
-            screenShare?.feed.finishSource(.failure(failure))
-            screenShare = nil
-        }
-    }
-
-    /// The connected peer connection's screen share sends from the next pass (sealed like the
-    /// camera, one SFrame counter); one Janus did not accept stops its source with the error.
-    private func startScreenShare(of session: JanusVideoRoomPublisher) {
-        guard let screenShare else { return }
-        guard let publisher = session.screenSharePublisher else {
-            let failure = EngineError.systemFailure("Janus room \(room) did not accept the screen share's m-line")
-            events?.yield(.failure(failure))
-            screenShare.feed.finishSource(.failure(failure))
-            self.screenShare = nil
-            return
-        }
-        publisher.frameSealer = sealer
-        self.screenShare?.start(on: publisher)
     }
 
     func setMicrophoneMuted(_ muted: Bool, participant participantId: String) throws(EngineError) {
@@ -605,26 +535,6 @@ final class JanusRoomRuntime: RoomBackend {
         }
         guard feeds.microphone?.trackId == trackId else { throw .notPublished(participant: participantId, track: "microphone \(trackId)") }
         throw .unsupportedInJanusRoom(.unpublishingMicrophoneAlone)
-    }
-
-    /// A screen share still waiting for the camera's peer connection is simply dropped; one that
-    /// rides the running connection says goodbye (RTCP BYE) and is taken out of it by a
-    /// renegotiation (its m-line stopped, port 0).
-    func unpublishScreenShare(_ participantId: String, trackId: String) throws(EngineError) {
-        guard participantId == self.participantId else { throw .unknownParticipant(participantId) }
-        guard let screenShare, screenShare.trackId == trackId else {
-            throw .notPublished(participant: participantId, track: "screen share \(trackId)")
-        }
-        guard !cameraConnecting else {
-            throw .notAllowed("unpublishing a screen share while the camera's peer connection is being negotiated: try again once it is done")
-        }
-        screenShare.finishSource("unpublished")
-        self.screenShare = nil
-        guard let session, screenShare.publisher != nil || screenShare.awaitingAnswer != nil else { return }
-        try? screenShare.publisher?.sendGoodbye(reason: "unpublished")
-        let offer = session.renegotiationOffer(screenShare: nil)
-        screenShareStopping = offer
-        sendRenegotiation(offer, of: session)
     }
 
     /// What Janus accepted, for `.publishedToSFU`.
