@@ -520,6 +520,7 @@ final class JanusRoomRuntime: RoomBackend {
         model.parked.append(session)
         onWorker {
             try? session.publisher.sendGoodbye(reason: "unpublished")
+            try? session.screenSharePublisher?.sendGoodbye(reason: "unpublished")
             _ = try? session.janus.message(JanusVideoRoomRequest.unpublish.body)
         }
     }

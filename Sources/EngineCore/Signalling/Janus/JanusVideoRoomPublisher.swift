@@ -188,9 +188,10 @@ public final class JanusVideoRoomPublisher {
     /// Keeps the Janus session alive: call at least every 30 s.
     public func keepAlive() throws(JanusHTTPClient.Failure) { try janus.keepAlive() }
 
-    /// Says goodbye (RTCP BYE), unpublishes and leaves the room.
+    /// Says goodbye (RTCP BYE, the camera's and the screen share's), unpublishes and leaves the room.
     public func leave() {
         try? publisher.sendGoodbye(reason: "left")
+        try? screenSharePublisher?.sendGoodbye(reason: "left")
         _ = try? janus.message(JanusVideoRoomRequest.leave.body)
         janus.close()
     }
