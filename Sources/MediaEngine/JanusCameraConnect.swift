@@ -13,6 +13,8 @@ struct JanusCameraConnect: Sendable {
     let display: String
     let camera: LayerPlan
     let audio: Bool
+    /// A screen share as the peer connection's second video m-line (`JanusScreenShare`).
+    let screenShare: LayerPlan?
     let localAddress: UInt32
     let iceServers: [ICEServer]
     let iceTransportPolicy: ICETransportPolicy
@@ -51,6 +53,7 @@ struct JanusCameraConnect: Sendable {
         var options = JanusVideoRoomPublisher.Options(url: url, room: room, display: display, camera: camera, audio: audio,
                                                       localAddress: localAddress, connectTimeoutMilliseconds: timeoutMilliseconds,
                                                       iceTCP: iceTCP)
+        options.screenShare = screenShare
         options.iceServers = iceServers
         options.iceTransportPolicy = iceTransportPolicy
         return try JanusVideoRoomPublisher(options: options)

@@ -44,7 +44,7 @@ final class JanusRoomPresence: Sendable {
 
     /// Joins and reads events until `stop` (or the loop stops): each room-changing event is
     /// handed to `deliver` on the loop through `worker`.
-    func start(worker: SignallingWorker, deliver: @escaping Deliver) {
+    func start(worker: SignallingWorker, deliver: @escaping Deliver, answered: (@Sendable (EngineRuntime, String) -> Void)? = nil) {
         queue.async { [self] in
             var janus = JanusHTTPClient(base: url)
             // The session polled is the presence's own (ended at a handover), not yet a publisher's.
@@ -76,6 +76,11 @@ final class JanusRoomPresence: Sendable {
                     // Our `leave` acknowledged: every event of the old session came before it.
                     if Self.isOwnLeave(object), let next = takeHandover(from: janus, closingIt: ownSession) {
                         (janus, ownSession) = (next, false)
+                        continue
+                    }
+                    // The answer to our publisher's renegotiation (its screen share added or taken out).
+                    if let answer = Self.renegotiationAnswer(in: object) {
+                        guard worker.postToLoop({ answered?($0, answer) }) else { return leave(janus) }
                         continue
                     }
                     guard let outcome = Self.roomChange(in: object) else { continue }
@@ -136,6 +141,12 @@ final class JanusRoomPresence: Sendable {
 
     /// The VideoRoom event of a long poll's answer that changes who is in the room (nil for
     /// keepalives, acks and everything else); an event that does not parse is a typed failure.
+    /// The SDP of a JSEP answer riding a VideoRoom event (Janus's answer to a `configure` with an offer).
+    static func renegotiationAnswer(in object: [String: Any]) -> String? {
+        guard case let .videoRoom(_, _, jsep?)? = try? JanusSessionEvent(object: object), jsep.kind == .answer else { return nil }
+        return jsep.sdp
+    }
+
     static func roomChange(in object: [String: Any]) -> Result<JanusVideoRoomEvent, EngineError>? {
         let event: JanusSessionEvent
         do throws(JanusEventError) {

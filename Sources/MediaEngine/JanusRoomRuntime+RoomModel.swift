@@ -11,9 +11,11 @@ extension JanusRoomRuntime: RoomModelBackend {
         let presence = JanusRoomPresence(url: url, room: room, display: model.display(of: participantId))
         model.presence = presence
         let roomId = id
-        presence.start(worker: signalling) { runtime, outcome in
+        presence.start(worker: signalling, deliver: { runtime, outcome in
             (runtime.rooms[roomId] as? JanusRoomRuntime)?.apply(outcome, runtime: runtime)
-        }
+        }, answered: { runtime, answer in
+            (runtime.rooms[roomId] as? JanusRoomRuntime)?.applyRenegotiationAnswer(answer)
+        })
     }
 
     /// Once `session` publishes, it is our one participant in the Janus room: the presence reads
@@ -102,7 +104,7 @@ extension JanusRoomRuntime: RoomModelBackend {
         switch kind {
         case .camera: try unpublishCamera(participantId, trackId: trackId)
         case .microphone: try unpublishMicrophone(participantId, trackId: trackId)
-        case .screenShare: throw .notPublished(participant: participantId, track: "screen share \(trackId)")
+        case .screenShare: try unpublishScreenShare(participantId, trackId: trackId)
         }
     }
 

@@ -2,6 +2,7 @@ internal import EngineCore
 import Foundation
 import MediaCodecs
 internal import SessionCore
+internal import RTPWire
 import Simulcast
 
 /// A Janus VideoRoom the engine joins as a WebRTC publisher (one local participant): publishing
@@ -17,6 +18,7 @@ import Simulcast
 /// `.medium` the middle, `.low` the lowest; a viewport by its height; Janus's `configure` of its
 /// mid sent from the worker). With `autoConsume`, every camera and microphone of the room is
 /// consumed as the roster reports it.
+/// The screen share is the camera connection's second video m-line (`JanusRoomRuntime+ScreenShare`).
 /// With E2EE what is published is SFrame-sealed and what is received opened, keys following the
 /// provider's changes at the next pass. Readiness-driven: the loop waits on the peer connections'
 /// sockets, and serves the room at its endpoints' exact deadlines (`nextDeadline`), at the next
@@ -39,16 +41,21 @@ final class JanusRoomRuntime: RoomBackend {
     private var transportProtocol: TransportProtocol?
     /// End-to-end encryption of what is published, if asked for.
     private let e2ee: E2EEOptions?
-    private var sealer: E2EEFrameSealer?
+    private(set) var sealer: E2EEFrameSealer?
     private var e2eeKeysVersion = 0
     private(set) var participantId: String?
     private(set) var events: AsyncStream<ParticipantEvent>.Continuation?
-    private var session: JanusVideoRoomPublisher?
+    private(set) var session: JanusVideoRoomPublisher?
     /// The room model (docs/room-model.md): who else is here, our presence, our mode and name.
     var model = JanusRoomModel()
     private var feeds = PublisherFeeds()
     /// The microphone published before the camera, waiting for the peer connection.
     private var pendingMicrophone: (trackId: String, feed: TrackFeed<AudioFrame>)?
+    /// The screen share: the camera's peer connection's second video m-line (`JanusScreenShare`,
+    /// `JanusRoomRuntime+ScreenShare`).
+    var screenShare: JanusScreenShare?
+    /// The renegotiation offer taking the screen share out, until Janus's answer comes.
+    var screenShareStopping: SimulcastOffer?
     private var lastKeepAliveMicroseconds: Int64 = 0
     /// The one subscriber peer connection: every consumed stream of the room (`JanusSubscriberConnection`).
     private(set) var receiving: JanusSubscriberConnection!
@@ -65,7 +72,7 @@ final class JanusRoomRuntime: RoomBackend {
     /// Where signalling and connects run, off the loop.
     let signalling: SignallingWorker
     /// The camera's connect is under way on the worker.
-    private var cameraConnecting = false
+    private(set) var cameraConnecting = false
     private(set) var isClosed = false
     /// Active speakers from the consumed microphones' RFC 6464 levels and our own (`JanusRoomSpeakers`).
     let speakers: JanusRoomSpeakers
@@ -153,7 +160,7 @@ final class JanusRoomRuntime: RoomBackend {
         }
         cameraConnecting = true
         let connect = JanusCameraConnect(url: url, room: room, display: model.display(of: participantId), camera: camera, audio: pendingMicrophone != nil,
-                                         localAddress: localAddress, iceServers: iceServers, iceTransportPolicy: iceTransportPolicy,
+                                         screenShare: screenShare?.plan, localAddress: localAddress, iceServers: iceServers, iceTransportPolicy: iceTransportPolicy,
                                          preferredProtocol: preferredProtocol)
         let handOff = LoopHandOff((room: self, sealer: sealer, completion: completion))
         signalling.run({ LoopHandOff(connect.run()) }, then: { _, outcome in
@@ -190,6 +197,7 @@ final class JanusRoomRuntime: RoomBackend {
         followRoomEvents(of: session)
         feeds.addCamera(trackId: trackId, feed: feed, frameRate: frameRate, publisher: session.publisher)
         quality.setPublisher(session.publisher)
+        startScreenShare(of: session)
         if let microphone = pendingMicrophone {
             feeds.addMicrophone(trackId: microphone.trackId, feed: microphone.feed)
             if let ssrc = session.publisher.audioSender?.ssrc, let participantId {
@@ -213,17 +221,26 @@ final class JanusRoomRuntime: RoomBackend {
         signalling.run { handOff.value() }
     }
 
-    func videoTransportProtocol(of participantId: String) throws(EngineError) -> TransportProtocol? {
+    /// A screen share (`RoomNode.screenShareKey`) rides the camera's transport: the same answer.
+    func videoTransportProtocol(of key: String) throws(EngineError) -> TransportProtocol? {
+        let participantId = RoomNode.screenShareOwner(key) ?? key
         guard participantId == self.participantId, session != nil else { throw .notPublished(participant: participantId, track: "camera") }
         return transportProtocol
     }
 
-    func videoCandidatePair(of participantId: String) throws(EngineError) -> SelectedCandidatePair? {
+    func videoCandidatePair(of key: String) throws(EngineError) -> SelectedCandidatePair? {
+        let participantId = RoomNode.screenShareOwner(key) ?? key
         guard participantId == self.participantId, let session else { throw .notPublished(participant: participantId, track: "camera") }
         return session.transport.ice.selectedCandidates.map(SelectedCandidatePair.init)
     }
 
     func videoPublisher(of participantId: String) throws(EngineError) -> Publisher {
+        if let owner = RoomNode.screenShareOwner(participantId) {
+            guard owner == self.participantId, let publisher = screenShare?.publisher else {
+                throw .notPublished(participant: owner, track: "screen share")
+            }
+            return publisher
+        }
         guard participantId == self.participantId, let session else { throw .notPublished(participant: participantId, track: "camera") }
         return session.publisher
     }
@@ -235,11 +252,6 @@ final class JanusRoomRuntime: RoomBackend {
         guard pendingMicrophone == nil, feeds.microphone == nil else { throw .alreadyPublished("microphone") }
         guard session == nil, !cameraConnecting else { throw .unsupportedInJanusRoom(.microphoneAfterCamera) }
         pendingMicrophone = (trackId, feed)
-    }
-
-    func publishScreenShare(_ participantId: String, trackId: String, settings: CameraSettings, feed: TrackFeed<VideoFrame>,
-                            runtime: EngineRuntime) throws(EngineError) {
-        throw .unsupportedInJanusRoom(.screenSharePublishing)
     }
 
     func setMicrophoneMuted(_ muted: Bool, participant participantId: String) throws(EngineError) {
@@ -443,6 +455,7 @@ final class JanusRoomRuntime: RoomBackend {
         let now = clock.monotonicMicroseconds()
         applyKeyChanges(now: now)
         if let session { feeds.pass(session.publisher, at: now, pacingPushes: true, events: events) }
+        screenShare?.pass(at: now, events: events)
         receiving.pass()
         if model.mode.receives { adaptSubscriptions() }
         for stream in receiving.streams.values {
@@ -505,6 +518,7 @@ final class JanusRoomRuntime: RoomBackend {
     func nextDeadline(now: Int64) -> Int64 {
         guard session != nil || receiving.isRunning || !model.parked.isEmpty else { return .max }
         var earliest = min(now + RoomBackendCadence.idleMicroseconds, feeds.mediaDue(now: now, pacingPushes: true) ?? .max,
+                           screenShare?.mediaDue(now: now) ?? .max,
                            lastKeepAliveMicroseconds + Self.keepAliveIntervalMicroseconds + 1)
         if let session { earliest = min(earliest, session.publisher.nextDeadline()) }
         earliest = min(earliest, receiving.nextDeadline())
@@ -539,6 +553,8 @@ final class JanusRoomRuntime: RoomBackend {
         feeds.finishSources()
         pendingMicrophone?.feed.finishSource(.failure(EngineError.closed("microphone track \(pendingMicrophone?.trackId ?? "")")))
         pendingMicrophone = nil
+        screenShare?.finishSource("the room closed")
+        screenShare = nil
         events?.yield(.connectionStateChanged(.disconnected))
         events?.finish()
         events = nil
@@ -554,9 +570,14 @@ final class JanusRoomRuntime: RoomBackend {
         feeds.finishSources()
         feeds = PublisherFeeds()
         quality.setPublisher(nil)
+        // The screen share rides the same peer connection: it goes too.
+        screenShare?.finishSource("its camera unpublished")
+        screenShare = nil
+        screenShareStopping = nil
         model.parked.append(session)
         onWorker {
             try? session.publisher.sendGoodbye(reason: "unpublished")
+            try? session.screenSharePublisher?.sendGoodbye(reason: "unpublished")
             _ = try? session.janus.message(JanusVideoRoomRequest.unpublish.body)
         }
     }

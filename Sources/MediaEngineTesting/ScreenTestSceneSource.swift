@@ -27,6 +27,14 @@ public final class ScreenTestSceneSource: VideoFrameSource {
     /// Whether frame `n` is the first of a new slide (the whole screen changes).
     public func isSlideFlip(_ n: Int) -> Bool { scene.isSlideFlip(n) }
 
+    /// Luma PSNR of `received` against `source` (a frame of this scene) in the scene's text
+    /// region (`ScreenTestScene.textRegion`): what issue 17's "text at least 38 dB" measures.
+    /// nil when the sizes differ.
+    public static func textPSNR(_ received: VideoFrame, against source: VideoFrame) -> Double? {
+        let region = ScreenTestScene.textRegion(width: source.width, height: source.height)
+        return try? PSNR.luma(source, received, in: region)
+    }
+
     /// Frames from one slide flip to the next.
     public var framesPerSlide: Int { scene.cycleFrames }
 

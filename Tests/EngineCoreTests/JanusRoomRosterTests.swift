@@ -76,6 +76,33 @@ import Testing
         #expect(roster.apply(.unpublished(room: 1, id: 99)).isEmpty)
     }
 
+    /// A screen share taken out by a renegotiation: Janus lists its stream disabled, without its
+    /// description. It is unpublished (not a muted camera), the camera stays; a screen share
+    /// added again is published again.
+    @Test func aStoppedScreenShareIsUnpublishedAndOneAddedAgainIsPublished() {
+        var roster = JanusRoomRoster()
+        _ = roster.apply(.joined(room: 1, id: 50, privateID: nil, publishers: [
+            JanusPublisherEntry(id: 10, display: "alice|a1", streams: [Self.camera, Self.screen]),
+        ], attendees: []))
+        var stopped = JanusPublisherEntry.Stream(kind: .video, mindex: 2, mid: "2", codec: nil)
+        stopped.disabled = true
+        #expect(roster.apply(.publishers(room: 1, [JanusPublisherEntry(id: 10, display: "alice|a1", streams: [Self.camera, stopped])]))
+            == [.trackUnpublished(participantId: "a1", Self.track(.screenShare, "2"))])
+        #expect(roster.participant(id: "a1")?.tracks == [Self.track(.camera, "1")])
+        #expect(roster.apply(.publishers(room: 1, [JanusPublisherEntry(id: 10, display: "alice|a1", streams: [Self.camera, Self.screen])]))
+            == [.trackPublished(participantId: "a1", Self.track(.screenShare, "2"))])
+        // Someone joining later is not told of the stopped one at all.
+        var later = JanusRoomRoster()
+        #expect(later.apply(.joined(room: 1, id: 51, privateID: nil, publishers: [
+            JanusPublisherEntry(id: 10, display: "alice|a1", streams: [Self.camera, stopped]),
+        ], attendees: [])) == [.participantJoined(.init(id: "a1", name: "alice", feed: 10, tracks: [Self.track(.camera, "1")])),
+                               .roomJoined(ourFeed: 51)])
+        // A disabled camera (the first video stream) is still a muted camera.
+        var muted = Self.camera
+        muted.disabled = true
+        #expect(JanusRoomRoster.tracks(of: [muted, Self.screen]) == [Self.track(.camera, "1", muted: true), Self.track(.screenShare, "2")])
+    }
+
     @Test func aDestroyedRoomLetsEveryoneLeaveThenCloses() {
         var roster = JanusRoomRoster()
         _ = roster.apply(.joined(room: 1, id: 50, privateID: nil, publishers: [

@@ -13,11 +13,19 @@ import Testing
                                        localAddress: "127.0.0.1")
     }
 
-    @Test func publishingAScreenShareNamesIt() async throws {
+    /// A screen share waits for the camera's peer connection (its second video m-line) and,
+    /// until then, can go alone (and come back); a second one is already published.
+    @Test func aScreenShareNotYetConnectedWaitsForTheCameraAndUnpublishesAlone() async throws {
         let engine = MediaEngine()
         let alice = try await Self.join(engine)
         let screen = try alice.createScreenShareVideoTrack()
-        await #expect(throws: EngineError.unsupportedInJanusRoom(.screenSharePublishing)) { try await alice.publish(screen) }
+        try await alice.publish(screen)
+        await #expect(throws: EngineError.alreadyPublished("screen share")) { try await alice.publish(try alice.createScreenShareVideoTrack()) }
+        try await alice.unpublish(screen)
+        await #expect(throws: EngineError.notPublished(participant: "alice", track: "screen share \(screen.id)")) {
+            try await alice.unpublish(screen)
+        }
+        try await alice.publish(screen)
         await engine.close()
     }
 

@@ -101,6 +101,51 @@ import Testing
         #expect(audio.payloadType == 111 && audio.extensionMap.id(for: .audioLevel) == 1 && audio.rids.isEmpty)
     }
 
+    /// Issue 28: a screen share is a second send-only VP8 section (its own mid and `a=msid`
+    /// track, one stream); Janus's answer to it settles its payload type and extension ids.
+    @Test func aScreenShareIsASecondVideoSectionTheAnswerSettles() throws {
+        var offer = Self.offer()
+        var screen = SimulcastOffer.Video(rids: [])
+        screen.mid = "2"
+        offer.screenShare = screen
+        let description = offer.sessionDescription
+        #expect(offer.mids == ["0", "1", "2"])
+        #expect(description.attributes.value(of: "group") == "BUNDLE 0 1 2")
+        let section = try #require(description.media.last)
+        #expect(description.media.count == 3 && section.media == "video" && section.mid == "2")
+        #expect(section.attributes.value(of: "msid") == "engine engine-screen")
+        #expect(section.attributes.contains("sendonly") && section.attributes.values(of: "rid").isEmpty)
+        #expect(!section.attributes.contains("simulcast"))
+        #expect(try SessionDescription(parsing: description.text) == description)
+
+        // Janus's answer: the camera's section again for mid 2, received without simulcast.
+        let videoSection = Self.janusLikeAnswer[Self.janusLikeAnswer.range(of: "m=video")!.lowerBound...]
+        let screenAnswer = String(videoSection).replacingFirst("a=mid:1", with: "a=mid:2")
+            .replacingFirst("a=rid:h recv\r\na=rid:m recv\r\na=rid:l recv\r\na=simulcast:recv h;m;l\r\n", with: "")
+        let answer = Self.janusLikeAnswer.replacingFirst("a=group:BUNDLE 0 1", with: "a=group:BUNDLE 0 1 2") + screenAnswer
+        let session = try NegotiatedSession(offer: offer, answer: SessionDescription(parsing: answer))
+        let screenShare = try #require(session.screenShare)
+        #expect(screenShare.mid == "2" && screenShare.payloadType == 96 && screenShare.rids.isEmpty)
+        #expect(screenShare.extensionMap.id(for: .mid) == 4)
+        #expect(session.video?.rids == ["h", "m", "l"])
+        // Rejected: no screen-share section, the rest settles.
+        let rejected = answer.replacingEvery("m=video 9 UDP/TLS/RTP/SAVPF 96\r\nc=IN IP4 10.99.0.2\r\na=recvonly\r\na=mid:2",
+                                             with: "m=video 0 UDP/TLS/RTP/SAVPF 96\r\nc=IN IP4 10.99.0.2\r\na=recvonly\r\na=mid:2")
+        let without = try NegotiatedSession(offer: offer, answer: SessionDescription(parsing: rejected))
+        #expect(without.screenShare == nil && without.video != nil)
+
+        // Taken out by a later offer (RFC 3264 §8.2): a higher version, port 0, inactive, out of the BUNDLE group.
+        var stopped = offer
+        stopped.version += 1
+        stopped.screenShare?.isStopped = true
+        let later = stopped.sessionDescription
+        #expect(later.origin.hasPrefix("- 42 3 "))
+        #expect(later.attributes.value(of: "group") == "BUNDLE 0 1")
+        let stoppedSection = try #require(later.media.last)
+        #expect(stoppedSection.isRejected && stoppedSection.attributes.contains("inactive") && !stoppedSection.attributes.contains("sendonly"))
+        #expect(try NegotiatedSession(offer: stopped, answer: SessionDescription(parsing: rejected)).screenShare == nil)
+    }
+
     @Test func pausedAndMissingLayersAndARejectedSectionAreRead() throws {
         var text = Self.janusLikeAnswer.replacingFirst("a=simulcast:recv h;m;l", with: "a=simulcast:recv h;~m;l")
         #expect(try NegotiatedSession(offer: Self.offer(), answer: SessionDescription(parsing: text)).video?.rids == ["h", "l"])

@@ -23,6 +23,8 @@ public struct NegotiatedSession: Sendable {
     /// nil when the answer rejected the section or the offer had none.
     public var audio: Section?
     public var video: Section?
+    /// The offer's screen-share video section (`SimulcastOffer.screenShare`), if accepted.
+    public var screenShare: Section?
 
     /// Applies `answer` to `offer`. Throws `SDPError` when the answer does not match the offer's
     /// sections, leaves out BUNDLE, rtcp-mux, ICE credentials, a fingerprint or a DTLS role, or
@@ -57,6 +59,7 @@ public struct NegotiatedSession: Sendable {
 
         audio = nil
         video = nil
+        screenShare = nil
         for section in accepted {
             if let audioOffer = offer.audio, section.mid == audioOffer.mid {
                 audio = try Self.section(section, codec: "opus/48000/2", offer: SimulcastOffer.audioExtensions,
@@ -64,6 +67,9 @@ public struct NegotiatedSession: Sendable {
             } else if let videoOffer = offer.video, section.mid == videoOffer.mid {
                 video = try Self.section(section, codec: "vp8/90000", offer: SimulcastOffer.videoExtensions,
                                          map: offer.extensionMap, rids: videoOffer.rids)
+            } else if let screenOffer = offer.screenShare, section.mid == screenOffer.mid {
+                screenShare = try Self.section(section, codec: "vp8/90000", offer: SimulcastOffer.videoExtensions,
+                                               map: offer.extensionMap, rids: screenOffer.rids)
             }
         }
     }

@@ -18,11 +18,17 @@ public struct SimulcastOffer: Sendable {
         public var payloadType: UInt8 = 96
         /// RIDs, highest layer first (the order Janus and most SFUs assume, `rid_order` "hml").
         public var rids: [String]
+        /// A stream taken out in a later offer (RFC 3264 §8.2): port 0, `a=inactive` (what Janus
+        /// 1.1 reads to mark the stream disabled), out of the BUNDLE group.
+        public var isStopped = false
 
         public init(rids: [String]) { self.rids = rids }
     }
 
     public var sessionID: UInt64
+    /// The `o=` line's session version: each later offer of the session (a renegotiation) has a
+    /// higher one (RFC 3264 §8).
+    public var version: UInt64 = 2
     public var ice: ICECredentials
     public var fingerprint: DTLSFingerprint
     /// Gathered candidates (none with trickle ICE).
@@ -30,6 +36,9 @@ public struct SimulcastOffer: Sendable {
     public var extensionMap: RTPHeaderExtensionMap
     public var audio: Audio?
     public var video: Video?
+    /// A second video section after the camera's: a screen share (its own mid, `a=msid` track
+    /// `<stream>-screen`), what Janus 1.1 names with `descriptions` in `publish`. nil: none.
+    public var screenShare: Video?
     /// RTCP CNAME and the MediaStream id of `a=msid`.
     public var cname: String
     public var streamID: String
@@ -49,7 +58,11 @@ public struct SimulcastOffer: Sendable {
     }
 
     /// The mids in section order.
-    public var mids: [String] { [audio?.mid, video?.mid].compactMap { $0 } }
+    public var mids: [String] { [audio?.mid, video?.mid, screenShare?.mid].compactMap { $0 } }
+    /// The mids of the BUNDLE group: every section but a stopped one (RFC 8843 §7.3.3).
+    var bundledMids: [String] {
+        [audio?.mid, video.flatMap { $0.isStopped ? nil : $0.mid }, screenShare.flatMap { $0.isStopped ? nil : $0.mid }].compactMap { $0 }
+    }
 
     /// Header extensions each kind of section offers (RFC 8285 `a=extmap`).
     static let audioExtensions: [RTPHeaderExtensionKind] = [.mid, .audioLevel, .absSendTime, .transportSequenceNumber]
@@ -59,8 +72,8 @@ public struct SimulcastOffer: Sendable {
 
     /// The offer as a session description.
     public var sessionDescription: SessionDescription {
-        var description = SessionDescription(origin: "- \(sessionID) 2 IN IP4 127.0.0.1",
-                                             attributes: [SDPAttribute("group", (["BUNDLE"] + mids).joined(separator: " ")),
+        var description = SessionDescription(origin: "- \(sessionID) \(version) IN IP4 127.0.0.1",
+                                             attributes: [SDPAttribute("group", (["BUNDLE"] + bundledMids).joined(separator: " ")),
                                                           SDPAttribute("extmap-allow-mixed"),
                                                           SDPAttribute("msid-semantic", " WMS \(streamID)")])
         if let audio {
@@ -76,25 +89,30 @@ public struct SimulcastOffer: Sendable {
             ]
             description.media.append(section)
         }
-        if let video {
-            var section = transportSection(media: "video", mid: video.mid, payloadType: video.payloadType)
-            section.attributes += extmaps(Self.videoExtensions)
-            section.attributes += [
-                SDPAttribute("sendonly"), SDPAttribute("msid", "\(streamID) \(streamID)-video"),
-                SDPAttribute("rtcp-mux"), SDPAttribute("rtcp-rsize"),
-                SDPAttribute("rtpmap", "\(video.payloadType) VP8/90000"),
-            ]
-            section.attributes += Self.videoFeedback.map { SDPAttribute("rtcp-fb", "\(video.payloadType) \($0)") }
-            section.attributes += video.rids.map { SDPAttribute("rid", "\($0) send") }
-            if video.rids.count > 1 { section.attributes.append(SDPAttribute("simulcast", "send \(video.rids.joined(separator: ";"))")) }
-            description.media.append(section)
-        }
+        if let video { description.media.append(videoSection(video, track: "\(streamID)-video")) }
+        if let screenShare { description.media.append(videoSection(screenShare, track: "\(streamID)-screen")) }
         // Candidates go with the first section of the bundle (RFC 8843 §7.1.1).
         if !description.media.isEmpty {
             description.media[0].attributes += candidates.map { SDPAttribute("candidate", $0.description) }
             if !candidates.isEmpty { description.media[0].attributes.append(SDPAttribute("end-of-candidates")) }
         }
         return description
+    }
+
+    /// A send-only VP8 section with `video`'s RIDs, its `a=msid` track `track`.
+    private func videoSection(_ video: Video, track: String) -> MediaDescription {
+        var section = transportSection(media: "video", mid: video.mid, payloadType: video.payloadType)
+        if video.isStopped { section.port = 0 }
+        section.attributes += extmaps(Self.videoExtensions)
+        section.attributes += [
+            SDPAttribute(video.isStopped ? "inactive" : "sendonly"), SDPAttribute("msid", "\(streamID) \(track)"),
+            SDPAttribute("rtcp-mux"), SDPAttribute("rtcp-rsize"),
+            SDPAttribute("rtpmap", "\(video.payloadType) VP8/90000"),
+        ]
+        section.attributes += Self.videoFeedback.map { SDPAttribute("rtcp-fb", "\(video.payloadType) \($0)") }
+        section.attributes += video.rids.map { SDPAttribute("rid", "\($0) send") }
+        if video.rids.count > 1 { section.attributes.append(SDPAttribute("simulcast", "send \(video.rids.joined(separator: ";"))")) }
+        return section
     }
 
     /// The lines every bundled section repeats: transport, ICE, DTLS, mid.

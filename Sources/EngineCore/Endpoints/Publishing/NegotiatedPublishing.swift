@@ -50,7 +50,7 @@ public enum NegotiatedPublishing {
     /// one id across sections, RFC 8843 §9.2).
     public static func extensionMap(_ session: NegotiatedSession) -> RTPHeaderExtensionMap {
         var map = RTPHeaderExtensionMap()
-        for section in [session.audio, session.video].compactMap({ $0 }) {
+        for section in [session.audio, session.video, session.screenShare].compactMap({ $0 }) {
             for kind in RTPHeaderExtensionKind.allCases {
                 if let id = section.extensionMap.id(for: kind) { try? map.register(kind, id: id) }
             }
@@ -73,5 +73,26 @@ public enum NegotiatedPublishing {
         let audio = session.audio.map { AudioTrackConfiguration(ssrc: audioSSRC, payloadType: $0.payloadType, mid: $0.mid) }
         return PublisherConfiguration(video: video, audio: audio, security: .srtp(local: keys.local, remote: keys.remote),
                                       cname: cname, extensionMap: extensionMap(session))
+    }
+
+    /// The configuration of the publisher sending the screen share of `session` (its second
+    /// video section, one layer of `screen`'s top size on `ssrc`), or nil when the answer has
+    /// none. It shares the camera's transport (`Publisher.bundledPublisher`), so it stamps no
+    /// transport-wide sequence numbers: one counter per transport (the camera's), or the peer's
+    /// transport-wide feedback would mix two sequences.
+    public static func screenShareConfiguration(screen: LayerPlan, session: NegotiatedSession, ssrc: UInt32,
+                                                keys: (local: SRTPKeyingMaterial, remote: SRTPKeyingMaterial),
+                                                cname: String) throws(UnsupportedRIDs) -> PublisherConfiguration? {
+        guard let section = session.screenShare else { return nil }
+        let plan = try plan(for: screen, accepted: section.rids)
+        let video = VideoTrackConfiguration(plan: plan, ssrcs: plan.layers.indices.map { ssrc &+ UInt32($0) },
+                                            payloadType: section.payloadType, mid: section.mid)
+        let bundle = extensionMap(session)
+        var map = RTPHeaderExtensionMap()
+        for kind in RTPHeaderExtensionKind.allCases where kind != .transportSequenceNumber {
+            if let id = bundle.id(for: kind) { try? map.register(kind, id: id) }
+        }
+        return PublisherConfiguration(video: video, security: .srtp(local: keys.local, remote: keys.remote), cname: cname,
+                                      extensionMap: map)
     }
 }

@@ -137,6 +137,11 @@ public final class Publisher {
     /// End-to-end encryption of every frame before packetization (SFrame, RFC 9605), when set:
     /// share one sealer between the publishers of one participant (one SFrame counter).
     public var frameSealer: E2EEFrameSealer?
+    /// A publisher sending on this one's transport that does not read it: a second video m-line
+    /// of one WebRTC peer connection (RFC 8843 BUNDLE; a screen share beside the camera). The
+    /// PLI/FIR, generic NACKs and report blocks this publisher reads about its SSRCs are handed
+    /// to it (RFC 4585 §6.2.1, §6.3.1), so only one reader takes the transport's feedback.
+    public var bundledPublisher: Publisher?
     /// Bandwidth probing (with send-side estimation and a camera): its padding stream.
     public let probeSender: RTPStreamSender?
     public var layerPausesByREMB: Int { videoAllocation.layerPauses }

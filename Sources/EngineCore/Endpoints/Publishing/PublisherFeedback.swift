@@ -94,6 +94,7 @@ extension Publisher {
     /// at the RTT the stream's latest report block gave.
     private func answer(_ nack: GenericNACK, _ outcome: inout FeedbackOutcome) throws(PublisherError) {
         guard let sender = sendersBySSRC[nack.mediaSSRC] else {
+            if let bundled = bundledPublisher, bundled.sendersBySSRC[nack.mediaSSRC] != nil { return try bundled.answer(nack, &outcome) }
             outcome.unknownSSRC += 1
             return
         }
@@ -110,6 +111,7 @@ extension Publisher {
     /// Keeps the blocks about our SSRCs (others are not ours to grade) with their RTT.
     private func receivedReportBlocks(_ blocks: [ReportBlock], _ outcome: inout FeedbackOutcome) {
         guard !blocks.isEmpty else { return }
+        bundledPublisher?.receivedReportBlocks(blocks, &outcome)
         let arrival = NTPTime.compact(path.clock.ntpTimestamp())
         let now = path.clock.monotonicMicroseconds()
         for block in blocks where sendersBySSRC[block.ssrc] != nil {
@@ -121,6 +123,11 @@ extension Publisher {
 
     private func keyFrameRequest(for ssrc: UInt32, _ outcome: inout FeedbackOutcome) {
         guard let layer = videoSenders.firstIndex(where: { $0.ssrc == ssrc }) else {
+            if let bundled = bundledPublisher, bundled.videoSenders.contains(where: { $0.ssrc == ssrc }) {
+                // Its key frames are its own: counted in its `keyFramesRequested`, not in this outcome.
+                var bundledOutcome = FeedbackOutcome()
+                return bundled.keyFrameRequest(for: ssrc, &bundledOutcome)
+            }
             outcome.unknownSSRC += 1
             return
         }

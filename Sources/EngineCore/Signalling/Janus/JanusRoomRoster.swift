@@ -95,7 +95,7 @@ public struct JanusRoomRoster: Sendable {
     /// A participant reported (new, or an update of its streams): joined first if new, then its
     /// tracks' changes.
     private mutating func arrive(feed: Int, display: String?, streams: [JanusPublisherEntry.Stream]) -> [Change] {
-        let tracks = streams.compactMap(Self.track)
+        let tracks = Self.tracks(of: streams)
         if participantsByFeed[feed] == nil {
             let name = JanusDisplayName(display: display, feedID: feed)
             if let moved = participantsByFeed.values.first(where: { $0.id == name.participantId })?.feed {
@@ -138,6 +138,17 @@ public struct JanusRoomRoster: Sendable {
         order.removeAll { $0 == feed }
         return participant.tracks.map { .trackUnpublished(participantId: participant.id, $0) }
             + [.participantLeft(participantId: participant.id, reason: reason)]
+    }
+
+    /// The tracks of a publisher's streams. A disabled video stream after the first is a stopped
+    /// screen share (its m-line taken out by a renegotiation; Janus lists it disabled and without
+    /// its description): no track. Only the first video stream can be a muted camera.
+    static func tracks(of streams: [JanusPublisherEntry.Stream]) -> [Track] {
+        let firstVideo = streams.first { $0.kind == .video }?.mid
+        return streams.compactMap { stream in
+            if stream.kind == .video, stream.disabled, stream.mid != firstVideo { return nil }
+            return track(stream)
+        }
     }
 
     private static func track(_ stream: JanusPublisherEntry.Stream) -> Track? {

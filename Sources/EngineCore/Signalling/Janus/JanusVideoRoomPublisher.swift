@@ -25,6 +25,10 @@ public final class JanusVideoRoomPublisher {
         public var display: String
         public var camera: LayerPlan
         public var audio: Bool
+        /// A screen share beside the camera: a second video m-line (mid "2") that `publish`
+        /// describes as `JanusRoomRoster.screenShareDescription` (Janus 1.1 `descriptions`), sent
+        /// as one layer of this plan's top size. nil: the camera only.
+        public var screenShare: LayerPlan?
         /// The local address to bind (its port 0: any); must be one Janus can reach. 0: every
         /// interface, a host candidate for each usable interface address.
         public var localAddress: UInt32
@@ -62,9 +66,23 @@ public final class JanusVideoRoomPublisher {
     /// Our publisher id in the room, and what Janus said when it configured the stream.
     public let publisherID: Int
     public let configured: [String: Any]
-    public let negotiated: NegotiatedSession
+    /// What the last offer/answer settled (a renegotiation of the screen share replaces it).
+    public internal(set) var negotiated: NegotiatedSession
+    /// The offer Janus last answered.
+    public internal(set) var offer: SimulcastOffer
     public let transport: WebRTCTransport
     public let publisher: Publisher
+    /// The screen share's publisher on the same transport (the camera's `bundledPublisher`, which
+    /// reads the feedback for both), when `Options.screenShare` asked for one and Janus accepted it.
+    public internal(set) var screenSharePublisher: Publisher?
+    /// What a screen share's publisher added later (`JanusVideoRoomPublisher+ScreenShare`) needs:
+    /// the connection's keys and route, the clock, and the SSRC of the next screen share.
+    let keys: (local: SRTPKeyingMaterial, remote: SRTPKeyingMaterial)
+    let routing: PublisherRouting
+    let clock: MediaClock
+    var nextScreenShareSSRC: UInt32
+    /// The mid of the screen share's m-line.
+    public static let screenShareMid = "2"
     /// How long ICE + DTLS took.
     public let connectMilliseconds: Int64
 
@@ -90,16 +108,24 @@ public final class JanusVideoRoomPublisher {
                                        iceServers: options.iceServers, transportPolicy: options.iceTransportPolicy, clock: clock)
         var random = SystemRandomNumberGenerator()
         let audioSSRC = UInt32.random(in: 0x1000_0000...0x7FFF_FFFF), firstVideoSSRC = UInt32.random(in: 0x8000_0000...0xEFFF_0000)
-        let offer = SimulcastOffer(
+        var offer = SimulcastOffer(
             sessionID: UInt64.random(in: 1...UInt64(Int64.max)), ice: peer.credentials, fingerprint: peer.certificate.fingerprint,
             candidates: peer.candidates,
             audio: options.audio ? .init(ssrc: audioSSRC) : nil,
             video: .init(rids: NegotiatedPublishing.offeredRIDs(for: options.camera)), cname: options.display)
+        let screenShare = options.screenShare.flatMap(Self.singleLayer)
+        if screenShare != nil {
+            var section = SimulcastOffer.Video(rids: [])
+            section.mid = Self.screenShareMid
+            offer.screenShare = section
+        }
+        let descriptions = screenShare == nil ? [:] : [Self.screenShareMid: JanusRoomRoster.screenShareDescription]
+        self.offer = offer
         var trickled: [ICECandidate] = []
         var answerSDP: String?
         var configured: [String: Any] = [:]
         do throws(JanusHTTPClient.Failure) {
-            try janus.message(JanusVideoRoomRequest.publish(audio: options.audio, video: true, descriptions: [:]).body,
+            try janus.message(JanusVideoRoomRequest.publish(audio: options.audio, video: true, descriptions: descriptions).body,
                               jsep: ["type": "offer", "sdp": offer.sessionDescription.text])
             _ = try janus.waitForEvent("JSEP answer", after: "publish") { event in
                 if let sdp = (event["jsep"] as? [String: Any])?["sdp"] as? String { answerSDP = sdp }
@@ -111,6 +137,7 @@ public final class JanusVideoRoomPublisher {
             throw .signalling(error)
         }
         self.configured = configured
+        self.clock = clock
         do {
             negotiated = try NegotiatedSession(offer: offer, answer: SessionDescription(parsing: answerSDP ?? ""))
         } catch {
@@ -122,12 +149,29 @@ public final class JanusVideoRoomPublisher {
         transport = connection.transport
         connectMilliseconds = connection.milliseconds
         let (keys, remoteEndpoint) = (connection.keys, connection.remote)
+        self.keys = (keys.local, keys.remote)
+        do {
+            routing = try PublisherRouting(destination: remoteEndpoint)
+        } catch {
+            throw .configuration("\(error)")
+        }
+        nextScreenShareSSRC = firstVideoSSRC &+ 0x101
         do {
             let configuration = try NegotiatedPublishing.configuration(
                 camera: options.camera, session: negotiated, firstVideoSSRC: firstVideoSSRC, audioSSRC: audioSSRC,
                 keys: (keys.local, keys.remote), cname: options.display)
-            publisher = try Publisher(configuration: configuration, transport: transport, routing: PublisherRouting(destination: remoteEndpoint),
+            publisher = try Publisher(configuration: configuration, transport: transport, routing: routing,
                                       clock: clock, using: &random)
+            if let screenShare, let screenConfiguration = try NegotiatedPublishing.screenShareConfiguration(
+                screen: screenShare, session: negotiated, ssrc: firstVideoSSRC &+ 0x100, keys: (keys.local, keys.remote),
+                cname: options.display) {
+                let screen = try Publisher(configuration: screenConfiguration, transport: transport,
+                                           routing: routing, clock: clock, using: &random)
+                publisher.bundledPublisher = screen
+                screenSharePublisher = screen
+            } else {
+                screenSharePublisher = nil
+            }
         } catch {
             throw .configuration("\(error)")
         }
@@ -135,12 +179,19 @@ public final class JanusVideoRoomPublisher {
         started = true
     }
 
+    /// The screen share goes out as one layer (Janus relays a stream as published, and the
+    /// subscriber's substream choice is the camera's): `plan`'s top size.
+    static func singleLayer(_ plan: LayerPlan) -> LayerPlan? {
+        try? LayerPlan(screenShareWidth: plan.top.width, height: plan.top.height, multiStream: false)
+    }
+
     /// Keeps the Janus session alive: call at least every 30 s.
     public func keepAlive() throws(JanusHTTPClient.Failure) { try janus.keepAlive() }
 
-    /// Says goodbye (RTCP BYE), unpublishes and leaves the room.
+    /// Says goodbye (RTCP BYE, the camera's and the screen share's), unpublishes and leaves the room.
     public func leave() {
         try? publisher.sendGoodbye(reason: "left")
+        try? screenSharePublisher?.sendGoodbye(reason: "left")
         _ = try? janus.message(JanusVideoRoomRequest.leave.body)
         janus.close()
     }

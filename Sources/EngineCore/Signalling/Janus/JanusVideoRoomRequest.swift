@@ -15,6 +15,9 @@ public enum JanusVideoRoomRequest: Sendable, Equatable {
     case publish(audio: Bool, video: Bool, descriptions: [String: String])
     /// Per-stream settings of a subscription: relay it or not, and which simulcast layers.
     case configureSubscription([StreamSetting])
+    /// A publisher's renegotiation (sent with our new JSEP offer): `descriptions` name its
+    /// streams by mid as in `publish`.
+    case configurePublisher(descriptions: [String: String])
     case unpublish
     case leave
     /// The room's participants (a synchronous request: the reply carries them).
@@ -55,7 +58,7 @@ public enum JanusVideoRoomRequest: Sendable, Equatable {
         case .update: return "update"
         case .start: return "start"
         case .publish: return "publish"
-        case .configureSubscription: return "configure"
+        case .configureSubscription, .configurePublisher: return "configure"
         case .unpublish: return "unpublish"
         case .leave: return "leave"
         case .listParticipants: return "listparticipants"
@@ -86,6 +89,10 @@ public enum JanusVideoRoomRequest: Sendable, Equatable {
             }
         case let .configureSubscription(settings):
             body["streams"] = settings.map(\.json)
+        case let .configurePublisher(descriptions):
+            if !descriptions.isEmpty {
+                body["descriptions"] = descriptions.keys.sorted().map { ["mid": $0, "description": descriptions[$0] ?? ""] }
+            }
         case let .listParticipants(room):
             body["room"] = room
         case .start, .unpublish, .leave:
