@@ -84,6 +84,10 @@ struct CallSession {
                 await receptions.paused(publisherId, reason: reason.rawValue)
             case let .subscriptionResumed(publisherId, _):
                 await receptions.paused(publisherId, reason: nil)
+            case let .activeSpeakersChanged(speakers):
+                await receptions.speaking(Set(speakers.map(\.participantId)))
+            case let .dominantSpeakerChanged(participantId):
+                await receptions.dominant(participantId)
             case let .failure(error):
                 writeToStandardError("simulcast call: \(error)\n")
             default:
@@ -214,6 +218,14 @@ actor Receptions {
 
     func left(_ id: String) async { await byId[id]?.noteLeft() }
     func paused(_ id: String, reason: String?) async { await byId[id]?.notePaused(reason) }
+    /// The room's active speakers now (`.activeSpeakersChanged`).
+    func speaking(_ ids: Set<String>) async {
+        for (id, reception) in byId { await reception.noteSpeaking(ids.contains(id)) }
+    }
+    /// The room's dominant speaker now (`.dominantSpeakerChanged`).
+    func dominant(_ dominantId: String?) async {
+        for (id, reception) in byId { await reception.noteDominant(id == dominantId) }
+    }
 
     /// Samples every reception's stats; the live table's rows.
     func sampledRows() async -> [String] {

@@ -22,6 +22,10 @@ actor RemoteReception {
     private var leftMilliseconds: Int?
     private var leftAt: ContinuousClock.Instant?
     private var pausedReason: String?
+    /// Whether the room's active-speaker detection counts this participant as speaking now, and
+    /// whether it is the dominant speaker (`.activeSpeakersChanged`, `.dominantSpeakerChanged`).
+    private var isSpeaking = false
+    private var isDominant = false
     private var readers: [Task<Void, Never>] = []
     /// The last stats read (`sample`): what the summary reports once the tracks ended.
     private var videoStats: RemoteVideoStats?
@@ -93,6 +97,8 @@ actor RemoteReception {
         leftMilliseconds = millisecondsSinceJoin()
     }
     func notePaused(_ reason: String?) { pausedReason = reason }
+    func noteSpeaking(_ speaking: Bool) { isSpeaking = speaking }
+    func noteDominant(_ dominant: Bool) { isDominant = dominant }
     func rename(_ name: String) { displayName = name }
 
     /// Reads the tracks' stats (kept for the summary: a track that ended has none to read).
@@ -107,8 +113,7 @@ actor RemoteReception {
         let fps = frameTimes.reversed().prefix { $0 >= cutoff }.count
         let layer = videoStats?.currentSpatialLayer.map { "L\($0)" } ?? "-"
         let level = audioStats?.audioLevel.map { "-\($0) dBov" } ?? "-"
-        // RFC 6464 levels are -dBov: 127 is silence; -40 dBov and louder counts as speech here.
-        let speaking = (audioStats?.audioLevel ?? 127) < 40 ? "speaking" : "quiet"
+        let speaking = isDominant ? "dominant" : isSpeaking ? "speaking" : "quiet"
         let state = leftMilliseconds != nil ? "left" : pausedReason.map { "paused (\($0))" } ?? "receiving"
         return "\(participantId.padding(toLength: 16, withPad: " ", startingAt: 0)) video \(layer) \(fps) fps, audio \(level) \(speaking), \(state)"
     }
