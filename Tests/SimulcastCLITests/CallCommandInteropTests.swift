@@ -103,6 +103,7 @@ import Testing
             #expect(got["decoderErrors"] as? Int == 0)
             let wav = try #require(got["wav"] as? String)
             let heard = try Self.tone(in: wav)
+            print("\(name) heard \(heard) Hz from \(from) (sent \(toneHz) Hz)")
             #expect(abs(heard - toneHz) <= 0.02 * toneHz, "\(name) heard \(heard) Hz from \(from), expected \(toneHz)")
             let blocks = got["audioBlocks"] as? Int ?? 0, concealed = got["audioConcealedMs"] as? Int ?? .max
             #expect(blocks > 300 && Double(concealed) < 0.02 * Double(blocks * 20), "\(name): \(concealed) ms concealed of \(blocks) blocks")
@@ -129,6 +130,7 @@ import Testing
             let joinedAt = summary["joinedAtUnixMs"] as? Int ?? 0
             let leftAt = try #require(Self.remote(summary, "bob")["leftAtMs"] as? Int, "\(summary["name"] ?? "?") never heard bob leave")
             let heard = Double(joinedAt + leftAt) / 1_000 - signalled.timeIntervalSince1970
+            print("\(summary["name"] ?? "?") heard bob leave \(Int(heard * 1_000)) ms after his SIGINT")
             #expect(heard >= -0.1 && heard <= 2, "\(summary["name"] ?? "?") heard bob leave \(heard) s after the signal")
         }
     }
