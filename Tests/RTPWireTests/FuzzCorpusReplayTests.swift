@@ -10,7 +10,7 @@ import RTPWire
 /// Tests/Fuzz/EngineTargets: scripts/fuzz-engine.sh replays their directories (`make fuzz-smoke`).
 @Suite struct FuzzCorpusReplayTests {
     /// Targets of Tests/Fuzz/EngineTargets, replayed by scripts/fuzz-engine.sh instead.
-    static let engineTargets: Set<String> = ["y4m", "ivf", "wav", "pcapfile", "srtp", "publisher", "subscriber", "node", "ice", "dtls", "janus", "turn"]
+    static let engineTargets: Set<String> = ["y4m", "ivf", "wav", "pcapfile", "srtp", "publisher", "subscriber", "node", "ice", "dtls", "janus", "turn", "bundle"]
 
     static var fuzzDirectory: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
