@@ -376,6 +376,7 @@ final class JanusRoomRuntime: RoomBackend {
         var stats = RemoteVideoStats(received: stream.subscriber.statistics.video, preferredSpatialLayer: layers?.spatial,
                                      preferredTemporalLayer: layers?.temporal)
         stats.transportProtocol = .udp
+        stats.selectedCandidatePair = receiving.selectedCandidatePair
         return stats
     }
 

@@ -227,6 +227,11 @@ final class JanusSubscriberConnection {
         for mid in streams.keys where !listed.contains(mid) { drop(mid: mid) }
     }
 
+    /// The ICE candidate pair the subscriber peer connection runs on (nil before it connected).
+    var selectedCandidatePair: SelectedCandidatePair? {
+        (demultiplexer?.transport as? WebRTCTransport)?.ice.selectedCandidates.map(SelectedCandidatePair.init)
+    }
+
     /// The endpoint of one accepted section: its payload type (the other kind's set apart so
     /// that it never matches), the SRTP keys of the shared DTLS, RTCP sent on the shared transport.
     private static func endpoint(for section: ReceivingSession.Section, keys: (remote: SRTPKeyingMaterial, local: SRTPKeyingMaterial), remote: NetworkEndpoint,

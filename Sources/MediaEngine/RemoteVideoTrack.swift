@@ -38,6 +38,10 @@ public struct RemoteVideoStats: Sendable, Hashable {
     /// long it moved to TCP if it did (`PreferredProtocol.udpOverTCP`).
     public var transportProtocol: TransportProtocol? = nil
     public var protocolSwitchMilliseconds: Int64? = nil
+    /// In a Janus room: the ICE candidate pair the subscriber peer connection carrying this video
+    /// runs on (RFC 8445 §7.2.5.3.2; nil before it connected, and in a hosted room, where
+    /// `transportProtocol` tells the path).
+    public var selectedCandidatePair: SelectedCandidatePair? = nil
 
     /// Through a hosted room's forwarding node: the layers and rates the node reports.
     init(forwarded: ForwardedSubscriberStats, received: VideoReceiverStatistics) {

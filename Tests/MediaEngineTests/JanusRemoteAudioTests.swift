@@ -55,6 +55,10 @@ import Testing
         // the jitter buffer takes the stream as paused).
         try await Task.sleep(for: .seconds(4))
         let videoStats = try await video.stats(), audioStats = try await audio.stats()
+        // The subscriber peer connection's selected pair: bob's host candidate to Janus's.
+        let pair = try #require(videoStats.selectedCandidatePair, "bob's video stats name no candidate pair")
+        print("bob's subscription runs on \(pair)")
+        #expect(pair.local.type == .host && pair.remote.port != 0)
         let connections = try await bob.janusSubscriberConnectionCount()
         let carolBefore = try await carol.mediaActivity()
         let carolAlicePacketsBefore = try await carol.janusPacketsOnSocket(from: "alice", kind: .microphone)
