@@ -44,6 +44,10 @@ final class JanusRoomRuntime: RoomBackend {
     private(set) var participantId: String?
     private(set) var events: AsyncStream<ParticipantEvent>.Continuation?
     private var session: JanusVideoRoomPublisher?
+    /// The camera's publishing session (the reconnect watch follows its transport).
+    var publishingSession: JanusVideoRoomPublisher? { session }
+    /// Reconnecting and reconnected (JanusRoomRuntime+Reconnect.swift).
+    var reconnect = RoomReconnectWatch()
     /// The room model (docs/room-model.md): who else is here, our presence, our mode and name.
     var model = JanusRoomModel()
     private var feeds = PublisherFeeds()
@@ -224,6 +228,7 @@ final class JanusRoomRuntime: RoomBackend {
     /// The feed, its mid for `kind` (from the roster) and what to ask Janus for.
     private func wish(_ subscriberId: String, _ publisherId: String, kind: PublishedTrackKind) throws(EngineError) -> JanusReceivedStream.Wish {
         guard subscriberId == participantId else { throw .unknownParticipant(subscriberId) }
+        try refuseWhileReconnecting("consuming \(publisherId)'s \(kind)")
         let feed = try self.feed(of: publisherId)
         let tracks = model.roster.participant(feed: feed)?.tracks
         let rosterKind: JanusRoomRoster.TrackKind = kind == .microphone ? .microphone : kind == .screenShare ? .screenShare : .camera
@@ -417,6 +422,7 @@ final class JanusRoomRuntime: RoomBackend {
         let playoutNow = clock.monotonicMicroseconds()
         for stream in receiving.streams.values { stream.audio?.playDueSteps(now: playoutNow) }
         if now - lastKeepAliveMicroseconds > Self.keepAliveIntervalMicroseconds { sendKeepAlives(now: now) }
+        followReconnect(nowMicroseconds: clock.monotonicMicroseconds())
     }
 
     /// Every Janus session of the room (the publisher's, the subscription's) kept alive, from the worker.
@@ -453,7 +459,7 @@ final class JanusRoomRuntime: RoomBackend {
         var earliest = min(now + RoomBackendCadence.idleMicroseconds, feeds.mediaDue(now: now, pacingPushes: true) ?? .max,
                            lastKeepAliveMicroseconds + Self.keepAliveIntervalMicroseconds + 1)
         if let session { earliest = min(earliest, session.publisher.nextDeadline()) }
-        earliest = min(earliest, receiving.nextDeadline())
+        earliest = min(earliest, receiving.nextDeadline(), nextReconnectDeadline())
         // Consumed microphones play out every 20 ms, and only while they are consumed.
         for stream in receiving.streams.values { if let audio = stream.audio { earliest = min(earliest, audio.nextStepMicroseconds) } }
         return max(now, earliest)

@@ -237,6 +237,21 @@ public final class ICEAgent {
         return out
     }
 
+    /// A consent check on the selected pair now, sent once (RFC 7675 §5.1 lets checks go more
+    /// often than every 5 s): for a path that fell silent, whose answer, if it comes within the
+    /// first retransmission timeout, refreshes consent like any other. The regular checks and the
+    /// 30 s expiry run on as before. Nothing unless connected.
+    public func probeConsent(nowMilliseconds now: Int64) -> [Transmission] {
+        guard let remote, state == .connected, let selected = selectedPair,
+              let index = pairs.firstIndex(where: { $0.local == selected.local && $0.remote == selected.remote }) else { return [] }
+        counters.consentRequestsSent += 1
+        let probe = startCheck(index, remote: remote, nominating: false, consent: true, now: now)
+        for (id, transaction) in transactions where transaction.bytes == probe.bytes {
+            transactions[id]?.transmissions = configuration.maximumTransmissions  // not retransmitted
+        }
+        return [probe]
+    }
+
     /// The pair the next ordinary check goes to: a triggered one first, then the highest-priority
     /// waiting pair, then (controlling) the best succeeded pair to nominate.
     private func nextPairToCheck() -> Int? {

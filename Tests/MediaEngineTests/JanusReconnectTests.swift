@@ -1,0 +1,98 @@
+import EngineCore
+import Foundation
+import InteropTestSupport
+import MediaEngine
+import Testing
+
+/// Issue 29 item 3, staying connected, through a real Janus inside scripts/netns-run.sh's
+/// namespace: alice publishes her camera, bob (the same engine, the same host) receives it; the
+/// client host's link goes down for 5 s (`ip link set veth-engine down`, then up), as a pulled
+/// cable or a lost Wi-Fi would. Both rooms report `.reconnecting` within 3 s of the drop (their
+/// paths silent 2.5 s although consent checks went out), refuse a consume meanwhile with
+/// `EngineError.reconnecting`, report `.reconnected` within 3 s of the link coming back, and bob
+/// decodes alice again, with no decoder error.
+@Suite(.serialized) struct JanusReconnectTests {
+    /// When `log` first holds an event `matches` accepts, waited for (real time) up to `seconds`
+    /// after `since`: how long after `since`, nil if never.
+    static func firstEvent(in log: EventLog, since: ContinuousClock.Instant, within seconds: Double,
+                           _ matches: (ParticipantEvent) -> Bool) async -> Duration? {
+        let seen = log.all.count
+        let deadline = since + .milliseconds(Int(seconds * 1_000))
+        while ContinuousClock.now < deadline {
+            if log.all.dropFirst(seen).contains(where: matches) { return ContinuousClock.now - since }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return nil
+    }
+
+    static func isReconnecting(_ event: ParticipantEvent) -> Bool { if case .reconnecting = event { true } else { false } }
+    static func isReconnected(_ event: ParticipantEvent) -> Bool { if case .reconnected = event { true } else { false } }
+
+    static func milliseconds(_ duration: Duration?) -> String {
+        duration.map { "\($0.components.seconds * 1_000 + $0.components.attoseconds / 1_000_000_000_000_000) ms" } ?? "never"
+    }
+
+    @Test func theLinkDropsForFiveSecondsAndBothRoomsReconnect() async throws {
+        try PrivateNamespace.require(for: "JanusReconnectTests")
+        let janus = try JanusHarness.start()
+        defer { janus.stop() }
+        defer { try? ClientLink.set(up: true) }
+        let engine = MediaEngine()
+        let alice = try await engine.joinJanusRoom(url: janus.url, room: 1234, participantId: "alice", localAddress: PrivateNamespace.localAddress)
+        let aliceEvents = EventLog(alice)
+        let camera = try alice.createCameraVideoTrack(encoderConfig: .h360p)
+        try await alice.publish(camera)
+        let capture = Capture(camera, width: 640, height: 360)
+        let publication = try #require(try await aliceEvents.publication())
+        let bob = try await engine.joinJanusRoom(url: janus.url, room: 1234, participantId: "bob", localAddress: PrivateNamespace.localAddress)
+        let bobEvents = EventLog(bob)
+        let track = try await bob.subscribe(to: publication.feedId)
+        let sizes = SizeLog(track)
+        #expect(try await capture.run(until: { sizes.count >= 30 }, within: 8))
+
+        // Frames keep coming from the camera through the outage, as from a real one.
+        let pushing = Task { try await capture.run(seconds: 20) }
+        defer { pushing.cancel() }
+        try await Task.sleep(for: .seconds(1))
+        let before = try await track.stats()
+        #expect(!aliceEvents.all.contains(where: Self.isReconnecting) && !bobEvents.all.contains(where: Self.isReconnecting))
+
+        let dropped = ContinuousClock.now
+        try ClientLink.set(up: false)
+        let aliceReconnecting = await Self.firstEvent(in: aliceEvents, since: dropped, within: 4.5, Self.isReconnecting)
+        let bobReconnecting = await Self.firstEvent(in: bobEvents, since: dropped, within: 4.5, Self.isReconnecting)
+        // Meanwhile a consume needs Janus: refused, typed.
+        await #expect {
+            _ = try await bob.subscribe(to: publication.feedId)
+        } throws: { error in
+            if case .reconnecting = error as? EngineError { true } else { false }
+        }
+        try await Task.sleep(until: dropped + .seconds(5), clock: .continuous)
+        let framesWhileDown = sizes.count
+        let restored = ContinuousClock.now
+        try ClientLink.set(up: true)
+        let aliceReconnected = await Self.firstEvent(in: aliceEvents, since: restored, within: 6, Self.isReconnected)
+        let bobReconnected = await Self.firstEvent(in: bobEvents, since: restored, within: 6, Self.isReconnected)
+        let decodingAgain = await JanusRoomModelTests.wait(seconds: 6) { sizes.count >= framesWhileDown + 1 } ? ContinuousClock.now - restored : nil
+        #expect(await JanusRoomModelTests.wait(seconds: 6) { sizes.count >= framesWhileDown + 30 })
+        let after = try await track.stats()
+
+        print("Link down 5 s: alice reconnecting after \(Self.milliseconds(aliceReconnecting)), bob after \(Self.milliseconds(bobReconnecting)); "
+            + "link up: alice reconnected after \(Self.milliseconds(aliceReconnected)), bob after \(Self.milliseconds(bobReconnected)), "
+            + "bob decoding again after \(Self.milliseconds(decodingAgain)); bob decoded \(before.framesDecoded) → \(after.framesDecoded), "
+            + "\(after.decoderErrors) decoder errors, longest freeze \(after.longestFreezeMilliseconds) ms; "
+            + "events alice \(aliceEvents.all.filter { Self.isReconnecting($0) || Self.isReconnected($0) }), "
+            + "bob \(bobEvents.all.filter { Self.isReconnecting($0) || Self.isReconnected($0) })")
+        #expect(aliceEvents.all.contains(.reconnecting(.publishing)))
+        #expect(bobEvents.all.contains(.reconnecting(.receiving)))
+        for reported in [aliceReconnecting, bobReconnecting] { #expect(reported.map { $0 <= .seconds(3) } == true) }
+        for reported in [aliceReconnected, bobReconnected] { #expect(reported.map { $0 <= .seconds(3) } == true) }
+        #expect(decodingAgain.map { $0 <= .seconds(3) } == true)
+        #expect(after.framesDecoded >= before.framesDecoded + 30)
+        #expect(after.decoderErrors == 0)
+        #expect(!aliceEvents.all.contains { if case .failure = $0 { true } else { false } })
+        #expect(!bobEvents.all.contains { if case .failure = $0 { true } else { false } })
+        pushing.cancel()
+        await engine.close()
+    }
+}
