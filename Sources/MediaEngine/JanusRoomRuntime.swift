@@ -169,6 +169,7 @@ final class JanusRoomRuntime: RoomBackend {
         e2eeKeysVersion = e2ee?.keyProvider.version ?? 0
         self.session = session
         followRoomEvents(of: session)
+        feeds.downPathIsLoss = true  // the room reports `.reconnecting` instead (JanusRoomRuntime+Reconnect.swift)
         feeds.addCamera(trackId: trackId, feed: feed, frameRate: frameRate, publisher: session.publisher)
         if let microphone = pendingMicrophone {
             feeds.addMicrophone(trackId: microphone.trackId, feed: microphone.feed)

@@ -12,17 +12,39 @@ import Testing
 /// `EngineError.reconnecting`, report `.reconnected` within 3 s of the link coming back, and bob
 /// decodes alice again, with no decoder error.
 @Suite(.serialized) struct JanusReconnectTests {
-    /// When `log` first holds an event `matches` accepts, waited for (real time) up to `seconds`
-    /// after `since`: how long after `since`, nil if never.
-    static func firstEvent(in log: EventLog, since: ContinuousClock.Instant, within seconds: Double,
-                           _ matches: (ParticipantEvent) -> Bool) async -> Duration? {
-        let seen = log.all.count
+    /// A participant's events with when each was read, collected in the background.
+    final class TimedEventLog: @unchecked Sendable {
+        private var events: [(at: ContinuousClock.Instant, event: ParticipantEvent)] = []
+        private let lock = NSLockLike()
+
+        init(_ participant: LocalParticipant) {
+            Task { [self] in
+                for await event in participant.events { lock.run { events.append((ContinuousClock.now, event)) } }
+            }
+        }
+
+        var all: [ParticipantEvent] { lock.run { events.map(\.event) } }
+        var timed: [(at: ContinuousClock.Instant, event: ParticipantEvent)] { lock.run { events } }
+
+        func publication(within seconds: Double = 2) async throws -> SFUPublication? {
+            for _ in 0..<max(1, Int(seconds * 50)) {
+                if let found = all.compactMap({ if case let .publishedToSFU(p) = $0 { p } else { nil } }).first { return found }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            return nil
+        }
+    }
+
+    /// How long after `since` `log` first read an event `matches` accepts, waited for (real time) up
+    /// to `seconds` after `since`; nil if none came.
+    static func firstEvent(in log: TimedEventLog, since: ContinuousClock.Instant, within seconds: Double,
+                           _ matches: @escaping (ParticipantEvent) -> Bool) async -> Duration? {
         let deadline = since + .milliseconds(Int(seconds * 1_000))
-        while ContinuousClock.now < deadline {
-            if log.all.dropFirst(seen).contains(where: matches) { return ContinuousClock.now - since }
+        while true {
+            if let found = log.timed.first(where: { $0.at >= since && matches($0.event) }) { return found.at - since }
+            guard ContinuousClock.now < deadline else { return nil }
             try? await Task.sleep(for: .milliseconds(10))
         }
-        return nil
     }
 
     static func isReconnecting(_ event: ParticipantEvent) -> Bool { if case .reconnecting = event { true } else { false } }
@@ -39,13 +61,13 @@ import Testing
         defer { try? ClientLink.set(up: true) }
         let engine = MediaEngine()
         let alice = try await engine.joinJanusRoom(url: janus.url, room: 1234, participantId: "alice", localAddress: PrivateNamespace.localAddress)
-        let aliceEvents = EventLog(alice)
+        let aliceEvents = TimedEventLog(alice)
         let camera = try alice.createCameraVideoTrack(encoderConfig: .h360p)
         try await alice.publish(camera)
         let capture = Capture(camera, width: 640, height: 360)
         let publication = try #require(try await aliceEvents.publication())
         let bob = try await engine.joinJanusRoom(url: janus.url, room: 1234, participantId: "bob", localAddress: PrivateNamespace.localAddress)
-        let bobEvents = EventLog(bob)
+        let bobEvents = TimedEventLog(bob)
         let track = try await bob.subscribe(to: publication.feedId)
         let sizes = SizeLog(track)
         #expect(try await capture.run(until: { sizes.count >= 30 }, within: 8))
@@ -71,9 +93,16 @@ import Testing
         let framesWhileDown = sizes.count
         let restored = ContinuousClock.now
         try ClientLink.set(up: true)
+        let decodingAgain = await JanusRoomModelTests.wait(seconds: 6) { sizes.count > framesWhileDown } ? ContinuousClock.now - restored : nil
+        for _ in 0..<4 {
+            let camera = try await camera.stats(), received = try await track.stats()
+            print("+\(Self.milliseconds(ContinuousClock.now - restored)): alice sends \(camera.sendingLayers), \(camera.framesEncoded) encoded, "
+                + "\(camera.keyFramesRequested) key frames asked; bob \(received.framesDecoded) decoded \(received.frameSize.map { "\($0)" } ?? "-"), "
+                + "lost \(received.packetsLost), nacks \(received.nackCount), \(received.bytesReceived) bytes")
+            try await Task.sleep(for: .milliseconds(500))
+        }
         let aliceReconnected = await Self.firstEvent(in: aliceEvents, since: restored, within: 6, Self.isReconnected)
         let bobReconnected = await Self.firstEvent(in: bobEvents, since: restored, within: 6, Self.isReconnected)
-        let decodingAgain = await JanusRoomModelTests.wait(seconds: 6) { sizes.count >= framesWhileDown + 1 } ? ContinuousClock.now - restored : nil
         #expect(await JanusRoomModelTests.wait(seconds: 6) { sizes.count >= framesWhileDown + 30 })
         let after = try await track.stats()
 
@@ -82,7 +111,8 @@ import Testing
             + "bob decoding again after \(Self.milliseconds(decodingAgain)); bob decoded \(before.framesDecoded) → \(after.framesDecoded), "
             + "\(after.decoderErrors) decoder errors, longest freeze \(after.longestFreezeMilliseconds) ms; "
             + "events alice \(aliceEvents.all.filter { Self.isReconnecting($0) || Self.isReconnected($0) }), "
-            + "bob \(bobEvents.all.filter { Self.isReconnecting($0) || Self.isReconnected($0) })")
+            + "bob \(bobEvents.all.filter { Self.isReconnecting($0) || Self.isReconnected($0) }); "
+            + "failures \(aliceEvents.all.filter { if case .failure = $0 { true } else { false } }) \(bobEvents.all.filter { if case .failure = $0 { true } else { false } })")
         #expect(aliceEvents.all.contains(.reconnecting(.publishing)))
         #expect(bobEvents.all.contains(.reconnecting(.receiving)))
         for reported in [aliceReconnecting, bobReconnecting] { #expect(reported.map { $0 <= .seconds(3) } == true) }
@@ -90,6 +120,7 @@ import Testing
         #expect(decodingAgain.map { $0 <= .seconds(3) } == true)
         #expect(after.framesDecoded >= before.framesDecoded + 30)
         #expect(after.decoderErrors == 0)
+        #expect(after.longestFreezeMilliseconds < 5_000 + 3_000)  // the outage, plus at most the 3 s allowed
         #expect(!aliceEvents.all.contains { if case .failure = $0 { true } else { false } })
         #expect(!bobEvents.all.contains { if case .failure = $0 { true } else { false } })
         pushing.cancel()
