@@ -6,7 +6,7 @@ internal import SessionCore
 /// and `.reconnected` (`RoomReconnectWatch`); back on its path every received video asks for a
 /// key frame (RFC 4585 PLI) so decoding resumes at once and without a decoder error; reconnecting
 /// past the limit, or a connection whose consent expired, ends the room with
-/// `EngineError.connectionLost`.
+/// `EngineError.connectionLost`. A path that stays dead is restarted (JanusRoomRuntime+ICERestart.swift).
 extension JanusRoomRuntime {
     /// The ICE transports of the room's peer connections, with which connection each is.
     private var iceTransports: [(kind: ReconnectingPath, ice: ICEDatagramTransport)] {
@@ -28,6 +28,8 @@ extension JanusRoomRuntime {
         case let .reconnected(after):
             for stream in receiving.streams.values where stream.kind != .microphone { stream.subscriber.video.requestKeyFrame() }
             events?.yield(.reconnected(afterMilliseconds: after))
+        case .restartICE:
+            restartICE()
         case let .lost(why):
             events?.yield(.failure(.connectionLost(why)))
             close()

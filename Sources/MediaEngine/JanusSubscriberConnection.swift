@@ -21,7 +21,7 @@ final class JanusSubscriberConnection {
     /// Who a feed is (participant id) and what kind its mid carries, from the room's roster.
     private let identify: (Int, String?) -> (publisherId: String, kind: PublishedTrackKind?)
     /// The subscription's signalling: made on the loop, used only on the worker.
-    private var session: JanusMultistreamSubscription?
+    private(set) var session: JanusMultistreamSubscription?
     private(set) var demultiplexer: BundledStreamDemultiplexer?
     private var keys: (remote: SRTPKeyingMaterial, local: SRTPKeyingMaterial)?
     private var remote: NetworkEndpoint?

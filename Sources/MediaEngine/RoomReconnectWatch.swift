@@ -4,6 +4,9 @@ internal import SessionCore
 /// and receiving peer connections), from each connection's path (issue 29 item 3, SPEC §8's
 /// "room reconnecting"): one path silent (`PathLiveness`, nothing for 2.5 s although consent
 /// checks went out) makes the room reconnecting; every path live again makes it reconnected.
+/// A path still silent `restartAfterMilliseconds` (3.5 s) after reconnecting began (about 6 s
+/// without a datagram) asks for an ICE restart (`.restartICE`, RFC 8445 §9: the room gathers
+/// again and renegotiates), and again every `restartRetryMilliseconds` (5 s) while it lasts.
 /// Reconnecting for `limitMilliseconds` (30 s), or a connection whose ICE consent expired
 /// (RFC 7675 §5.1, which stops it sending), ends the room: `.lost`, once. No clock of its own:
 /// the room evaluates it at each pass and wakes for `nextDeadlineMilliseconds`.
@@ -19,6 +22,7 @@ struct RoomReconnectWatch {
     enum Change: Equatable {
         case reconnecting(ReconnectingPath)
         case reconnected(afterMilliseconds: Int64)
+        case restartICE
         case lost(String)
     }
 
@@ -26,13 +30,20 @@ struct RoomReconnectWatch {
     static let defaultLimitMilliseconds: Int64 = 30_000
 
     let limitMilliseconds: Int64
+    let restartAfterMilliseconds: Int64
+    let restartRetryMilliseconds: Int64
+    /// When the next ICE restart is due while reconnecting.
+    private var nextRestartAt: Int64 = .max
     /// When `.reconnecting` was reported (monotonic milliseconds), nil while connected.
     private(set) var reconnectingSince: Int64?
     /// `.lost` was reported: nothing more is.
     private(set) var hasEnded = false
 
-    init(limitMilliseconds: Int64 = Self.defaultLimitMilliseconds) {
+    init(limitMilliseconds: Int64 = Self.defaultLimitMilliseconds, restartAfterMilliseconds: Int64 = 3_500,
+         restartRetryMilliseconds: Int64 = 5_000) {
         self.limitMilliseconds = max(1, limitMilliseconds)
+        self.restartAfterMilliseconds = max(0, restartAfterMilliseconds)
+        self.restartRetryMilliseconds = max(1, restartRetryMilliseconds)
     }
 
     var isReconnecting: Bool { reconnectingSince != nil && !hasEnded }
@@ -54,16 +65,19 @@ struct RoomReconnectWatch {
                 hasEnded = true
                 return .lost("no traffic from the server for \(limitMilliseconds / 1_000) s after reconnecting began")
             }
-            return nil
+            guard now >= nextRestartAt else { return nil }
+            nextRestartAt = now + restartRetryMilliseconds
+            return .restartICE
         }
         guard let silent else { return nil }
         reconnectingSince = now
+        nextRestartAt = now + restartAfterMilliseconds
         return .reconnecting(silent.kind)
     }
 
     /// When the limit runs out (nil while connected).
     var nextDeadlineMilliseconds: Int64? {
         guard let reconnectingSince, !hasEnded else { return nil }
-        return reconnectingSince + limitMilliseconds
+        return min(reconnectingSince + limitMilliseconds, nextRestartAt)
     }
 }

@@ -63,6 +63,8 @@ public final class JanusVideoRoomPublisher {
     public let publisherID: Int
     public let configured: [String: Any]
     public let negotiated: NegotiatedSession
+    /// The offer Janus accepted (an ICE restart offers it again with new credentials).
+    public let offer: SimulcastOffer
     public let transport: WebRTCTransport
     public let publisher: Publisher
     /// How long ICE + DTLS took.
@@ -111,6 +113,7 @@ public final class JanusVideoRoomPublisher {
             throw .signalling(error)
         }
         self.configured = configured
+        self.offer = offer
         do {
             negotiated = try NegotiatedSession(offer: offer, answer: SessionDescription(parsing: answerSDP ?? ""))
         } catch {

@@ -15,6 +15,12 @@ public enum JanusVideoRoomRequest: Sendable, Equatable {
     case publish(audio: Bool, video: Bool, descriptions: [String: String])
     /// Per-stream settings of a subscription: relay it or not, and which simulcast layers.
     case configureSubscription([StreamSetting])
+    /// A publisher's `configure` sent with a new JSEP offer whose ICE credentials changed: Janus
+    /// 1.1.2 sees the new ufrag/pwd, restarts its ICE agent and answers (RFC 8445 §9).
+    case restartPublisherICE
+    /// A subscriber's `configure` with `restart: true`: Janus restarts ICE and sends a new offer
+    /// (new credentials), answered with `start`.
+    case restartSubscriptionICE
     case unpublish
     case leave
     /// The room's participants (a synchronous request: the reply carries them).
@@ -55,7 +61,7 @@ public enum JanusVideoRoomRequest: Sendable, Equatable {
         case .update: return "update"
         case .start: return "start"
         case .publish: return "publish"
-        case .configureSubscription: return "configure"
+        case .configureSubscription, .restartPublisherICE, .restartSubscriptionICE: return "configure"
         case .unpublish: return "unpublish"
         case .leave: return "leave"
         case .listParticipants: return "listparticipants"
@@ -88,7 +94,9 @@ public enum JanusVideoRoomRequest: Sendable, Equatable {
             body["streams"] = settings.map(\.json)
         case let .listParticipants(room):
             body["room"] = room
-        case .start, .unpublish, .leave:
+        case .restartSubscriptionICE:
+            body["restart"] = true
+        case .start, .unpublish, .leave, .restartPublisherICE:
             break
         }
         return body
