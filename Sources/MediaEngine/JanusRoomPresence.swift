@@ -33,6 +33,15 @@ final class JanusRoomPresence: Sendable {
     /// A publisher's session and handle to read from once the one polled now has left the room.
     private let handover = Mutex<(session: Int, handle: Int)?>(nil)
 
+    /// JSEP answers read from the polled session (an ICE restart's, which the publisher waits for:
+    /// Janus gives each event to the first long poll waiting, perhaps this one), oldest first.
+    private let jsepAnswers = Mutex<[String]>([])
+
+    /// The oldest JSEP answer the poll read and no one took yet.
+    func takeJSEPAnswer() -> String? {
+        jsepAnswers.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+    }
+
     /// A keepalive goes out after a long poll's answer once this long passed since the last one.
     static let keepAliveNanoseconds: UInt64 = 15_000_000_000
 
@@ -77,6 +86,9 @@ final class JanusRoomPresence: Sendable {
                     if Self.isOwnLeave(object), let next = takeHandover(from: janus, closingIt: ownSession) {
                         (janus, ownSession) = (next, false)
                         continue
+                    }
+                    if let jsep = object["jsep"] as? [String: Any], jsep["type"] as? String == "answer", let sdp = jsep["sdp"] as? String {
+                        jsepAnswers.withLock { $0.append(sdp) }
                     }
                     guard let outcome = Self.roomChange(in: object) else { continue }
                     guard worker.postToLoop({ deliver($0, outcome) }) else { return leave(janus) }

@@ -12,8 +12,9 @@ internal import SessionCore
 extension JanusRoomRuntime {
     func restartICE() {
         if let session = publishingSession {
+            let presence = model.presence
             restart(session.transport.ice) { credentials, candidates throws(JanusSessionFailure) in
-                try session.restartICE(credentials: credentials, candidates: candidates)
+                try session.restartICE(credentials: credentials, candidates: candidates) { presence?.takeJSEPAnswer() }
             }
         }
         if let subscription = receiving.session, let transport = receiving.demultiplexer?.transport as? WebRTCTransport {

@@ -20,7 +20,8 @@ extension JanusRoomRuntime {
 
     /// At each pass: reports a change of the room's reconnect state.
     func followReconnect(nowMicroseconds now: Int64) {
-        let paths = iceTransports.map { RoomReconnectWatch.Path(kind: $0.kind, state: $0.ice.pathState, failed: $0.ice.hasFailed) }
+        let paths = iceTransports.map { RoomReconnectWatch.Path(kind: $0.kind, state: $0.ice.pathState, failed: $0.ice.hasFailed,
+                                                               moved: $0.ice.hasMoved) }
         guard let change = reconnect.evaluate(paths, nowMilliseconds: now / 1_000) else { return }
         switch change {
         case let .reconnecting(path):

@@ -5,7 +5,7 @@ internal import SessionCore
 /// "room reconnecting"): one path silent (`PathLiveness`, nothing for 2.5 s although consent
 /// checks went out) makes the room reconnecting; every path live again makes it reconnected.
 /// A path still silent `restartAfterMilliseconds` (3.5 s) after reconnecting began (about 6 s
-/// without a datagram) asks for an ICE restart (`.restartICE`, RFC 8445 §9: the room gathers
+/// without a datagram), or at once when the peer sees us at another address (`Path.moved`), asks for an ICE restart (`.restartICE`, RFC 8445 §9: the room gathers
 /// again and renegotiates), and again every `restartRetryMilliseconds` (5 s) while it lasts.
 /// Reconnecting for `limitMilliseconds` (30 s), or a connection whose ICE consent expired
 /// (RFC 7675 §5.1, which stops it sending), ends the room: `.lost`, once. No clock of its own:
@@ -17,6 +17,9 @@ struct RoomReconnectWatch {
         var state: PathLiveness.State
         /// ICE failed or consent expired: the connection sends nothing more.
         var failed: Bool
+        /// The peer sees us at another address than the selected pair's (`ICEDatagramTransport.hasMoved`):
+        /// as good as dead, and restarted at once.
+        var moved = false
     }
 
     enum Change: Equatable {
@@ -55,7 +58,7 @@ struct RoomReconnectWatch {
             hasEnded = true
             return .lost("ICE consent of the \(failed.kind.rawValue) connection expired (RFC 7675)")
         }
-        let silent = paths.first { $0.state == .silent }
+        let silent = paths.first { $0.state == .silent || $0.moved }
         if let since = reconnectingSince {
             guard silent != nil else {
                 reconnectingSince = nil
@@ -71,7 +74,7 @@ struct RoomReconnectWatch {
         }
         guard let silent else { return nil }
         reconnectingSince = now
-        nextRestartAt = now + restartAfterMilliseconds
+        nextRestartAt = silent.moved ? now : now + restartAfterMilliseconds
         return .reconnecting(silent.kind)
     }
 

@@ -58,22 +58,22 @@ import Testing
         try PrivateNamespace.require(for: "JanusReconnectTests")
         let janus = try JanusHarness.start()
         defer { janus.stop() }
-        defer { try? ClientLink.set(up: true) }
+        defer { ClientLink.restore() }
         let engine = MediaEngine()
-        let alice = try await engine.joinJanusRoom(url: janus.url, room: 1234, participantId: "alice", localAddress: PrivateNamespace.localAddress)
+        let alice = try await engine.joinJanusRoom(url: janus.url, room: 1234, participantId: "alice")
         let aliceEvents = TimedEventLog(alice)
         let camera = try alice.createCameraVideoTrack(encoderConfig: .h360p)
         try await alice.publish(camera)
         let capture = Capture(camera, width: 640, height: 360)
         let publication = try #require(try await aliceEvents.publication())
-        let bob = try await engine.joinJanusRoom(url: janus.url, room: 1234, participantId: "bob", localAddress: PrivateNamespace.localAddress)
+        let bob = try await engine.joinJanusRoom(url: janus.url, room: 1234, participantId: "bob")
         let bobEvents = TimedEventLog(bob)
         let track = try await bob.subscribe(to: publication.feedId)
         let sizes = SizeLog(track)
         #expect(try await capture.run(until: { sizes.count >= 30 }, within: 8))
 
         // Frames keep coming from the camera through the outage, as from a real one.
-        let pushing = Task { try await capture.run(seconds: 20) }
+        let pushing = Task { try await capture.run(seconds: 40) }
         defer { pushing.cancel() }
         try await Task.sleep(for: .seconds(1))
         let before = try await track.stats()
@@ -121,6 +121,53 @@ import Testing
         #expect(after.framesDecoded >= before.framesDecoded + 30)
         #expect(after.decoderErrors == 0)
         #expect(after.longestFreezeMilliseconds < 5_000 + 3_000)  // the outage, plus at most the 3 s allowed
+        #expect(!aliceEvents.all.contains { if case .failure = $0 { true } else { false } })
+        #expect(!bobEvents.all.contains { if case .failure = $0 { true } else { false } })
+
+        // The client host moves to another address: Janus still sends to the old one, and answers
+        // consent checks from the new one (peer-reflexive): an ICE restart on both connections
+        // gathers the new address and media comes back on it.
+        try await Task.sleep(for: .seconds(1))
+        let beforeMove = try await track.stats()
+        let framesBeforeMove = sizes.count
+        let moved = ContinuousClock.now
+        try ClientLink.moveAddress(from: PrivateNamespace.localAddress, to: ClientLink.movedAddress)
+        // Media resumes: frames decoded again after at least half a second without any.
+        var lastCount = framesBeforeMove, lastChange = moved, resumed: Duration?
+        while ContinuousClock.now < moved + .seconds(12), resumed == nil {
+            let count = sizes.count
+            if count != lastCount {
+                if ContinuousClock.now - lastChange >= .milliseconds(500) { resumed = ContinuousClock.now - moved }
+                lastCount = count
+                lastChange = ContinuousClock.now
+            }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        for _ in 0..<8 {
+            let camera = try await camera.stats(), received = try await track.stats()
+            print("move +\(Self.milliseconds(ContinuousClock.now - moved)): alice sends \(camera.sendingLayers), \(camera.framesEncoded) encoded, "
+                + "\(camera.keyFramesRequested) key frames asked, pair \(camera.selectedCandidatePair.map { "\($0)" } ?? "-"); bob \(received.framesDecoded) decoded, "
+                + "lost \(received.packetsLost), nacks \(received.nackCount), \(received.bytesReceived) bytes, waiting key frame?")
+            try await Task.sleep(for: .milliseconds(500))
+        }
+        print("after the move: alice \(aliceEvents.timed.filter { $0.at >= moved }.map { "\(Self.milliseconds($0.at - moved)) \($0.event)" }), "
+            + "bob \(bobEvents.timed.filter { $0.at >= moved }.map { "\(Self.milliseconds($0.at - moved)) \($0.event)" })")
+        #expect(await JanusRoomModelTests.wait(seconds: 6) { sizes.count >= lastCount + 30 })
+        let afterMove = try await track.stats()
+        let aliceMoveReconnecting = await Self.firstEvent(in: aliceEvents, since: moved, within: 1, Self.isReconnecting)
+        let aliceMoveReconnected = await Self.firstEvent(in: aliceEvents, since: moved, within: 1, Self.isReconnected)
+        let bobMoveReconnected = await Self.firstEvent(in: bobEvents, since: moved, within: 1, Self.isReconnected)
+        let pair = try await camera.stats().selectedCandidatePair
+        print("Address moved to \(ClientLink.movedAddress): alice reconnecting after \(Self.milliseconds(aliceMoveReconnecting)), "
+            + "reconnected after \(Self.milliseconds(aliceMoveReconnected)), bob reconnected after \(Self.milliseconds(bobMoveReconnected)), "
+            + "bob decoding again after \(Self.milliseconds(resumed)); alice's pair \(pair.map { "\($0)" } ?? "-"); bob decoded "
+            + "\(beforeMove.framesDecoded) → \(afterMove.framesDecoded), \(afterMove.decoderErrors) decoder errors; "
+            + "failures \(aliceEvents.all.filter { if case .failure = $0 { true } else { false } }) \(bobEvents.all.filter { if case .failure = $0 { true } else { false } })")
+        #expect(pair?.local.address == ClientLink.movedAddress)
+        #expect(resumed.map { $0 <= .seconds(3) } == true)
+        #expect(aliceMoveReconnected != nil && bobMoveReconnected != nil)
+        #expect(afterMove.framesDecoded >= beforeMove.framesDecoded + 30)
+        #expect(afterMove.decoderErrors == 0)
         #expect(!aliceEvents.all.contains { if case .failure = $0 { true } else { false } })
         #expect(!bobEvents.all.contains { if case .failure = $0 { true } else { false } })
         pushing.cancel()

@@ -17,6 +17,15 @@ extension ICEDatagramTransport {
     /// Since when nothing arrived (monotonic milliseconds), nil before a pair is selected.
     public var lastReceivedMilliseconds: Int64? { liveness?.lastReceivedMilliseconds }
 
+    /// Whether the peer answers our consent checks seeing them come from another address than the
+    /// one the selected pair was checked from (XOR-MAPPED-ADDRESS, RFC 8489 §14.2): our address
+    /// changed (a new network, a NAT rebinding) while the peer still sends to the old one, which
+    /// only an ICE restart mends.
+    public var hasMoved: Bool {
+        guard let original = agent.selectedPair?.mappedAddress, let seen = agent.consentMappedAddress else { return false }
+        return original != seen
+    }
+
     /// Whether consent expired (RFC 7675 §5.1: 30 s without an answer) or every pair failed: the
     /// transport sends nothing more.
     public var hasFailed: Bool { agent.state == .failed }

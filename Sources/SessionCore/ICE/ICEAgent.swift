@@ -90,6 +90,10 @@ public final class ICEAgent {
     /// The pair media flows on once connected.
     public private(set) var selectedPair: ICECandidatePair?
     public private(set) var remote: ICECredentials?
+    /// Where the peer saw the last answered consent check come from (its XOR-MAPPED-ADDRESS),
+    /// since the pair was selected: differing from the selected pair's `mappedAddress`, our
+    /// address moved (a network change) and the peer still sends to the old one.
+    public private(set) var consentMappedAddress: STUNAddress?
 
     private var localAddresses: [(address: STUNAddress, priority: UInt32)] = []
     private var remoteCandidates: [(address: STUNAddress, priority: UInt32)] = []
@@ -416,6 +420,7 @@ public final class ICEAgent {
         }
         if transaction.isConsent {
             lastConsentResponse = now
+            consentMappedAddress = message.mappedAddress
             return []
         }
         pairs[index].state = .succeeded
@@ -434,6 +439,7 @@ public final class ICEAgent {
         guard selectedPair == nil || state != .connected || restarting else { return }
         restarting = false
         selectedPair = pairs[index]
+        consentMappedAddress = nil
         state = .connected
         lastConsentResponse = now
         nextConsentAt = now + jittered(configuration.consentIntervalMilliseconds)

@@ -1,3 +1,4 @@
+import Dispatch
 import RTPWire
 import SessionCore
 
@@ -9,19 +10,41 @@ import SessionCore
 extension JanusVideoRoomPublisher {
     /// Offers the published session again with `credentials` and `candidates` (what the
     /// interfaces give now) and returns Janus's transport from its answer, with any candidates it
-    /// trickled meanwhile.
-    public func restartICE(credentials: ICECredentials, candidates: [ICECandidate]) throws(JanusSessionFailure) -> RemoteTransportDescription {
+    /// trickled meanwhile, within `seconds`.
+    ///
+    /// Another reader may long-poll the session's events (the room's presence): Janus hands each
+    /// event to the first long poll waiting, so the answer may reach that reader, which passes it
+    /// on (`relayedAnswer`, asked between short polls of our own); and a long poll sent from an
+    /// address that is gone still waits at Janus, swallowing the next event, so a plain
+    /// `configure` (its `configured` event harmless) goes first.
+    public func restartICE(credentials: ICECredentials, candidates: [ICECandidate], seconds: Double = 5,
+                           relayedAnswer: () -> String? = { nil }) throws(JanusSessionFailure) -> RemoteTransportDescription {
         var offer = self.offer
         offer.ice = credentials
         offer.candidates = candidates
         var trickled: [ICECandidate] = []
         var answerSDP: String?
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(seconds * 1e9)
         do throws(JanusHTTPClient.Failure) {
+            try janus.message(JanusVideoRoomRequest.restartPublisherICE.body)
             try janus.message(JanusVideoRoomRequest.restartPublisherICE.body, jsep: ["type": "offer", "sdp": offer.sessionDescription.text])
-            _ = try janus.waitForEvent("JSEP answer", after: "configure") { event in
+            while answerSDP == nil {
+                if let relayed = relayedAnswer() {
+                    answerSDP = relayed
+                    break
+                }
+                guard DispatchTime.now().uptimeNanoseconds < deadline else {
+                    throw .noExpectedEvent(awaited: "JSEP answer (ICE restart)", seconds: seconds, eventsSeen: 0)
+                }
+                let event: [String: Any]
+                do throws(JanusHTTPClient.Failure) {
+                    event = try janus.nextEvent(seconds: 0.25)
+                } catch {
+                    guard case .timedOut = error else { throw error }
+                    continue
+                }
                 if let sdp = (event["jsep"] as? [String: Any])?["sdp"] as? String { answerSDP = sdp }
                 if let candidate = JanusHTTPClient.trickledCandidate(event) { trickled.append(candidate) }
-                return answerSDP != nil
             }
         } catch {
             throw .signalling(error)
@@ -45,7 +68,7 @@ extension JanusMultistreamSubscription {
         var trickled: [ICECandidate] = []
         do throws(JanusHTTPClient.Failure) {
             try janus.message(JanusVideoRoomRequest.restartSubscriptionICE.body)
-            offer = try waitForOffer(after: "configure", trickled: &trickled)
+            offer = try waitForOffer(after: "configure", trickled: &trickled, orConfigured: true)
         } catch {
             throw .signalling(error)
         }

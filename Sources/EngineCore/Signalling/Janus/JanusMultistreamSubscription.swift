@@ -165,8 +165,9 @@ public final class JanusMultistreamSubscription {
     }
 
     /// Waits for `attached` / `updated` with Janus's JSEP offer (trickled candidates collected
-    /// meanwhile); with `acceptingNoOffer`, an `updated` without one (nothing changed) is nil.
-    func waitForOffer(after request: String, trickled: inout [ICECandidate], acceptingNoOffer: Bool = false)
+    /// meanwhile); with `acceptingNoOffer`, an `updated` without one (nothing changed) is nil;
+    /// with `orConfigured`, a `configured` event carrying one counts too (an ICE restart's).
+    func waitForOffer(after request: String, trickled: inout [ICECandidate], acceptingNoOffer: Bool = false, orConfigured: Bool = false)
         throws(JanusHTTPClient.Failure) -> (sdp: String, streams: [JanusSubscribedStream])?
     {
         var found: (sdp: String?, streams: [JanusSubscribedStream])?
@@ -182,6 +183,7 @@ public final class JanusMultistreamSubscription {
             let streams: [JanusSubscribedStream]
             switch parsed {
             case let .attached(_, listed), let .updated(_, listed): streams = listed
+            case .configured where orConfigured: streams = []
             default: return false
             }
             let jsep = event["jsep"] as? [String: Any]
