@@ -28,6 +28,10 @@ extension JanusRoomRuntime {
             events?.yield(.reconnecting(path))
         case let .reconnected(after):
             for stream in receiving.streams.values where stream.kind != .microphone { stream.subscriber.video.requestKeyFrame() }
+            // What the subscribers lost meanwhile needs a key frame: one goes out unasked (through
+            // Janus 1.1.2, after an address change and ICE restart, a subscriber's PLIs were seen
+            // not to reach the publisher in some runs; the cause is not known yet).
+            publishingSession?.publisher.requestKeyFrame()
             events?.yield(.reconnected(afterMilliseconds: after))
         case .restartICE:
             restartICE()

@@ -237,8 +237,11 @@ final class JanusSubscriberConnection {
         configuration.sendsTransportFeedback = false
         guard let subscriber = try? Subscriber(configuration: configuration, transport: nil) else { return nil }
         subscriber.extensionMap = section.extensionMap
+        // To the selected pair's remote: after an ICE restart it may be another port of Janus's.
+        let webRTC = transport as? WebRTCTransport
         subscriber.rtcpSink = { (datagram: ArraySlice<UInt8>) in
-            _ = datagram.withUnsafeBytes { buffer in Result { () throws(NetworkError) in try transport.send(buffer, to: remote) } }
+            let destination = webRTC?.remote ?? remote
+            _ = datagram.withUnsafeBytes { buffer in Result { () throws(NetworkError) in try transport.send(buffer, to: destination) } }
         }
         return subscriber
     }
