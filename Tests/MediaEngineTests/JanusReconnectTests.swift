@@ -5,12 +5,17 @@ import MediaEngine
 import Testing
 
 /// Issue 29 item 3, staying connected, through a real Janus inside scripts/netns-run.sh's
-/// namespace: alice publishes her camera, bob (the same engine, the same host) receives it; the
-/// client host's link goes down for 5 s (`ip link set veth-engine down`, then up), as a pulled
-/// cable or a lost Wi-Fi would. Both rooms report `.reconnecting` within 3 s of the drop (their
-/// paths silent 2.5 s although consent checks went out), refuse a consume meanwhile with
-/// `EngineError.reconnecting`, report `.reconnected` within 3 s of the link coming back, and bob
-/// decodes alice again, with no decoder error.
+/// namespace (one Janus run): alice publishes her camera, bob (the same engine, the same host,
+/// both joined without a local address: sockets on every interface) receives it.
+/// 1. The client host's link goes down for 5 s (`ip link set veth-engine down`, then up), as a
+///    pulled cable or a lost Wi-Fi would: both rooms report `.reconnecting` within 3 s of the drop
+///    (their paths silent 2.5 s although consent checks went out), refuse a consume meanwhile with
+///    `EngineError.reconnecting`, report `.reconnected` within 3 s of the link coming back, and bob
+///    decodes alice again, with no decoder error.
+/// 2. The client host's address moves (10.99.0.1 removed, 10.99.0.3 added): Janus answers our
+///    consent checks seeing the new address, both connections restart ICE (new credentials, the
+///    new host candidate, Janus `configure`), alice's pair is on the new address, and bob decodes
+///    again within 3 s of the move, with no decoder error. The address is put back afterwards.
 @Suite(.serialized) struct JanusReconnectTests {
     /// A participant's events with when each was read, collected in the background.
     final class TimedEventLog: @unchecked Sendable {
@@ -54,7 +59,7 @@ import Testing
         duration.map { "\($0.components.seconds * 1_000 + $0.components.attoseconds / 1_000_000_000_000_000) ms" } ?? "never"
     }
 
-    @Test func theLinkDropsForFiveSecondsAndBothRoomsReconnect() async throws {
+    @Test func aLinkDownForFiveSecondsReconnectsAndANewAddressRestartsICE() async throws {
         try PrivateNamespace.require(for: "JanusReconnectTests")
         let janus = try JanusHarness.start()
         defer { janus.stop() }

@@ -6,9 +6,16 @@ extension ICEDatagramTransport {
     /// interfaces there are now): for a socket bound to every interface (0.0.0.0) one per usable
     /// interface address (`CandidateGatherer`), for one bound to an address that address, each on
     /// the socket's port; then the relayed candidates kept (their allocations live on). Nil when
-    /// the socket is no UDP socket (ICE-TCP) or no interface address is left.
+    /// the socket is no UDP socket (ICE-TCP), no interface address is left, or the address the
+    /// socket is bound to is gone.
     public func regatheredCandidates() -> [ICECandidate]? {
         guard let socket = socket as? UDPSocket else { return nil }
+        let bound = socket.localEndpoint.address
+        if bound != 0 {
+            // A socket bound to an address that is gone cannot carry a restart (a new socket would).
+            let present = (try? NetworkInterfaces.all())?.contains { if case let .v4(value) = $0.ip { value == bound } else { false } } ?? true
+            guard present else { return nil }
+        }
         let gatherer = CandidateGatherer(configuration: .init(iceServers: []), seed: UInt64.random(in: 0...UInt64.max))
         guard let hosts = try? gatherer.gather(on: socket).map(\.candidate), !hosts.isEmpty else { return nil }
         return hosts + signalledCandidates.local.filter { $0.kind == .relayed }
