@@ -28,9 +28,11 @@ extension JanusRoomRuntime {
             events?.yield(.reconnecting(path))
         case let .reconnected(after):
             for stream in receiving.streams.values where stream.kind != .microphone { stream.subscriber.video.requestKeyFrame() }
-            // What the subscribers lost meanwhile needs a key frame: one goes out unasked (through
-            // Janus 1.1.2, after an address change and ICE restart, a subscriber's PLIs were seen
-            // not to reach the publisher in some runs; the cause is not known yet).
+            // What the subscribers lost meanwhile needs a key frame: one goes out unasked. Janus
+            // 1.1.2 falls back to a lower substream when one goes quiet and sends its PLI for the
+            // switch at once, over the dead path; it then waited for that key frame and did not
+            // pass on the subscribers' PLIs (seen in its log at debug level 5 after an address
+            // change: bob stalled in 3 of 6 runs without this).
             publishingSession?.publisher.requestKeyFrame()
             events?.yield(.reconnected(afterMilliseconds: after))
         case .restartICE:
