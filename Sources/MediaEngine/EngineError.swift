@@ -27,6 +27,12 @@ public enum EngineError: Error, Sendable, Hashable, CustomStringConvertible {
     case beforeRoomJoined(String)
     /// A Janus room cannot do this (the capability is named; docs/joining-a-room.md lists them).
     case unsupportedInJanusRoom(JanusRoomLimitation)
+    /// The room is reconnecting (SPEC §8's "room reconnecting"; `.reconnecting` was reported and
+    /// `.reconnected` not yet): the action is refused, try again once reconnected.
+    case reconnecting(String)
+    /// The room's path to the server stayed dead past the limit (`RoomReconnectWatch`, 30 s; or
+    /// ICE consent expired, RFC 7675 §5.1): the room ended.
+    case connectionLost(String)
 
     public var description: String {
         switch self {
@@ -43,6 +49,8 @@ public enum EngineError: Error, Sendable, Hashable, CustomStringConvertible {
         case let .notAllowedInMode(mode, action): return "\(action) is not allowed in mode \(mode)"
         case let .beforeRoomJoined(action): return "action performed before room joined: \(action)"
         case let .unsupportedInJanusRoom(limitation): return "not supported in a Janus room: \(limitation)"
+        case let .reconnecting(action): return "room reconnecting: \(action)"
+        case let .connectionLost(why): return "connection lost: \(why)"
         }
     }
 }

@@ -33,6 +33,21 @@ final class JanusRoomPresence: Sendable {
     /// A publisher's session and handle to read from once the one polled now has left the room.
     private let handover = Mutex<(session: Int, handle: Int)?>(nil)
 
+    /// JSEP answers read from the polled session (an ICE restart's, which the publisher waits for:
+    /// Janus gives each event to the first long poll waiting, perhaps this one), oldest first.
+    private let jsepAnswers = Mutex<[String]>([])
+
+    /// The oldest JSEP answer the poll read and no one took yet.
+    func takeJSEPAnswer() -> String? {
+        jsepAnswers.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+    }
+
+    /// Forgets the answers read so far (a screen share's renegotiation's), before an ICE restart
+    /// sends the offer whose answer it waits for.
+    func discardJSEPAnswers() {
+        jsepAnswers.withLock { $0.removeAll() }
+    }
+
     /// A keepalive goes out after a long poll's answer once this long passed since the last one.
     static let keepAliveNanoseconds: UInt64 = 15_000_000_000
 
@@ -78,8 +93,11 @@ final class JanusRoomPresence: Sendable {
                         (janus, ownSession) = (next, false)
                         continue
                     }
-                    // The answer to our publisher's renegotiation (its screen share added or taken out).
+                    // A JSEP answer on the publisher's session: to a renegotiation (its screen share
+                    // added or taken out), handed to the loop, or to an ICE restart, which waits
+                    // for it on the worker (`takeJSEPAnswer`); each side ignores the other's.
                     if let answer = Self.renegotiationAnswer(in: object) {
+                        jsepAnswers.withLock { $0.append(answer) }
                         guard worker.postToLoop({ answered?($0, answer) }) else { return leave(janus) }
                         continue
                     }

@@ -46,6 +46,8 @@ final class JanusRoomRuntime: RoomBackend {
     private(set) var participantId: String?
     private(set) var events: AsyncStream<ParticipantEvent>.Continuation?
     private(set) var session: JanusVideoRoomPublisher?
+    /// Reconnecting and reconnected (JanusRoomRuntime+Reconnect.swift).
+    var reconnect = RoomReconnectWatch()
     /// The room model (docs/room-model.md): who else is here, our presence, our mode and name.
     var model = JanusRoomModel()
     private var feeds = PublisherFeeds()
@@ -195,6 +197,7 @@ final class JanusRoomRuntime: RoomBackend {
         e2eeKeysVersion = e2ee?.keyProvider.version ?? 0
         self.session = session
         followRoomEvents(of: session)
+        feeds.downPathIsLoss = true  // the room reports `.reconnecting` instead (JanusRoomRuntime+Reconnect.swift)
         feeds.addCamera(trackId: trackId, feed: feed, frameRate: frameRate, publisher: session.publisher)
         quality.setPublisher(session.publisher)
         startScreenShare(of: session)
@@ -266,6 +269,7 @@ final class JanusRoomRuntime: RoomBackend {
     /// The feed, its mid for `kind` (from the roster) and what to ask Janus for.
     private func wish(_ subscriberId: String, _ publisherId: String, kind: PublishedTrackKind) throws(EngineError) -> JanusReceivedStream.Wish {
         guard subscriberId == participantId else { throw .unknownParticipant(subscriberId) }
+        try refuseWhileReconnecting("consuming \(publisherId)'s \(kind)")
         let feed = try self.feed(of: publisherId)
         let tracks = model.roster.participant(feed: feed)?.tracks
         let rosterKind: JanusRoomRoster.TrackKind = kind == .microphone ? .microphone : kind == .screenShare ? .screenShare : .camera
@@ -469,6 +473,7 @@ final class JanusRoomRuntime: RoomBackend {
         for event in speakers.serviceIfDue() { events?.yield(event) }
         if let change = quality.serviceIfDue() { events?.yield(change) }
         if now - lastKeepAliveMicroseconds > Self.keepAliveIntervalMicroseconds { sendKeepAlives(now: now) }
+        followReconnect(nowMicroseconds: clock.monotonicMicroseconds())
     }
 
     /// Client-side adaptive subscriptions: the policy's pauses and resumes go to Janus as one
@@ -522,7 +527,7 @@ final class JanusRoomRuntime: RoomBackend {
                            screenShare?.mediaDue(now: now) ?? .max,
                            lastKeepAliveMicroseconds + Self.keepAliveIntervalMicroseconds + 1)
         if let session { earliest = min(earliest, session.publisher.nextDeadline()) }
-        earliest = min(earliest, receiving.nextDeadline())
+        earliest = min(earliest, receiving.nextDeadline(), nextReconnectDeadline())
         // Consumed microphones play out every 20 ms, and only while they are consumed.
         for stream in receiving.streams.values { if let audio = stream.audio { earliest = min(earliest, audio.nextStepMicroseconds) } }
         // Speakers every 100 ms while audio flows; quality every second while something is measured.

@@ -21,7 +21,7 @@ final class JanusSubscriberConnection {
     /// Who a feed is (participant id) and what kind its mid carries, from the room's roster.
     private let identify: (Int, String?) -> (publisherId: String, kind: PublishedTrackKind?)
     /// The subscription's signalling: made on the loop, used only on the worker.
-    private var session: JanusMultistreamSubscription?
+    private(set) var session: JanusMultistreamSubscription?
     private(set) var demultiplexer: BundledStreamDemultiplexer?
     private var keys: (remote: SRTPKeyingMaterial, local: SRTPKeyingMaterial)?
     private var remote: NetworkEndpoint?
@@ -245,8 +245,11 @@ final class JanusSubscriberConnection {
         configuration.sendsTransportFeedback = false
         guard let subscriber = try? Subscriber(configuration: configuration, transport: nil) else { return nil }
         subscriber.extensionMap = section.extensionMap
+        // To the selected pair's remote: after an ICE restart it may be another port of Janus's.
+        let webRTC = transport as? WebRTCTransport
         subscriber.rtcpSink = { (datagram: ArraySlice<UInt8>) in
-            _ = datagram.withUnsafeBytes { buffer in Result { () throws(NetworkError) in try transport.send(buffer, to: remote) } }
+            let destination = webRTC?.remote ?? remote
+            _ = datagram.withUnsafeBytes { buffer in Result { () throws(NetworkError) in try transport.send(buffer, to: destination) } }
         }
         return subscriber
     }

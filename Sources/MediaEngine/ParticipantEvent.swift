@@ -93,6 +93,13 @@ public enum ParticipantEvent: Sendable, Hashable, CustomStringConvertible {
     /// This participant started (or stopped) receiving another participant's stream.
     case streamEnabled(participantId: String, kind: PublishedTrackKind)
     case streamDisabled(participantId: String, kind: PublishedTrackKind)
+    /// The room's path to the server fell silent (nothing, media or STUN, arrived on a peer
+    /// connection for 2.5 s although consent checks were sent: issue 29, RFC 7675): the room is
+    /// reconnecting; calls that need the server fail with `EngineError.reconnecting` meanwhile.
+    case reconnecting(ReconnectingPath)
+    /// Traffic came back on every peer connection after `.reconnecting`, `afterMilliseconds`
+    /// after the silence was reported; a key frame was asked for on every received video.
+    case reconnected(afterMilliseconds: Int64)
 
     public var description: String {
         switch self {
@@ -122,6 +129,8 @@ public enum ParticipantEvent: Sendable, Hashable, CustomStringConvertible {
         case let .trackMuteChanged(participantId, track): return "\(participantId)'s \(track.kind.rawValue) \(track.muted ? "muted" : "unmuted")"
         case let .streamEnabled(participantId, kind): return "receiving \(participantId)'s \(kind.rawValue)"
         case let .streamDisabled(participantId, kind): return "stopped receiving \(participantId)'s \(kind.rawValue)"
+        case let .reconnecting(path): return "reconnecting (\(path.rawValue) path silent)"
+        case let .reconnected(after): return "reconnected after \(after) ms"
         }
     }
 }

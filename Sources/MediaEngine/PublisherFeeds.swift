@@ -6,7 +6,9 @@ import MediaCodecs
 /// every 1/frame rate s), the microphone's frames when due (every 20 ms, silence while muted),
 /// then the feedback waiting (PLI/FIR, NACK, REMB), its honoured key-frame requests and REMB
 /// layer changes turned into events. A frame that cannot be sent stops its playing source with
-/// the error. Loop-confined.
+/// the error, unless `downPathIsLoss` and the network path is down (`NetworkError.isPathDown`:
+/// the link went away, a backend that reconnects reports that instead): then the frame is lost
+/// like packets on the wire, counted in `framesLostToDownPath`. Loop-confined.
 struct PublisherFeeds {
     /// Feedback datagrams handled per pass at most (the rest wait for the next pass).
     static let feedbackPerPass = 64
@@ -20,6 +22,10 @@ struct PublisherFeeds {
     var onMicrophoneFrameSent: ((AudioFrame) -> Void)?
     private(set) var videoFramesSent = 0
     private(set) var audioFramesSent = 0
+    /// A down path loses frames instead of failing them (a Janus room: it reports `.reconnecting`).
+    var downPathIsLoss = false
+    /// Frames not sent because the path was down (with `downPathIsLoss`).
+    private(set) var framesLostToDownPath = 0
     /// Layers the REMB allowed when last reported.
     private var rembActiveLayers = 0
     /// Feedback datagrams handled so far.
@@ -47,7 +53,11 @@ struct PublisherFeeds {
                     try publisher.send(video: frame)
                     videoFramesSent += 1
                 } catch {
-                    Self.fail(Self.sendingError(error), feed: camera.feed, events: events)
+                    if downPathIsLoss, case let .network(network) = error, network.isPathDown {
+                        framesLostToDownPath += 1
+                    } else {
+                        Self.fail(Self.sendingError(error), feed: camera.feed, events: events)
+                    }
                 }
             }
             self.camera = camera
@@ -60,6 +70,10 @@ struct PublisherFeeds {
                     audioFramesSent += 1
                     onMicrophoneFrameSent?(sent)
                 } catch {
+                    if downPathIsLoss, case let .network(network) = error, network.isPathDown {
+                        framesLostToDownPath += 1
+                        continue
+                    }
                     Self.fail(Self.sendingError(error), feed: microphone.feed, events: events)
                     break
                 }

@@ -6,7 +6,8 @@ import SessionCore
 /// and checked by the `ICEAgent`; DTLS and (S)RTP pass (RFC 7983 demultiplexing) only from
 /// addresses of a succeeded pair; sends go only to them and stop when consent expires
 /// (RFC 7675). Endpoints use it like any `DatagramTransport`; the agent's timers run on every
-/// `receive` (the engine loop calls it every few milliseconds) or on `service()`.
+/// `receive` (the engine loop calls it every few milliseconds) or on `service()`. Once a pair is
+/// selected, whether it still carries anything is followed (`pathState`, ICEConsentFreshness.swift).
 ///
 /// Relayed candidates (RFC 8445 §5.1.1.2, §6.1.2.2): each `TURNRelayTransport` is a local
 /// candidate of its own, paired with every remote one; checks on those pairs and their answers
@@ -25,6 +26,12 @@ public final class ICEDatagramTransport: DatagramTransport {
     /// changes rather than per datagram.
     private var selectedRelay: TURNRelayTransport?
     private var selectedLocalCache: STUNAddress?
+    /// Datagrams that arrived from the peer (STUN, and DTLS/(S)RTP from checked addresses): what
+    /// `liveness` follows (ICEConsentFreshness.swift).
+    var datagramsFromPeer = 0
+    /// The selected path's liveness, from the first selection on (nil before).
+    var liveness: PathLiveness?
+    let livenessConfiguration: PathLiveness.Configuration
 
     /// What was dropped before reaching the endpoint.
     public struct Counters: Sendable, Equatable {
@@ -43,7 +50,8 @@ public final class ICEDatagramTransport: DatagramTransport {
     ///     `relay` transport policy, RFC 8445 §5.1.1: only relayed candidates are used).
     ///   - relays: allocations made from `socket`, each a relayed local candidate.
     public init(socket: any DatagramTransport, agent: ICEAgent, relays: [TURNRelayTransport] = [], pairsHost: Bool = true,
-                clock: MediaClock = .system) {
+                clock: MediaClock = .system, liveness: PathLiveness.Configuration = PathLiveness.Configuration()) {
+        livenessConfiguration = liveness
         self.socket = socket
         self.agent = agent
         self.relays = relays
@@ -83,6 +91,7 @@ public final class ICEDatagramTransport: DatagramTransport {
         let now = clock.monotonicMicroseconds()
         for relay in relays { relay.service(now: now) }
         transmit(agent.poll(nowMilliseconds: now / 1_000))
+        followLiveness(nowMilliseconds: now / 1_000)
     }
 
     public func send(_ bytes: UnsafeRawBufferPointer, to destination: NetworkEndpoint) throws(NetworkError) {
@@ -123,6 +132,7 @@ public final class ICEDatagramTransport: DatagramTransport {
         switch BundledDatagramKind.classify(firstByte: bytes.first) {
         case .stun:
             counters.stun += 1
+            datagramsFromPeer += 1
             let datagram = Array(bytes)
             transmit(agent.handle(datagram[...], from: source, on: local, nowMilliseconds: clock.monotonicMilliseconds()))
         case .dtls, .rtpOrRTCP:
@@ -130,6 +140,7 @@ public final class ICEDatagramTransport: DatagramTransport {
                 counters.fromUncheckedAddresses += 1
                 return nil
             }
+            datagramsFromPeer += 1
             // Named as the agent names it (`selectedRemote`): ICE addresses carry no transport,
             // and over ICE-TCP the connection's peer would otherwise differ from it.
             return (bytes.count, from.on(.udp))
@@ -140,7 +151,7 @@ public final class ICEDatagramTransport: DatagramTransport {
     }
 
     /// Sends each transmission from its local candidate: the socket, or through its relay.
-    private func transmit(_ transmissions: [ICEAgent.Transmission]) {
+    func transmit(_ transmissions: [ICEAgent.Transmission]) {
         for transmission in transmissions {
             guard let destination = Self.endpoint(transmission.destination) else { continue }
             // A lost check is retransmitted.

@@ -90,6 +90,10 @@ public final class ICEAgent {
     /// The pair media flows on once connected.
     public private(set) var selectedPair: ICECandidatePair?
     public private(set) var remote: ICECredentials?
+    /// Where the peer saw the last answered consent check come from (its XOR-MAPPED-ADDRESS),
+    /// since the pair was selected: differing from the selected pair's `mappedAddress`, our
+    /// address moved (a network change) and the peer still sends to the old one.
+    public private(set) var consentMappedAddress: STUNAddress?
 
     private var localAddresses: [(address: STUNAddress, priority: UInt32)] = []
     private var remoteCandidates: [(address: STUNAddress, priority: UInt32)] = []
@@ -235,6 +239,21 @@ public final class ICEAgent {
             }
         }
         return out
+    }
+
+    /// A consent check on the selected pair now, sent once (RFC 7675 §5.1 lets checks go more
+    /// often than every 5 s): for a path that fell silent, whose answer, if it comes within the
+    /// first retransmission timeout, refreshes consent like any other. The regular checks and the
+    /// 30 s expiry run on as before. Nothing unless connected.
+    public func probeConsent(nowMilliseconds now: Int64) -> [Transmission] {
+        guard let remote, state == .connected, let selected = selectedPair,
+              let index = pairs.firstIndex(where: { $0.local == selected.local && $0.remote == selected.remote }) else { return [] }
+        counters.consentRequestsSent += 1
+        let probe = startCheck(index, remote: remote, nominating: false, consent: true, now: now)
+        for (id, transaction) in transactions where transaction.bytes == probe.bytes {
+            transactions[id]?.transmissions = configuration.maximumTransmissions  // not retransmitted
+        }
+        return [probe]
     }
 
     /// The pair the next ordinary check goes to: a triggered one first, then the highest-priority
@@ -401,6 +420,7 @@ public final class ICEAgent {
         }
         if transaction.isConsent {
             lastConsentResponse = now
+            consentMappedAddress = message.mappedAddress
             return []
         }
         pairs[index].state = .succeeded
@@ -419,6 +439,7 @@ public final class ICEAgent {
         guard selectedPair == nil || state != .connected || restarting else { return }
         restarting = false
         selectedPair = pairs[index]
+        consentMappedAddress = nil
         state = .connected
         lastConsentResponse = now
         nextConsentAt = now + jittered(configuration.consentIntervalMilliseconds)

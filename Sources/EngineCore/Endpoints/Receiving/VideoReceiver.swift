@@ -283,6 +283,12 @@ public final class VideoReceiver {
         }
     }
 
+    /// Asks the sender for a key frame (RFC 4585 §6.3.1 PLI, at the next feedback the
+    /// key-frame gate lets through), e.g. after the path came back from an outage.
+    public func requestKeyFrame() {
+        keyFrameRequestPending = true
+    }
+
     /// Appends the feedback due at `nowMicroseconds` to `packets`: a generic NACK for the packets
     /// to request now, and a PLI if a key frame is needed and the throttle lets one through.
     public func collectFeedback(nowMicroseconds: Int64, into packets: inout [RTCPPacket]) {

@@ -62,7 +62,7 @@ public final class JanusMultistreamSubscription {
     public let options: Options
     public let janus: JanusHTTPClient
     /// Our transport as the answers state it (set by `connect`).
-    private var local: (credentials: ICECredentials, fingerprint: DTLSFingerprint, candidates: [ICECandidate])?
+    var local: (credentials: ICECredentials, fingerprint: DTLSFingerprint, candidates: [ICECandidate])?
     public private(set) var isConnected = false
 
     public init(options: Options) {
@@ -144,7 +144,7 @@ public final class JanusMultistreamSubscription {
 
     /// Our answer to `sdp`, sent with `start`; returns once Janus started (`started: "ok"`), so
     /// that the next `update` finds the offer answered instead of being postponed (`updating`).
-    private func answer(_ sdp: String) throws(JanusSessionFailure) -> ReceivingSession {
+    func answer(_ sdp: String) throws(JanusSessionFailure) -> ReceivingSession {
         guard let local else { throw .configuration("no local transport to answer with") }
         let session: ReceivingSession
         do {
@@ -165,8 +165,9 @@ public final class JanusMultistreamSubscription {
     }
 
     /// Waits for `attached` / `updated` with Janus's JSEP offer (trickled candidates collected
-    /// meanwhile); with `acceptingNoOffer`, an `updated` without one (nothing changed) is nil.
-    private func waitForOffer(after request: String, trickled: inout [ICECandidate], acceptingNoOffer: Bool = false)
+    /// meanwhile); with `acceptingNoOffer`, an `updated` without one (nothing changed) is nil;
+    /// with `orConfigured`, a `configured` event carrying one counts too (an ICE restart's).
+    func waitForOffer(after request: String, trickled: inout [ICECandidate], acceptingNoOffer: Bool = false, orConfigured: Bool = false)
         throws(JanusHTTPClient.Failure) -> (sdp: String, streams: [JanusSubscribedStream])?
     {
         var found: (sdp: String?, streams: [JanusSubscribedStream])?
@@ -182,6 +183,7 @@ public final class JanusMultistreamSubscription {
             let streams: [JanusSubscribedStream]
             switch parsed {
             case let .attached(_, listed), let .updated(_, listed): streams = listed
+            case .configured where orConfigured: streams = []
             default: return false
             }
             let jsep = event["jsep"] as? [String: Any]

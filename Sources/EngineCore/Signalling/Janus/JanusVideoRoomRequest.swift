@@ -18,6 +18,12 @@ public enum JanusVideoRoomRequest: Sendable, Equatable {
     /// A publisher's renegotiation (sent with our new JSEP offer): `descriptions` name its
     /// streams by mid as in `publish`.
     case configurePublisher(descriptions: [String: String])
+    /// A publisher's `configure` sent with a new JSEP offer whose ICE credentials changed: Janus
+    /// 1.1.2 sees the new ufrag/pwd, restarts its ICE agent and answers (RFC 8445 §9).
+    case restartPublisherICE
+    /// A subscriber's `configure` with `restart: true`: Janus restarts ICE and sends a new offer
+    /// (new credentials), answered with `start`.
+    case restartSubscriptionICE
     case unpublish
     case leave
     /// The room's participants (a synchronous request: the reply carries them).
@@ -58,7 +64,7 @@ public enum JanusVideoRoomRequest: Sendable, Equatable {
         case .update: return "update"
         case .start: return "start"
         case .publish: return "publish"
-        case .configureSubscription, .configurePublisher: return "configure"
+        case .configureSubscription, .configurePublisher, .restartPublisherICE, .restartSubscriptionICE: return "configure"
         case .unpublish: return "unpublish"
         case .leave: return "leave"
         case .listParticipants: return "listparticipants"
@@ -95,7 +101,9 @@ public enum JanusVideoRoomRequest: Sendable, Equatable {
             }
         case let .listParticipants(room):
             body["room"] = room
-        case .start, .unpublish, .leave:
+        case .restartSubscriptionICE:
+            body["restart"] = true
+        case .start, .unpublish, .leave, .restartPublisherICE:
             break
         }
         return body
