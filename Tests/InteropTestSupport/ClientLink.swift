@@ -6,10 +6,6 @@ import Foundation
 public enum ClientLink {
     public static let interface = "veth-engine"
 
-    public struct Failure: Error, CustomStringConvertible {
-        public var description: String
-    }
-
     /// The address the client host moves to (`moveAddress`), in the veth pair's /24.
     public static let movedAddress = "10.99.0.3"
 
@@ -31,16 +27,8 @@ public enum ClientLink {
         _ = try? ip(["addr", "add", "\(PrivateNamespace.localAddress)/24", "dev", interface])
     }
 
+    /// `ip` with `arguments` (`HomeNetwork.run`: throws with its output when it fails).
     private static func ip(_ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/sbin/ip")
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw Failure(description: "ip \(arguments.joined(separator: " ")) failed: \(text)") }
+        try HomeNetwork.run("/usr/sbin/ip", arguments)
     }
 }
