@@ -108,14 +108,18 @@ final class JanusRoomRuntime: RoomBackend {
             let kind: PublishedTrackKind? = track.map { $0.kind == .screenShare ? .screenShare : $0.kind == .microphone ? .microphone : .camera }
             return (participant?.id ?? "\(feed)", kind)
         }
+        // A consumed camera or screen share starting and ending is `.streamEnabled` /
+        // `.streamDisabled`, as in a hosted room (docs/room-model.md, "Streams").
         receiving.onStreamStarted = { [weak self] stream in
             self?.openFrames(of: stream)
             self?.speakers.attach(stream)
             self?.quality.attach(stream)
+            if stream.kind != .microphone { self?.events?.yield(.streamEnabled(participantId: stream.publisherId, kind: stream.kind)) }
         }
         receiving.onStreamEnded = { [weak self] stream in
             self?.speakers.detach(stream)
             self?.quality.detach(stream)
+            if stream.kind != .microphone { self?.events?.yield(.streamDisabled(participantId: stream.publisherId, kind: stream.kind)) }
         }
         // Adaptive subscriptions pause the least dominant first: who speaks most (the speakers'
         // ranking), then everybody else in the order they joined.

@@ -135,6 +135,17 @@ import Testing
         print("carol's socket after stopping alice's video: video \(carolVideoAfterStop) → \(carolVideoLater) packets, "
               + "audio \(carolAudioAfterStop) → \(carolAudioLater)")
         #expect(carolVideoAfterStop > 0 && carolVideoLater == carolVideoAfterStop)
+        // ... and she was told, as in a hosted room: receiving alice's camera, then no longer.
+        let streamEvents = carolLog.all.compactMap { event -> String? in
+            switch event {
+            case let .streamEnabled(participantId, kind), let .streamDisabled(participantId, kind):
+                return "\(event.description) [\(participantId), \(kind)]"
+            default: return nil
+            }
+        }
+        print("carol's stream events: \(streamEvents)")
+        #expect(streamEvents.filter { $0.contains("[alice, camera]") }.map { $0.hasPrefix("receiving") }.suffix(2) == [true, false],
+                "\(streamEvents)")
         #expect(carolAudioLater > carolAudioAfterStop)
         #expect(try await carol.janusSubscriberConnectionCount() == 1)
 
