@@ -4,10 +4,7 @@ import Simulcast
 extension LocalParticipant {
     /// The subscriber peer connections this participant's Janus room holds (nil: not a Janus room).
     package func janusSubscriberConnectionCount() async throws(EngineError) -> Int? {
-        let roomId = roomId
-        return try await loop.perform { runtime throws(EngineError) in
-            (runtime.rooms[roomId] as? JanusRoomRuntime)?.subscriberConnectionCount
-        }
+        try await onJanusRoom { $0?.subscriberConnectionCount }
     }
 }
 
@@ -15,10 +12,7 @@ extension LocalParticipant {
     /// RTP packets of `publisherId`'s `kind` that reached this participant's Janus subscriber
     /// socket, routed or not (`BundledStreamDemultiplexer`'s count; nil: never received).
     package func janusPacketsOnSocket(from publisherId: String, kind: PublishedTrackKind) async throws(EngineError) -> Int64? {
-        let roomId = roomId
-        return try await loop.perform { runtime throws(EngineError) in
-            (runtime.rooms[roomId] as? JanusRoomRuntime)?.packetsOnSocket(from: publisherId, kind: kind)
-        }
+        try await onJanusRoom { $0?.packetsOnSocket(from: publisherId, kind: kind) }
     }
 }
 
@@ -27,8 +21,8 @@ extension LocalParticipant {
     /// by (participant ids, most dominant first), as an active-speaker detector would.
     package func setJanusSpeakerRanking(_ ranking: [String]) async throws(EngineError) {
         let roomId = roomId
-        try await loop.perform { runtime throws(EngineError) in
-            guard let room = runtime.rooms[roomId] as? JanusRoomRuntime else { throw .closed("room \(roomId)") }
+        try await onJanusRoom { (room) throws(EngineError) in
+            guard let room else { throw .closed("room \(roomId)") }
             room.adaptive.speakerRanking = { ranking }
         }
     }
@@ -37,26 +31,28 @@ extension LocalParticipant {
     /// estimate of the last evaluation and whose videos are paused (sorted).
     package func janusAdaptiveState() async throws(EngineError) -> (estimatedBitsPerSecond: Int?, paused: [String]) {
         let roomId = roomId
-        return try await loop.perform { runtime throws(EngineError) in
-            guard let room = runtime.rooms[roomId] as? JanusRoomRuntime else { throw .closed("room \(roomId)") }
+        return try await onJanusRoom { (room) throws(EngineError) in
+            guard let room else { throw .closed("room \(roomId)") }
             return (room.adaptive.estimatedBitsPerSecond, room.adaptive.pausedKeys)
         }
     }
 
     /// The latest quality report of this participant's Janus room (`JanusRoomQuality`; nil: none yet, or not a Janus room).
     package func janusQualityReport() async throws(EngineError) -> QualityReport? {
-        let roomId = roomId
-        return try await loop.perform { runtime throws(EngineError) in
-            (runtime.rooms[roomId] as? JanusRoomRuntime)?.quality.latestReport
-        }
+        try await onJanusRoom { $0?.quality.latestReport }
     }
 
     /// The participants of this participant's Janus room from most to least dominant
     /// (`JanusRoomSpeakers.dominanceRanking()`; nil: not a Janus room).
     package func janusDominanceRanking() async throws(EngineError) -> [String]? {
+        try await onJanusRoom { $0?.speakers.dominanceRanking() }
+    }
+}
+
+extension LocalParticipant {
+    /// Runs `body` on the loop with this participant's Janus room (nil: not a Janus room, or gone).
+    private func onJanusRoom<T: Sendable>(_ body: @escaping @Sendable (JanusRoomRuntime?) throws(EngineError) -> T) async throws(EngineError) -> T {
         let roomId = roomId
-        return try await loop.perform { runtime throws(EngineError) in
-            (runtime.rooms[roomId] as? JanusRoomRuntime)?.speakers.dominanceRanking()
-        }
+        return try await loop.perform { runtime throws(EngineError) in try body(runtime.rooms[roomId] as? JanusRoomRuntime) }
     }
 }

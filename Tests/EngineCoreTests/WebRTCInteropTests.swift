@@ -52,7 +52,7 @@ import Testing
         // aiortc: offer in, answer out, results after `seconds`.
         let peer = Process()
         try PrivateNamespace.runOnPeerHost(peer, executable: python,
-                                           arguments: [Self.root.appendingPathComponent("Tests/Interop/aiortc_peer.py").path])
+                                           arguments: [Self.root.appendingPathComponent("Tests/Interop/foreign_receiving_peer.py").path])
         let input = Pipe(), output = Pipe()
         peer.standardInput = input
         peer.standardOutput = output

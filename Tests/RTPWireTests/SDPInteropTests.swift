@@ -17,7 +17,7 @@ import Testing
         guard FileManager.default.isExecutableFile(atPath: python.path) else { throw Missing() }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
-        process.arguments = ["-n", python.path, root.appendingPathComponent("Tests/Interop/aiortc_answer.py").path]
+        process.arguments = ["-n", python.path, root.appendingPathComponent("Tests/Interop/foreign_sdp_answer.py").path]
         let input = Pipe(), output = Pipe(), errors = Pipe()
         process.standardInput = input
         process.standardOutput = output
