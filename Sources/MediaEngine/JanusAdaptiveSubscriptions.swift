@@ -59,11 +59,18 @@ final class JanusAdaptiveSubscriptions {
         if disabled { disabledByApp.insert(mid) } else { disabledByApp.remove(mid) }
     }
 
+    /// Whether an evaluation is due at `now`: at most one every `intervalMilliseconds` (the room's
+    /// pass asks before it gathers the streams, so a pass between evaluations costs nothing).
+    func isDue(nowMilliseconds now: Int64) -> Bool {
+        guard let last = lastEvaluation else { return true }
+        return now - last >= Self.intervalMilliseconds || now < last
+    }
+
     /// One evaluation over what the subscriber connection receives now. Returns the `configure`
     /// settings that carry out the policy's pauses and resumes, and its events in order.
     func evaluate(streams: [JanusReceivedStream], bytesReceived: Int64, roster: JanusRoomRoster,
                   nowMilliseconds now: Int64) -> (settings: [JanusVideoRoomRequest.StreamSetting], events: [AdaptiveSubscriptionEvent]) {
-        if let last = lastEvaluation, now - last < Self.intervalMilliseconds, now >= last { return ([], []) }
+        guard isDue(nowMilliseconds: now) else { return ([], []) }
         downlink.observe(bytesReceived: bytesReceived, streams: streams.map(JanusDownlinkEstimate.counts), nowMilliseconds: now)
         guard let available = downlink.bitsPerSecond else { return ([], []) }
         lastEvaluation = now

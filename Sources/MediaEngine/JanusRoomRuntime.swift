@@ -483,9 +483,10 @@ final class JanusRoomRuntime: RoomBackend {
     /// Client-side adaptive subscriptions: the policy's pauses and resumes go to Janus as one
     /// subscriber `configure` (`send` per mid), and to the app as the hosted room's events.
     private func adaptSubscriptions() {
+        let now = clock.monotonicMilliseconds()
+        guard adaptive.isDue(nowMilliseconds: now) else { return }
         let pass = adaptive.evaluate(streams: Array(receiving.streams.values), bytesReceived: receiving.demultiplexer?.bytesReceived ?? 0,
-                                     roster: model.roster,
-                                     nowMilliseconds: clock.monotonicMilliseconds())
+                                     roster: model.roster, nowMilliseconds: now)
         guard !pass.events.isEmpty else { return }
         let events = events
         if !pass.settings.isEmpty {
