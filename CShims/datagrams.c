@@ -8,7 +8,7 @@
 
 enum { CSHIM_BATCH_MAX = 64 };
 
-int cshim_recvmmsg_ipv4(int fd, void *slots, size_t slot_size, int count, size_t *lengths, void *addresses, int64_t *stamps) {
+int cshim_recvmmsg(int fd, void *slots, size_t slot_size, int count, size_t *lengths, void *addresses, int64_t *stamps) {
     if (count <= 0) return 0;
     if (count > CSHIM_BATCH_MAX) count = CSHIM_BATCH_MAX;
     struct mmsghdr messages[CSHIM_BATCH_MAX];
@@ -17,7 +17,7 @@ int cshim_recvmmsg_ipv4(int fd, void *slots, size_t slot_size, int count, size_t
         char bytes[CMSG_SPACE(sizeof(struct timespec))];
         struct cmsghdr align;
     } controls[CSHIM_BATCH_MAX];
-    struct sockaddr_in *from = addresses;
+    struct sockaddr_in6 *from = addresses;
     memset(messages, 0, sizeof(struct mmsghdr) * (size_t)count);
     for (int i = 0; i < count; i++) {
         vectors[i].iov_base = (char *)slots + (size_t)i * slot_size;
@@ -25,7 +25,7 @@ int cshim_recvmmsg_ipv4(int fd, void *slots, size_t slot_size, int count, size_t
         messages[i].msg_hdr.msg_iov = &vectors[i];
         messages[i].msg_hdr.msg_iovlen = 1;
         messages[i].msg_hdr.msg_name = &from[i];
-        messages[i].msg_hdr.msg_namelen = sizeof(struct sockaddr_in);
+        messages[i].msg_hdr.msg_namelen = sizeof(struct sockaddr_in6);
         if (stamps) {
             messages[i].msg_hdr.msg_control = controls[i].bytes;
             messages[i].msg_hdr.msg_controllen = sizeof(controls[i].bytes);

@@ -43,7 +43,7 @@ enum RelaySendCost {
         let relayed = try payload.withUnsafeBytes { bytes in try measure { try relay.send(bytes, to: peer) } }
         var scratch: [UInt8] = []
         scratch.reserveCapacity(size + 8)
-        let peerAddress = STUNAddress.ipv4(peer.address, port: peer.port)
+        let peerAddress = STUNAddress.ipv4(peer.ipv4 ?? 0, port: peer.port)
         let wrap = try payload.withUnsafeBytes { bytes in
             try measure {
                 scratch.removeAll(keepingCapacity: true)

@@ -31,11 +31,11 @@ int cshim_eventfd_nonblocking(void);
 /// receives up to `count` (at most 64) datagrams already waiting on `fd` in one call, without
 /// waiting (`MSG_DONTWAIT`), datagram i into `slots + i * slot_size`. For each: `lengths[i]` its
 /// real length (`MSG_TRUNC`: longer than `slot_size` when it did not fit), `addresses` (an
-/// array of `count` `struct sockaddr_in`) its IPv4 source, and when `stamps` is not NULL
+/// array of `count` `struct sockaddr_in6`, each holding a `sockaddr_in` or `sockaddr_in6`) its source, and when `stamps` is not NULL
 /// `stamps[i]` the kernel's arrival time (`SO_TIMESTAMPNS`, CLOCK_REALTIME ns; 0 if absent).
 /// Returns how many were received, 0 when none waits, -1 with errno set on failure. Allocates
 /// nothing (the headers live on the stack).
-int cshim_recvmmsg_ipv4(int fd, void *slots, size_t slot_size, int count, size_t *lengths, void *addresses, int64_t *stamps);
+int cshim_recvmmsg(int fd, void *slots, size_t slot_size, int count, size_t *lengths, void *addresses, int64_t *stamps);
 
 /// `setsockopt(SO_TIMESTAMPNS)`: the kernel stamps each datagram's arrival (socket(7)); 0 or -1.
 int cshim_enable_receive_timestamps(int fd);

@@ -30,13 +30,81 @@ public struct IPv6Address: Sendable, Hashable, CustomStringConvertible {
         self.low = low
     }
 
-    /// Eight colon-separated groups of hex digits (not compressed).
+    /// Creates an address from its sixteen octets in network order (fewer are zero-filled at the end).
+    public init(bytes: some Collection<UInt8>) {
+        var octets = Array(bytes.prefix(16))
+        octets += [UInt8](repeating: 0, count: 16 - octets.count)
+        high = octets[0..<8].reduce(0) { $0 << 8 | UInt64($1) }
+        low = octets[8..<16].reduce(0) { $0 << 8 | UInt64($1) }
+    }
+
+    /// The sixteen octets in network order.
+    public var bytes: [UInt8] {
+        (0..<16).map { index in UInt8(truncatingIfNeeded: (index < 8 ? high : low) >> UInt64(56 - 8 * (index % 8))) }
+    }
+
+    /// The eight 16-bit groups, first group first.
+    public var groups: [UInt16] {
+        (0..<8).map { index in UInt16(truncatingIfNeeded: (index < 4 ? high : low) >> UInt64(48 - 16 * (index % 4))) }
+    }
+
+    /// Whether this is an IPv4-mapped address (`::ffff:a.b.c.d`, RFC 4291 §2.5.5.2); its IPv4 address.
+    public var mappedIPv4: UInt32? {
+        high == 0 && low >> 32 == 0xFFFF ? UInt32(truncatingIfNeeded: low) : nil
+    }
+
+    /// RFC 5952 text: lower-case hex groups without leading zeros, the longest run of two or
+    /// more zero groups (the first of equal runs) written `::` (`2001:db8::1`, `::`).
     public var description: String {
-        let groups = (0..<8).map { index -> String in
-            let half = index < 4 ? high : low
-            return String(UInt16(truncatingIfNeeded: half >> UInt64(48 - 16 * (index % 4))), radix: 16)
+        let groups = self.groups
+        var best = (start: -1, count: 0), run = (start: -1, count: 0)
+        for (index, group) in groups.enumerated() {
+            if group == 0 {
+                run = run.start < 0 ? (index, 1) : (run.start, run.count + 1)
+                if run.count > best.count { best = run }
+            } else {
+                run = (-1, 0)
+            }
         }
-        return groups.joined(separator: ":")
+        let text = groups.map { String($0, radix: 16) }
+        guard best.count >= 2 else { return text.joined(separator: ":") }
+        let head = text[..<best.start].joined(separator: ":"), tail = text[(best.start + best.count)...].joined(separator: ":")
+        return head + "::" + tail
+    }
+
+    /// Parses RFC 4291 §2.2 text (`2001:db8::1`, `::`, `::ffff:192.0.2.1`); nil for anything else.
+    public init?(_ text: some StringProtocol) {
+        let text = String(text)
+        /// Groups of one side of `::`: 1-4 hex digits each, the last one possibly dotted IPv4.
+        func groups(_ side: Substring) -> [UInt16]? {
+            guard !side.isEmpty else { return [] }
+            var result: [UInt16] = []
+            let parts = side.split(separator: ":", omittingEmptySubsequences: false)
+            for (index, part) in parts.enumerated() {
+                if index == parts.count - 1, part.contains(".") {
+                    let octets = part.split(separator: ".", omittingEmptySubsequences: false).compactMap { $0.count <= 3 ? UInt8($0) : nil }
+                    guard octets.count == 4, part.split(separator: ".", omittingEmptySubsequences: false).count == 4 else { return nil }
+                    result += [UInt16(octets[0]) << 8 | UInt16(octets[1]), UInt16(octets[2]) << 8 | UInt16(octets[3])]
+                } else {
+                    guard (1...4).contains(part.count), let group = UInt16(part, radix: 16) else { return nil }
+                    result.append(group)
+                }
+            }
+            return result
+        }
+        var values: [UInt16]
+        if let gap = text.firstRange(of: "::") {
+            let tailText = text[gap.upperBound...]
+            guard tailText.firstRange(of: "::") == nil, !tailText.hasPrefix(":"),
+                  let head = groups(text[..<gap.lowerBound]), let tail = groups(tailText), head.count + tail.count <= 7 else { return nil }
+            values = head + [UInt16](repeating: 0, count: 8 - head.count - tail.count) + tail
+        } else {
+            guard let all = groups(text[...]) else { return nil }
+            values = all
+        }
+        guard values.count == 8 else { return nil }
+        high = values[0..<4].reduce(0) { $0 << 16 | UInt64($1) }
+        low = values[4..<8].reduce(0) { $0 << 16 | UInt64($1) }
     }
 }
 

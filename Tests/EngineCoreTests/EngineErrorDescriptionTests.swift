@@ -9,7 +9,7 @@ import SRTP
         #expect(throws: NetworkError.portOutOfRange(70_000)) { try NetworkEndpoint(parsing: "127.0.0.1:70000") }
         #expect(NetworkError.portOutOfRange(70_000).description == "port 70000 is out of range: use 1 to 65535")
         #expect(NetworkError.invalidAddress("foo").description
-                == "'foo' is not an address: expected IPv4:PORT or localhost:PORT (e.g. 127.0.0.1:5004), "
+                == "'foo' is not an address: expected IPv4:PORT, [IPv6]:PORT or localhost:PORT (e.g. 127.0.0.1:5004, [2001:db8::1]:5004), "
                    + "or IPv4:P1,P2,P3 where a port list is allowed")
         #expect(NetworkError.socketFailed(operation: "bind 127.0.0.1:1", errno: 13).description
                 == "bind 127.0.0.1:1 failed: Permission denied")

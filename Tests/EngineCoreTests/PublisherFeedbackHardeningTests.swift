@@ -101,7 +101,7 @@ import SRTP
         let peer = try UDPSocket(bindingTo: .loopback(port: 0))
         let stranger = try UDPSocket(bindingTo: .loopback(port: 0))
         let socket = try UDPSocket(sendingToward: peer.localEndpoint)
-        #expect(socket.localEndpoint.address == 0x7F00_0001)  // loopback for a loopback peer
+        #expect(socket.localEndpoint.ipv4 == 0x7F00_0001)  // loopback for a loopback peer
         let plan = try LayerPlan(width: 640, height: 360)
         var random = SplitMix64(seed: 7)
         let clock = ManualClock()

@@ -341,7 +341,7 @@ import SessionCore
             .pictureLossIndication(.init(senderSSRC: 1, mediaSSRC: 77)),
             .genericNACK(.init(senderSSRC: 1, mediaSSRC: 77, items: [NACKItem(packetID: publisher.videoSenders[0].nextSequenceNumber &- 1)])),
         ])
-        try receiverSocket.send(feedback, to: first.from.address == 0 ? .loopback(port: first.from.port) : first.from)
+        try receiverSocket.send(feedback, to: first.from.isUnspecified ? .loopback(port: first.from.port) : first.from)
         let outcome = try #require(try publisher.pollIncoming(timeoutMilliseconds: 1000))
         #expect(outcome.keyFramesRequested == 1)
         #expect(outcome.retransmitted == 1)

@@ -84,10 +84,7 @@ import Testing
         let listener = try TCPFramedListener()
         let raw = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(raw) }
-        var address = listener.localEndpoint.socketAddress
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(raw, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
+        let connected = SocketAddressCalls.connect(raw, to: listener.localEndpoint)
         try #require(connected == 0)
         let accepted = try #require(try listener.accept(timeoutMilliseconds: 1_000))
         let garbage: [UInt8] = [0xFF, 0xFF, 1, 2, 3]

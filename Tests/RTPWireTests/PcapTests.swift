@@ -96,7 +96,7 @@ import RTPWire
             """)
         var raw = try PcapReader(littleEndianFile(linkType: 101, frames: [ipv6UDP]))
         let record = try #require(try raw.next())
-        #expect(record.source.description == "[2001:db8:0:0:0:0:0:1]:1234")
+        #expect(record.source.description == "[2001:db8::1]:1234")
         #expect(Array(record.payload) == [0xBE, 0xEF])
     }
 

@@ -48,7 +48,7 @@ import Testing
         let ipv6 = bytes(hex: "20010db8 12345678 00112233 44556677")
         let cases: [([UInt8], STUNAddress)] = [
             (Self.sampleIPv4Response, .ipv4(0xC000_0201, port: 32853)),
-            (Self.sampleIPv6Response, STUNAddress(ip: .v6(ipv6), port: 32853)),
+            (Self.sampleIPv6Response, STUNAddress(ip: .v6(IPv6Address(bytes: ipv6)), port: 32853)),
         ]
         for (wire, address) in cases {
             let message = try STUNMessage(parsing: wire)

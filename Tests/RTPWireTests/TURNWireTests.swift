@@ -21,7 +21,7 @@ import Testing
     @Test func turnAttributesRoundTripThroughAMessage() throws {
         let id = STUNTransactionID(Array(0..<12))!
         let peer = STUNAddress.ipv4(0x0A00_0002, port: 5004)
-        let v6 = STUNAddress(ip: .v6(Array(1...16)), port: 9)
+        let v6 = STUNAddress(ip: .v6(IPv6Address(bytes: 1...16)), port: 9)
         let attributes: [STUNAttribute] = [
             .requestedTransport(17), .lifetime(600), .channelNumber(0x4001), .xorPeerAddress(peer), .xorRelayedAddress(v6),
             .data([1, 2, 3, 4, 5]), .realm("engine.test"), .nonce("abc/def"), .username("alice"),

@@ -32,10 +32,13 @@ public final class PcapFile {
                        unixMicroseconds: UInt64) throws(PublisherError) {
         let timestamp = PcapTimestamp(seconds: UInt32(truncatingIfNeeded: unixMicroseconds / 1_000_000),
                                       nanoseconds: UInt32(unixMicroseconds % 1_000_000) * 1000)
+        guard let sourceIPv4 = source.ipv4, let destinationIPv4 = destination.ipv4 else {
+            throw .invalidConfiguration("recording \(source) → \(destination): the capture file holds IPv4 datagrams only")
+        }
         do {
             try writer.writeUDP(ArraySlice(payload.bindMemory(to: UInt8.self)),
-                                from: IPv4Address(source.address), port: source.port,
-                                to: IPv4Address(destination.address), port: destination.port,
+                                from: IPv4Address(sourceIPv4), port: source.port,
+                                to: IPv4Address(destinationIPv4), port: destination.port,
                                 at: timestamp, into: &buffer)
         } catch {
             throw .wire(error)

@@ -106,7 +106,8 @@ public final class SimulatedNetwork {
         var framed = [UInt8](repeating: 0, count: Self.headerBytes)
         framed.reserveCapacity(Self.headerBytes + bytes.count)
         for (offset, endpoint) in [(0, source), (6, destination)] {
-            for index in 0..<4 { framed[offset + index] = UInt8(truncatingIfNeeded: endpoint.address >> (24 - 8 * index)) }
+            let address = endpoint.ipv4 ?? 0  // the simulated network's ports are IPv4 (`makePort`)
+            for index in 0..<4 { framed[offset + index] = UInt8(truncatingIfNeeded: address >> (24 - 8 * index)) }
             framed[offset + 4] = UInt8(endpoint.port >> 8)
             framed[offset + 5] = UInt8(endpoint.port & 0xFF)
         }

@@ -1,8 +1,9 @@
 import CShims
 import Glibc
 
-/// Datagrams a UDP socket received in one `recvmmsg(2)` call (`cshim_recvmmsg_ipv4`) and hands
-/// out one at a time: when several wait, one system call takes them all. Its slots, lengths,
+/// Datagrams a UDP socket received in one `recvmmsg(2)` call (`cshim_recvmmsg`) and hands
+/// out one at a time: when several wait, one system call takes them all. Sources are IPv4 or
+/// IPv6 (room for a `sockaddr_in6` each). Its slots, lengths,
 /// source addresses and arrival stamps are allocated once, when the socket first receives; no
 /// allocation per datagram. Confined with its socket.
 final class DatagramBatch {
@@ -14,7 +15,7 @@ final class DatagramBatch {
 
     private let slots: UnsafeMutableRawPointer
     private let lengths: UnsafeMutablePointer<Int>
-    private let addresses: UnsafeMutablePointer<sockaddr_in>
+    private let addresses: UnsafeMutablePointer<sockaddr_in6>
     private let stamps: UnsafeMutablePointer<Int64>
     private var count = 0
     private var next = 0
@@ -40,7 +41,7 @@ final class DatagramBatch {
 
     /// Receives what waits on `descriptor` (nothing: false), with arrival stamps when `stamped`.
     func refill(from descriptor: Int32, stamped: Bool) throws(NetworkError) -> Bool {
-        let received = cshim_recvmmsg_ipv4(descriptor, slots, Self.slotBytes, Int32(Self.capacity), lengths, addresses,
+        let received = cshim_recvmmsg(descriptor, slots, Self.slotBytes, Int32(Self.capacity), lengths, addresses,
                                            stamped ? stamps : nil)
         guard received >= 0 else { throw .socketFailed(operation: "recvmmsg", errno: errno) }
         (count, next, isStamped) = (Int(received), 0, stamped)
@@ -55,6 +56,7 @@ final class DatagramBatch {
         let length = lengths[index]
         let fits = length <= buffer.count && length <= Self.slotBytes
         if fits, length > 0 { buffer.baseAddress?.copyMemory(from: slots + index * Self.slotBytes, byteCount: length) }
-        return (length, fits, NetworkEndpoint(addresses[index]), isStamped ? stamps[index] : 0)
+        let from = SocketAddress.endpoint(UnsafeRawPointer(addresses + index)) ?? NetworkEndpoint(address: 0, port: 0)
+        return (length, fits, from, isStamped ? stamps[index] : 0)
     }
 }

@@ -1,4 +1,5 @@
 import Glibc
+import RTPWire
 
 /// The host's interface addresses (`getifaddrs(3)`), where host candidates come from (RFC 8445
 /// §5.1.1.1): every address of an interface that is up, IPv4 and IPv6, in the kernel's order,
@@ -13,6 +14,14 @@ public enum NetworkInterfaces {
             case v4(UInt32)
             /// 16 bytes, network order.
             case v6([UInt8])
+
+            /// As an endpoint's address.
+            public var address: IPAddress {
+                switch self {
+                case let .v4(value): .v4(IPv4Address(value))
+                case let .v6(bytes): .v6(IPv6Address(bytes: bytes))
+                }
+            }
         }
 
         public var interface: String

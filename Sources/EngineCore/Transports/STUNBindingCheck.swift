@@ -90,6 +90,6 @@ public enum STUNBindingCheck {
     /// A Binding success response telling `source` the address it was seen from (§14.2).
     private static func success(answering transactionID: STUNTransactionID, from source: NetworkEndpoint) -> STUNMessage {
         STUNMessage(type: STUNMessageType(method: .binding, messageClass: .successResponse), transactionID: transactionID,
-                    attributes: [.xorMappedAddress(.ipv4(source.address, port: source.port))])
+                    attributes: [.xorMappedAddress(ICEDatagramTransport.stunAddress(source))])
     }
 }

@@ -78,7 +78,7 @@ public final class TCPFramedConnection: DatagramTransport {
                                maximumPacketSize: Int = 1500, sendQueueLimit: Int = 256 * 1024,
                                socketBufferBytes: Int = 64 * 1024,
                                framing: StreamDeframer.Framing = .lengthPrefixed) throws(NetworkError) -> TCPFramedConnection {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = SocketAddressCalls.socket(for: destination, type: Int32(SOCK_STREAM.rawValue))
         guard fd >= 0 else { throw .socketFailed(operation: "socket", errno: errno) }
         if let local, !SocketAddressCalls.bind(fd, to: local) {
             let code = errno
@@ -87,10 +87,7 @@ public final class TCPFramedConnection: DatagramTransport {
         }
         let flags = fcntl(fd, F_GETFL)
         _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
-        var address = destination.socketAddress
-        let started = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
+        let started = SocketAddressCalls.connect(fd, to: destination)
         if started != 0 {
             guard errno == EINPROGRESS else {
                 let code = errno
@@ -242,7 +239,7 @@ public final class TCPFramedListener {
     /// Listens on `endpoint` (port 0 picks a free port); connections get these limits.
     public init(bindingTo endpoint: NetworkEndpoint = .loopback(port: 0), maximumPacketSize: Int = 1500,
                 sendQueueLimit: Int = 256 * 1024, socketBufferBytes: Int = 64 * 1024) throws(NetworkError) {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = SocketAddressCalls.socket(for: endpoint, type: Int32(SOCK_STREAM.rawValue))
         guard fd >= 0 else { throw .socketFailed(operation: "socket", errno: errno) }
         var reuse: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))

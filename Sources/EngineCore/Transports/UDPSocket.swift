@@ -1,12 +1,17 @@
 import CShims
 import Glibc
+import RTPWire
 
-/// A blocking IPv4 UDP socket (`socket(AF_INET, SOCK_DGRAM)`), closed in deinit.
+/// A blocking UDP socket, closed in deinit: `AF_INET` bound to an IPv4 endpoint, `AF_INET6`
+/// bound to an IPv6 one (`IPV6_V6ONLY` off: bound to `::`, `NetworkEndpoint.everyInterface`,
+/// it sends to and receives from IPv4 and IPv6 peers alike, IPv4 ones named as IPv4 endpoints).
 /// Sends and receives use caller-provided buffers: no allocation per packet.
 /// Confined to one thread at a time (its counters are plain integers).
 public final class UDPSocket: DatagramTransport {
     /// The socket (module-internal: `UDPAndTCPTransport` polls it with its TCP sockets).
     let descriptor: Int32
+    /// `AF_INET` or `AF_INET6`: how destinations are written for `sendto`.
+    let family: Int32
     /// The local endpoint the socket is bound to.
     public let localEndpoint: NetworkEndpoint
     /// Datagrams dropped because they were longer than the receive buffer given to `receive`
@@ -19,10 +24,17 @@ public final class UDPSocket: DatagramTransport {
     /// kernel's `SO_TIMESTAMPNS`); 0 unless `enableReceiveTimestamps()` was called.
     package private(set) var lastArrivalNanoseconds: Int64 = 0
 
-    /// Binds to `endpoint` (port 0 picks a free port).
+    /// Binds to `endpoint` (port 0 picks a free port). `everyInterface` on a kernel without
+    /// IPv6 (`socket(AF_INET6)` refused) binds 0.0.0.0 instead.
     public init(bindingTo endpoint: NetworkEndpoint = .loopback(port: 0)) throws(NetworkError) {
-        let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+        var endpoint = endpoint
+        var fd = SocketAddressCalls.socket(for: endpoint, type: Int32(SOCK_DGRAM.rawValue))
+        if fd < 0, endpoint.isIPv6, endpoint.isUnspecified, errno == EAFNOSUPPORT {
+            endpoint = NetworkEndpoint(address: 0, port: endpoint.port)
+            fd = SocketAddressCalls.socket(for: endpoint, type: Int32(SOCK_DGRAM.rawValue))
+        }
         guard fd >= 0 else { throw .socketFailed(operation: "socket", errno: errno) }
+        family = SocketAddressCalls.family(for: endpoint)
         guard SocketAddressCalls.bind(fd, to: endpoint) else {
             let code = errno
             close(fd)
@@ -36,8 +48,8 @@ public final class UDPSocket: DatagramTransport {
     /// probe socket, `localAddress(toward:)`: 127.0.0.1 for a loopback destination); with no
     /// route (e.g. a broadcast address) any interface, and sending reports the error.
     public convenience init(sendingToward destination: NetworkEndpoint) throws(NetworkError) {
-        let local = (try? Self.localAddress(toward: destination)) ?? 0
-        try self.init(bindingTo: NetworkEndpoint(address: local, port: 0))
+        let local = (try? Self.localAddress(toward: destination)) ?? .v4(IPv4Address(0))
+        try self.init(bindingTo: NetworkEndpoint(ip: local, port: 0))
     }
 
     deinit { close(descriptor) }
@@ -52,12 +64,8 @@ public final class UDPSocket: DatagramTransport {
 
     /// Sends one datagram (`sendto`).
     public func send(_ bytes: UnsafeRawBufferPointer, to destination: NetworkEndpoint) throws(NetworkError) {
-        var addr = destination.socketAddress
-        let sent = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                sendto(descriptor, bytes.baseAddress, bytes.count, 0, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
+        var address = SocketAddress(destination, family: family)
+        let sent = address.withPointer { sendto(descriptor, bytes.baseAddress, bytes.count, 0, $0, $1) }
         guard sent == bytes.count else { throw .unreachable(destination: destination.description, errno: errno) }
     }
 
@@ -102,8 +110,8 @@ public final class UDPSocket: DatagramTransport {
                 if timeout > 0 { timeout = Int32(clamping: max(0, deadline - Self.monotonicMilliseconds())) }
                 continue
             }
-            var from = sockaddr_in()
-            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            var from = sockaddr_in6()
+            var length = socklen_t(MemoryLayout<sockaddr_in6>.size)
             let count = withUnsafeMutablePointer(to: &from) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                     recvfrom(descriptor, buffer.baseAddress, buffer.count, Int32(MSG_TRUNC), $0, &length)
@@ -111,7 +119,8 @@ public final class UDPSocket: DatagramTransport {
             }
             guard count >= 0 else { throw .socketFailed(operation: "recvfrom", errno: errno) }
             lastArrivalNanoseconds = 0
-            if count <= buffer.count { return (count, NetworkEndpoint(from)) }
+            let source = withUnsafeBytes(of: &from) { SocketAddress.endpoint($0.baseAddress!) } ?? NetworkEndpoint(address: 0, port: 0)
+            if count <= buffer.count { return (count, source) }
             // With MSG_TRUNC, `count` is the datagram's real length: it did not fit.
             truncatedDatagrams += 1
             if timeout > 0 { timeout = Int32(clamping: max(0, deadline - Self.monotonicMilliseconds())) }
@@ -140,29 +149,19 @@ public final class UDPSocket: DatagramTransport {
 }
 
 extension UDPSocket {
-    /// The local IPv4 address the kernel would send from towards `destination` (a UDP socket
-    /// `connect`ed there, then `getsockname`; nothing is sent): 127.0.0.1 for a loopback
-    /// destination, the outgoing interface's address otherwise. Binding to it keeps a socket off
-    /// the interfaces the peer cannot be on.
-    public static func localAddress(toward destination: NetworkEndpoint) throws(NetworkError) -> UInt32 {
-        if destination.address >> 24 == 127 { return 0x7F00_0001 }
-        let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+    /// The local address the kernel would send from towards `destination` (a UDP socket of its
+    /// family `connect`ed there, then `getsockname`; nothing is sent): 127.0.0.1 for an IPv4
+    /// loopback destination, the outgoing interface's address otherwise. Binding to it keeps a
+    /// socket off the interfaces the peer cannot be on.
+    public static func localAddress(toward destination: NetworkEndpoint) throws(NetworkError) -> IPAddress {
+        if !destination.isIPv6, destination.isLoopback { return .v4(IPv4Address(0x7F00_0001)) }
+        let fd = SocketAddressCalls.socket(for: destination, type: Int32(SOCK_DGRAM.rawValue))
         guard fd >= 0 else { throw .socketFailed(operation: "socket", errno: errno) }
         defer { close(fd) }
-        var addr = destination.socketAddress
-        let connected = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
+        guard SocketAddressCalls.connect(fd, to: destination) == 0 else {
+            throw .unreachable(destination: destination.description, errno: errno)
         }
-        guard connected == 0 else { throw .unreachable(destination: destination.description, errno: errno) }
-        var local = sockaddr_in()
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let named = withUnsafeMutablePointer(to: &local) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        guard named == 0 else { throw .socketFailed(operation: "getsockname", errno: errno) }
-        return NetworkEndpoint(local).address
+        return try SocketAddressCalls.localEndpoint(of: fd).ip
     }
 
     /// Drains a socket: calls `receiveOne(timeout)` — waiting at most `timeoutMilliseconds` the

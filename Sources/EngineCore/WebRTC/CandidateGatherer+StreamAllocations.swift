@@ -6,9 +6,9 @@ import SessionCore
 /// retransmits; the client gives up on its Ti).
 extension CandidateGatherer {
     func startStreamAllocation(on base: Base, to server: NetworkEndpoint, credentials: (username: String, password: String), now: Int64) {
-        let local = base.socket.localEndpoint.address
+        let local = base.socket.localEndpoint
         do {
-            let connection = try TCPFramedConnection.connect(to: server, from: local == 0 ? nil : NetworkEndpoint(address: local, port: 0),
+            let connection = try TCPFramedConnection.connect(to: server, from: local.isUnspecified ? nil : local.at(port: 0),
                                                              timeoutMilliseconds: Int32(clamping: configuration.timeoutMicroseconds / 1_000),
                                                              framing: .stunAndChannelData)
             let client = TURNClient(configuration: .init(username: credentials.username, password: credentials.password, reliable: true),

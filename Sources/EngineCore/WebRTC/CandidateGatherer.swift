@@ -3,8 +3,10 @@ import RTPWire
 import SessionCore
 
 /// Gathers a client's own ICE candidates (RFC 8445 §5.1.1), as a browser does before it offers:
-/// - host candidates: one UDP socket on every usable IPv4 interface address (`NetworkInterfaces`;
-///   loopback and link-local skipped unless asked), or on the addresses the app restricts it to;
+/// - host candidates: one UDP socket on every usable interface address, IPv4 and IPv6
+///   (`NetworkInterfaces`; loopback and link-local skipped unless asked), or on the addresses the
+///   app restricts it to; IPv6 ones first, with the higher local preference (RFC 8445 §5.1.2.1,
+///   RFC 6724 §10.3's precedence, as browsers do);
 /// - server-reflexive candidates: a STUN Binding query (`STUNBindingQuery`) from every host socket
 ///   to every STUN server, and the mapped address every TURN allocation reports;
 /// - relayed candidates: a TURN allocation (`TURNClient`, RFC 8656, long-term credentials) from
@@ -23,7 +25,7 @@ public final class CandidateGatherer {
     public struct Configuration: Sendable {
         public var iceServers: [ICEServer]
         public var transportPolicy: ICETransportPolicy
-        /// Host addresses to gather on (nil: every usable IPv4 interface address).
+        /// IPv4 host addresses to gather on (nil: every usable interface address, IPv4 and IPv6).
         public var localAddresses: [UInt32]?
         public var includingLoopback: Bool
         /// How long to wait for STUN and TURN answers before offering what came.
@@ -49,13 +51,13 @@ public final class CandidateGatherer {
     final class Base {
         let socket: UDPSocket
         let localPreference: UInt16
-        /// The host addresses the socket answers on (one, or each interface's for 0.0.0.0).
-        let hostAddresses: [UInt32]
+        /// The host addresses the socket answers on (one, or each interface's for 0.0.0.0 / `::`).
+        let hostAddresses: [IPAddress]
         var queries: [(server: NetworkEndpoint, query: STUNBindingQuery)] = []
         var allocations: [(server: NetworkEndpoint, client: TURNClient)] = []
         var streamAllocations: [(connection: TCPFramedConnection, client: TURNClient)] = []
 
-        init(socket: UDPSocket, localPreference: UInt16, hostAddresses: [UInt32]) {
+        init(socket: UDPSocket, localPreference: UInt16, hostAddresses: [IPAddress]) {
             self.socket = socket
             self.localPreference = localPreference
             self.hostAddresses = hostAddresses
@@ -82,20 +84,24 @@ public final class CandidateGatherer {
     }
 
     /// Gathers on one socket the caller already has (an ICE transport's): its host candidate, or
-    /// with a socket bound to every interface (0.0.0.0) one host candidate per usable interface
-    /// address (`configuration.localAddresses` or `NetworkInterfaces`), all on its port; then what
+    /// with a socket bound to every interface one host candidate per usable interface address
+    /// (`configuration.localAddresses` or `NetworkInterfaces`: IPv4 ones for 0.0.0.0, IPv4 and IPv6
+    /// for a dual-stack `::`), all on its port; then what
     /// the servers report through it.
     public func gather(on socket: UDPSocket) throws(CandidateGatheringError) -> [GatheredCandidate] {
         problems = []
         let servers = try resolvedServers()
-        let addresses = socket.localEndpoint.address == 0 ? try interfaceAddresses() : [socket.localEndpoint.address]
+        let local = socket.localEndpoint
+        let addresses = local.isUnspecified ? try interfaceAddresses(includingIPv6: local.isIPv6) : [local.ip]
         return try gather(from: [Base(socket: socket, localPreference: 65_535, hostAddresses: addresses)], servers: servers)
     }
 
     private func gather(from bases: [Base], servers: [Server]) throws(CandidateGatheringError) -> [GatheredCandidate] {
         let start = clock.monotonicMicroseconds()
         for base in bases {
-            for server in servers {
+            // A socket reaches servers of its own family (a dual-stack one, both).
+            let local = base.socket.localEndpoint
+            for server in servers where server.endpoint.isIPv6 == local.isIPv6 || (local.isIPv6 && local.isUnspecified) {
                 if server.stream, let credentials = server.credentials {
                     startStreamAllocation(on: base, to: server.endpoint, credentials: credentials, now: start)
                 } else if let credentials = server.credentials {
@@ -138,41 +144,50 @@ public final class CandidateGatherer {
                 }
                 let address = try Self.resolve(url.host)
                 let credentials = url.scheme.isTURN ? (iceServer.username ?? "", iceServer.credential ?? "") : nil
-                servers.append(Server(endpoint: NetworkEndpoint(address: address, port: url.port), credentials: credentials,
+                servers.append(Server(endpoint: NetworkEndpoint(ip: address, port: url.port), credentials: credentials,
                                       stream: url.transport != .udp))
             }
         }
         return servers
     }
 
-    /// The restriction, or every usable IPv4 interface address; throws when there is none.
-    private func interfaceAddresses() throws(CandidateGatheringError) -> [UInt32] {
-        let addresses: [UInt32]
+    /// The restriction, or every usable interface address (IPv6 ones only when `includingIPv6`),
+    /// IPv6 first; throws when there is none.
+    private func interfaceAddresses(includingIPv6: Bool) throws(CandidateGatheringError) -> [IPAddress] {
+        let addresses: [IPAddress]
         if let restricted = configuration.localAddresses {
-            addresses = restricted
+            addresses = restricted.map { .v4(IPv4Address($0)) }
         } else {
             do {
-                addresses = try NetworkInterfaces.usable(includingLoopback: configuration.includingLoopback).compactMap {
-                    if case let .v4(address) = $0.ip { address } else { nil }
+                addresses = try NetworkInterfaces.usable(includingLoopback: configuration.includingLoopback).map(\.ip.address).filter {
+                    if case .v6 = $0 { includingIPv6 } else { true }
                 }
             } catch {
                 throw .network(error)
             }
         }
         guard !addresses.isEmpty else {
-            throw .noInterfaces(configuration.localAddresses == nil ? "no IPv4 interface is up" : "the restriction lists none")
+            throw .noInterfaces(configuration.localAddresses == nil ? "no interface address is up" : "the restriction lists none")
         }
-        return Set(addresses).sorted()
+        return Set(addresses).sorted { Self.preferenceOrder($0) < Self.preferenceOrder($1) }
+    }
+
+    /// Sort key: IPv6 before IPv4 (RFC 6724 §10.3's default precedence), then by value.
+    private static func preferenceOrder(_ address: IPAddress) -> (Int, UInt64, UInt64) {
+        switch address {
+        case let .v6(v6): (0, v6.high, v6.low)
+        case let .v4(v4): (1, 0, UInt64(v4.value))
+        }
     }
 
     private func bindBases() throws(CandidateGatheringError) -> [Base] {
         var bases: [Base] = []
-        for (index, address) in try interfaceAddresses().enumerated() {
+        for (index, address) in try interfaceAddresses(includingIPv6: true).enumerated() {
             do {
-                let socket = try UDPSocket(bindingTo: NetworkEndpoint(address: address, port: 0))
+                let socket = try UDPSocket(bindingTo: NetworkEndpoint(ip: address, port: 0))
                 bases.append(Base(socket: socket, localPreference: UInt16(clamping: 65_535 - index), hostAddresses: [address]))
             } catch {
-                problems.append("\(NetworkEndpoint.dotted(address)): \(error)")
+                problems.append("\(address): \(error)")
             }
         }
         guard !bases.isEmpty else { throw .noInterfaces(problems.joined(separator: "; ")) }
@@ -267,23 +282,27 @@ public final class CandidateGatherer {
         for base in bases {
             let port = base.socket.localEndpoint.port
             for (index, address) in base.hostAddresses.enumerated() {
-                hosts.append(GatheredCandidate(candidate: candidate(.host, address: NetworkEndpoint(address: address, port: port),
-                                                                    base: NetworkEndpoint.dotted(address), server: nil,
+                hosts.append(GatheredCandidate(candidate: candidate(.host, address: NetworkEndpoint(ip: address, port: port),
+                                                                    base: address.description, server: nil,
                                                                     localPreference: base.localPreference &- UInt16(clamping: index)),
                                                socket: base.socket, server: nil, relay: nil))
             }
-            // A reflexive address is related to the host address it was learnt through: the first.
-            let local = NetworkEndpoint(address: base.hostAddresses.first ?? 0, port: port)
-            let hostText = NetworkEndpoint.dotted(local.address)
-            var mapped = Set(base.hostAddresses.map { NetworkEndpoint(address: $0, port: port) })
+            // A reflexive address is related to the host address it was learnt through: the first
+            // of the server's family.
+            func hostText(toward server: NetworkEndpoint) -> String {
+                (base.hostAddresses.first { NetworkEndpoint(ip: $0, port: 0).isIPv6 == server.isIPv6 } ?? base.hostAddresses.first)?
+                    .description ?? "0.0.0.0"
+            }
+            var mapped = Set(base.hostAddresses.map { NetworkEndpoint(ip: $0, port: port) })
             func addReflexive(_ address: STUNAddress?, server: NetworkEndpoint) {
-                guard case let .v4(ip)? = address?.ip, let port = address?.port else { return }
-                let endpoint = NetworkEndpoint(address: ip, port: port)
+                guard let address else { return }
+                let endpoint = ICEDatagramTransport.endpoint(address)
                 guard mapped.insert(endpoint).inserted else { return }  // RFC 8445 §5.1.3: redundant
+                let hostText = hostText(toward: server)
                 var found = candidate(.serverReflexive, address: endpoint, base: hostText, server: server.description,
                                       localPreference: base.localPreference)
                 found.relatedAddress = hostText
-                found.relatedPort = local.port
+                found.relatedPort = port
                 reflexive.append(GatheredCandidate(candidate: found, socket: base.socket, server: server, relay: nil))
             }
             for (server, query) in base.queries {
@@ -300,17 +319,13 @@ public final class CandidateGatherer {
                 case let .allocated(relayedAddress, mappedAddress, _):
                     // Over TCP the mapped address is the connection's, not the UDP socket's: not a candidate.
                     if connection == nil { addReflexive(mappedAddress, server: server) }
-                    guard case let .v4(ip) = relayedAddress.ip else {
-                        relayProblems.append("TURN \(server): an IPv6 relayed address")
-                        continue
-                    }
                     // RFC 8445 §5.1.1.3: the transport to the server is part of the foundation.
-                    var found = candidate(.relayed, address: NetworkEndpoint(address: ip, port: relayedAddress.port), base: hostText,
+                    var found = candidate(.relayed, address: ICEDatagramTransport.endpoint(relayedAddress), base: hostText(toward: server),
                                           server: (connection == nil ? "" : "tcp:") + server.description,
                                           localPreference: base.localPreference &- (connection == nil ? 0 : 1))
-                    if case let .v4(mappedIP)? = mappedAddress?.ip {
-                        found.relatedAddress = NetworkEndpoint.dotted(mappedIP)
-                        found.relatedPort = mappedAddress?.port
+                    if let mappedAddress {
+                        found.relatedAddress = ICEDatagramTransport.endpoint(mappedAddress).addressText
+                        found.relatedPort = mappedAddress.port
                     }
                     relayed.append(GatheredCandidate(candidate: found, socket: base.socket, server: server, relay: client,
                                                      relayLink: connection))
@@ -333,20 +348,13 @@ public final class CandidateGatherer {
                            localPreference: UInt16) -> ICECandidate {
         ICECandidate(foundation: ICECandidatePriority.foundation(kind: kind, baseAddress: base, server: server, transport: "udp"),
                      priority: ICECandidatePriority.priority(kind: kind, localPreference: localPreference),
-                     address: NetworkEndpoint.dotted(address.address), port: address.port, kind: kind)
+                     address: address.addressText, port: address.port, kind: kind)
     }
 
-    /// An IPv4 literal as is; a name through the resolver (`getaddrinfo`, IPv4 only).
-    static func resolve(_ host: String) throws(CandidateGatheringError) -> UInt32 {
-        if let literal = NetworkEndpoint.ipv4Address(host) { return literal }
-        var hints = addrinfo()
-        hints.ai_family = AF_INET
-        hints.ai_socktype = Int32(SOCK_DGRAM.rawValue)
-        var result: UnsafeMutablePointer<addrinfo>?
-        guard getaddrinfo(host, nil, &hints, &result) == 0, let first = result, let address = first.pointee.ai_addr else {
-            throw .unresolved(host: host)
-        }
-        defer { freeaddrinfo(result) }
-        return address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { UInt32(bigEndian: $0.pointee.sin_addr.s_addr) }
+    /// An IPv4 or IPv6 literal as is; a name through the resolver (`AddressResolver`, either family).
+    static func resolve(_ host: String) throws(CandidateGatheringError) -> IPAddress {
+        if let literal = NetworkEndpoint.ipAddress(host) { return literal }
+        guard let resolved = AddressResolver.resolve(host, socketType: Int32(SOCK_DGRAM.rawValue)) else { throw .unresolved(host: host) }
+        return resolved
     }
 }

@@ -9,11 +9,12 @@ extension ICEDatagramTransport {
     /// pair's address, else a peer-reflexive one (learnt from a check, §7.3.1.3). Nil until a pair is
     /// selected.
     public var selectedCandidates: (local: ICECandidate, remote: ICECandidate)? {
-        guard let pair = agent.selectedPair, let remote = Self.endpoint(pair.remote) else { return nil }
+        guard let pair = agent.selectedPair else { return nil }
+        let remote = Self.endpoint(pair.remote)
         let local: ICECandidate
         if let relay = selectedRelayTransport {
             local = named(relay.localEndpoint, among: signalledCandidates.local, kind: .relayed)
-        } else if let mapped = pair.mappedAddress.flatMap(Self.endpoint) {
+        } else if let mapped = pair.mappedAddress.map(Self.endpoint) {
             local = named(mapped, among: signalledCandidates.local, kind: nil)
         } else {
             local = signalledCandidates.local.first { $0.kind == .host }
@@ -24,15 +25,14 @@ extension ICEDatagramTransport {
 
     /// The signalled candidate at `endpoint` (of `kind` when given), else a peer-reflexive one there.
     private func named(_ endpoint: NetworkEndpoint, among candidates: [ICECandidate], kind: ICECandidate.Kind?) -> ICECandidate {
-        let address = NetworkEndpoint.dotted(endpoint.address)
         return candidates.first { candidate in
-            candidate.address == address && candidate.port == endpoint.port && (kind == nil || candidate.kind == kind)
+            NetworkEndpoint.ipAddress(candidate.address) == endpoint.ip && candidate.port == endpoint.port && (kind == nil || candidate.kind == kind)
                 && candidate.transport.lowercased() == "udp"
         } ?? Self.peerReflexive(endpoint)
     }
 
     private static func peerReflexive(_ endpoint: NetworkEndpoint) -> ICECandidate {
-        ICECandidate(foundation: "prflx", priority: ICEAgent.hostPriority, address: NetworkEndpoint.dotted(endpoint.address),
+        ICECandidate(foundation: "prflx", priority: ICEAgent.hostPriority, address: endpoint.addressText,
                      port: endpoint.port, kind: .peerReflexive)
     }
 }

@@ -56,7 +56,9 @@ public final class ICEDatagramTransport: DatagramTransport {
         self.agent = agent
         self.relays = relays
         self.clock = clock
-        if pairsHost { agent.addLocalAddress(Self.stunAddress(socket.localEndpoint)) }
+        if pairsHost {
+            for base in Self.hostBases(of: socket.localEndpoint) { agent.addLocalAddress(base) }
+        }
         for relay in relays { agent.addLocalAddress(relay.relayedAddress, priority: relay.candidatePriority) }
     }
 
@@ -83,7 +85,7 @@ public final class ICEDatagramTransport: DatagramTransport {
     public func isReliableStream(to peer: NetworkEndpoint) -> Bool { socket.isReliableStream(to: peer) }
 
     /// Where media goes once connected: the selected pair's remote address.
-    public var selectedRemote: NetworkEndpoint? { agent.selectedPair.flatMap { Self.endpoint($0.remote) } }
+    public var selectedRemote: NetworkEndpoint? { agent.selectedPair.map { Self.endpoint($0.remote) } }
 
     /// Runs the agent's and the relays' timers and sends what they produce (checks,
     /// retransmissions, consent; TURN refreshes and renewals).
@@ -120,7 +122,7 @@ public final class ICEDatagramTransport: DatagramTransport {
                 guard let (count, peer) = relay.unwrap(bytes, count: bytes.count) else { return nil }
                 return demultiplex(UnsafeMutableRawBufferPointer(rebasing: bytes[0..<count]), from: peer, on: relay.relayedAddress)
             }
-            return demultiplex(bytes, from: from, on: Self.stunAddress(socket.localEndpoint))
+            return demultiplex(bytes, from: from, on: Self.hostBase(of: socket.localEndpoint, receivingFrom: from))
         }
     }
 
@@ -153,7 +155,7 @@ public final class ICEDatagramTransport: DatagramTransport {
     /// Sends each transmission from its local candidate: the socket, or through its relay.
     func transmit(_ transmissions: [ICEAgent.Transmission]) {
         for transmission in transmissions {
-            guard let destination = Self.endpoint(transmission.destination) else { continue }
+            let destination = Self.endpoint(transmission.destination)
             // A lost check is retransmitted.
             if let relay = relays.first(where: { $0.relayedAddress == transmission.source }) {
                 try? relay.send(transmission.bytes, to: destination)
@@ -174,10 +176,35 @@ public final class ICEDatagramTransport: DatagramTransport {
         if let selectedRelay, let remote = selectedRemote { selectedRelay.permit(remote) }
     }
 
-    static func stunAddress(_ endpoint: NetworkEndpoint) -> STUNAddress { .ipv4(endpoint.address, port: endpoint.port) }
+    /// An endpoint as ICE and STUN name it (no allocation: IPv6 as two words).
+    static func stunAddress(_ endpoint: NetworkEndpoint) -> STUNAddress {
+        switch endpoint.ip {
+        case let .v4(address): .ipv4(address.value, port: endpoint.port)
+        case let .v6(address): STUNAddress(ip: .v6(address), port: endpoint.port)
+        }
+    }
 
-    static func endpoint(_ address: STUNAddress) -> NetworkEndpoint? {
-        guard case let .v4(value) = address.ip else { return nil }  // the sockets here are IPv4
-        return NetworkEndpoint(address: value, port: address.port)
+    /// A STUN address as a UDP endpoint.
+    static func endpoint(_ address: STUNAddress) -> NetworkEndpoint {
+        switch address.ip {
+        case let .v4(value): NetworkEndpoint(address: value, port: address.port)
+        case let .v6(value): NetworkEndpoint(ipv6: value, port: address.port)
+        }
+    }
+
+    /// The host bases (RFC 8445 §5.1.1.1) a socket bound to `local` gives ICE: its address, or for
+    /// a dual-stack socket bound to `::` (`NetworkEndpoint.everyInterface`) one per family,
+    /// `0.0.0.0` and `::` on its port, since ICE pairs a local and a remote candidate only within
+    /// one address family (§6.1.2.2).
+    static func hostBases(of local: NetworkEndpoint) -> [STUNAddress] {
+        guard local.isIPv6, local.isUnspecified else { return [stunAddress(local)] }
+        return [.ipv4(0, port: local.port), stunAddress(local)]
+    }
+
+    /// The host base a datagram from `source` arrived on: the socket's address, or for a
+    /// dual-stack socket the unspecified address of the source's family.
+    static func hostBase(of local: NetworkEndpoint, receivingFrom source: NetworkEndpoint) -> STUNAddress {
+        guard local.isIPv6, local.isUnspecified, !source.isIPv6 else { return stunAddress(local) }
+        return .ipv4(0, port: local.port)
     }
 }

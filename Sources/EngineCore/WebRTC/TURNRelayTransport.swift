@@ -61,8 +61,7 @@ public final class TURNRelayTransport: DatagramTransport {
     }
 
     public var localEndpoint: NetworkEndpoint {
-        if case let .v4(address) = relayedAddress.ip { return NetworkEndpoint(address: address, port: relayedAddress.port) }
-        return NetworkEndpoint(address: 0, port: relayedAddress.port)
+        ICEDatagramTransport.endpoint(relayedAddress)
     }
 
     /// Over TCP to the server the first hop is reliable, but the relay to the peer is UDP (RFC 8656
@@ -75,7 +74,7 @@ public final class TURNRelayTransport: DatagramTransport {
     /// Lets `peer` send to us through the relay and binds it a channel (RFC 8656 §12.2; the
     /// binding installs the permission too). Until the server confirms, data goes as Send indications.
     public func permit(_ peer: NetworkEndpoint) {
-        let address = STUNAddress.ipv4(peer.address, port: peer.port)
+        let address = ICEDatagramTransport.stunAddress(peer)
         guard !client.hasChannel(to: address) else { return }
         client.bindChannel(to: address, now: clock.monotonicMicroseconds())
         flush()
@@ -93,7 +92,7 @@ public final class TURNRelayTransport: DatagramTransport {
     public func send(_ bytes: UnsafeRawBufferPointer, to destination: NetworkEndpoint) throws(NetworkError) {
         outgoing.removeAll(keepingCapacity: true)
         do {
-            try client.wrap(bytes, to: .ipv4(destination.address, port: destination.port), into: &outgoing)
+            try client.wrap(bytes, to: ICEDatagramTransport.stunAddress(destination), into: &outgoing)
         } catch {
             throw .socketFailed(operation: "TURN ChannelData of \(bytes.count) bytes", errno: EMSGSIZE)
         }
@@ -128,14 +127,13 @@ public final class TURNRelayTransport: DatagramTransport {
             guard count >= TURNChannelData.headerLength,
                   case let length = Int(UInt16(buffer[2]) << 8 | UInt16(buffer[3])),
                   length <= count - TURNChannelData.headerLength,
-                  let peer = client.peer(onChannel: UInt16(buffer[0]) << 8 | UInt16(buffer[1])),
-                  case let .v4(address) = peer.ip else {
+                  let peer = client.peer(onChannel: UInt16(buffer[0]) << 8 | UInt16(buffer[1])) else {
                 counters.dropped += 1
                 return nil
             }
             memmove(base, base + TURNChannelData.headerLength, length)
             counters.received += 1
-            return (length, NetworkEndpoint(address: address, port: peer.port))
+            return (length, ICEDatagramTransport.endpoint(peer))
         }
         let message = Array(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
         let ignoredBefore = client.ignoredDatagrams
@@ -147,7 +145,7 @@ public final class TURNRelayTransport: DatagramTransport {
             if client.ignoredDatagrams > ignoredBefore { counters.dropped += 1 }
             return nil
         }
-        guard case let .v4(address) = received.peer.ip, received.data.count <= count else {
+        guard received.data.count <= count else {
             counters.dropped += 1
             return nil
         }
@@ -155,7 +153,7 @@ public final class TURNRelayTransport: DatagramTransport {
             if let source = data.baseAddress { memmove(base, source, data.count) }
         }
         counters.received += 1
-        return (received.data.count, NetworkEndpoint(address: address, port: received.peer.port))
+        return (received.data.count, ICEDatagramTransport.endpoint(received.peer))
     }
 
     /// Sends what the client queued for the server (a lost request is retransmitted by it).

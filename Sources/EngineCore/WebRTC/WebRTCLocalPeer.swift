@@ -4,7 +4,7 @@ import SessionCore
 
 /// Our end of one WebRTC transport before it connects: a DTLS certificate (RFC 8827 §6.5), fresh
 /// ICE credentials and an ICE agent in `role` (RFC 8445), and the host candidate to signal: a UDP
-/// socket on a local IPv4 address, or with `iceTCP` an active TCP candidate (RFC 6544) and no UDP
+/// socket on a local IPv4 address or on every interface (IPv4 and IPv6), or with `iceTCP` an active TCP candidate (RFC 6544) and no UDP
 /// socket at all. `connect` takes what the peer's description said and runs ICE, then DTLS-SRTP
 /// (RFC 5764) on the selected pair. Not `Sendable`: one thread.
 public final class WebRTCLocalPeer {
@@ -28,8 +28,9 @@ public final class WebRTCLocalPeer {
     private let socket: UDPSocket?
     private let clock: MediaClock
 
-    /// Binds the UDP socket (any port of `localAddress`; 0: every interface, with a host
-    /// candidate per usable interface address) unless `iceTCP`, gathers server-reflexive and
+    /// Binds the UDP socket (any port of `localAddress`; 0: every interface, IPv4 and IPv6
+    /// (`NetworkEndpoint.everyInterface`), with a host candidate per usable interface address)
+    /// unless `iceTCP`, gathers server-reflexive and
     /// relayed candidates from `iceServers` through it (RFC 8445 §5.1.1.2; TURN allocations, RFC
     /// 8656), and makes the certificate and credentials. With `transportPolicy` `.relay` only the
     /// relayed candidates are offered and paired. Throws `JanusSessionFailure.transport` when any
@@ -41,7 +42,8 @@ public final class WebRTCLocalPeer {
             if iceTCP {
                 socket = nil
             } else {
-                let socket = try UDPSocket(bindingTo: NetworkEndpoint(address: localAddress, port: 0))
+                let socket = try UDPSocket(bindingTo: localAddress == 0 ? .everyInterface(port: 0)
+                                                                         : NetworkEndpoint(address: localAddress, port: 0))
                 try socket.setReceiveBufferSize(1 << 20)
                 self.socket = socket
             }
@@ -77,7 +79,7 @@ public final class WebRTCLocalPeer {
         relays = []
         gatheringProblems = []
         if let local = socket?.localEndpoint {
-            hostCandidate = ICECandidate(foundation: "1", priority: 2_130_706_431, address: NetworkEndpoint.dotted(local.address),
+            hostCandidate = ICECandidate(foundation: "1", priority: 2_130_706_431, address: local.addressText,
                                          port: local.port, kind: .host)
         } else {
             // RFC 6544 §4.5: an active candidate's port is 9 (discard); §4.2: host type preference
@@ -99,7 +101,7 @@ public final class WebRTCLocalPeer {
     }
 
     /// Checks the peer's candidates (those of its description and those it trickled: UDP IPv4
-    /// ones, or with ICE-TCP the first passive TCP one, connected to first) with its credentials,
+    /// and IPv6 ones, or with ICE-TCP the first passive TCP one, connected to first) with its credentials,
     /// then runs DTLS as `dtlsRole` against its fingerprint, within `timeoutMilliseconds`. Throws
     /// `JanusSessionFailure.transport` when either fails.
     public func connect(to remote: RemoteTransportDescription, trickled: [ICECandidate], dtlsRole: DTLSAssociation.Role,
@@ -109,8 +111,8 @@ public final class WebRTCLocalPeer {
         if let socket {
             ice = ICEDatagramTransport(socket: socket, agent: agent, relays: relays, pairsHost: transportPolicy == .all, clock: clock)
             for candidate in remote.candidates + trickled where candidate.transport.lowercased() == "udp" {
-                guard let address = NetworkEndpoint.ipv4Address(candidate.address) else { continue }
-                ice.addRemoteCandidate(NetworkEndpoint(address: address, port: candidate.port), priority: candidate.priority)
+                guard let address = NetworkEndpoint.ipAddress(candidate.address) else { continue }
+                ice.addRemoteCandidate(NetworkEndpoint(ip: address, port: candidate.port), priority: candidate.priority)
             }
         } else {
             ice = try connectICETCP(to: remote.candidates + trickled)

@@ -81,3 +81,12 @@ public struct ICECandidate: Sendable, Hashable, CustomStringConvertible {
     public static func == (lhs: ICECandidate, rhs: ICECandidate) -> Bool { lhs.description == rhs.description }
     public func hash(into hasher: inout Hasher) { hasher.combine(description) }
 }
+
+extension ICECandidate {
+    /// The unspecified address of the first candidate's family, as a section's `c=` line and
+    /// `a=rtcp` carry it when ICE picks the path (RFC 8839 §4.2.5 and §5.1: port 9 with
+    /// `IN IP4 0.0.0.0`, or `IN IP6 ::` when the default candidate is IPv6).
+    public static func placeholderConnection(for candidates: [ICECandidate]) -> String {
+        candidates.first.map { $0.address.contains(":") } == true ? "IN IP6 ::" : "IN IP4 0.0.0.0"
+    }
+}

@@ -81,8 +81,8 @@ public struct ReceivingSession: Sendable {
             }
             var answer = MediaDescription(
                 media: section.media, port: 9, transportProtocol: "UDP/TLS/RTP/SAVPF", formats: ["\(ours.payloadType)"],
-                connection: "IN IP4 0.0.0.0",
-                attributes: [SDPAttribute("rtcp", "9 IN IP4 0.0.0.0"),
+                connection: ICECandidate.placeholderConnection(for: candidates),
+                attributes: [SDPAttribute("rtcp", "9 " + ICECandidate.placeholderConnection(for: candidates)),
                              SDPAttribute("ice-ufrag", ice.usernameFragment), SDPAttribute("ice-pwd", ice.password),
                              SDPAttribute("fingerprint", fingerprint.description), SDPAttribute("setup", localSetup.rawValue),
                              SDPAttribute("mid", mid), SDPAttribute("recvonly"), SDPAttribute("rtcp-mux")])

@@ -118,8 +118,8 @@ public struct SimulcastOffer: Sendable {
     /// The lines every bundled section repeats: transport, ICE, DTLS, mid.
     private func transportSection(media: String, mid: String, payloadType: UInt8) -> MediaDescription {
         MediaDescription(media: media, port: 9, transportProtocol: "UDP/TLS/RTP/SAVPF", formats: ["\(payloadType)"],
-                         connection: "IN IP4 0.0.0.0",
-                         attributes: [SDPAttribute("rtcp", "9 IN IP4 0.0.0.0"),
+                         connection: ICECandidate.placeholderConnection(for: candidates),
+                         attributes: [SDPAttribute("rtcp", "9 " + ICECandidate.placeholderConnection(for: candidates)),
                                       SDPAttribute("ice-ufrag", ice.usernameFragment), SDPAttribute("ice-pwd", ice.password),
                                       SDPAttribute("ice-options", "trickle"),
                                       SDPAttribute("fingerprint", fingerprint.description),

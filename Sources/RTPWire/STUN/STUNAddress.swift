@@ -1,9 +1,10 @@
 /// A transport address in a (XOR-)MAPPED-ADDRESS attribute (RFC 8489 §14.1, §14.2).
 public struct STUNAddress: Sendable, Hashable {
-    /// The IP address: 4 bytes (IPv4) or 16 (IPv6), network order.
+    /// The IP address: IPv4 as a 32-bit number, IPv6 as its two 64-bit halves (no allocation:
+    /// the ICE transport makes one per datagram).
     public enum IP: Sendable, Hashable {
         case v4(UInt32)
-        case v6([UInt8])
+        case v6(IPv6Address)
     }
 
     public var ip: IP
@@ -41,13 +42,14 @@ public struct STUNAddress: Sendable, Hashable {
                 let mask = xorMask(transactionID)
                 for index in 0..<16 { address[index] ^= mask[index] }
             }
-            return STUNAddress(ip: .v6(address), port: port)
+            return STUNAddress(ip: .v6(IPv6Address(bytes: address)), port: port)
         default:
             throw .invalidValue(field: "STUN address family", value: Int(family))
         }
     }
 
-    /// Appends the attribute value; throws for an IPv6 address that is not 16 bytes.
+    /// Appends the attribute value (RFC 8489 §14.1, §14.2: an IPv6 address XORed with the magic
+    /// cookie and the transaction ID).
     func serialize(into buffer: inout [UInt8], xored: Bool, transactionID: STUNTransactionID) throws(WireError) {
         let port = xored ? self.port ^ UInt16(STUNMessage.magicCookie >> 16) : self.port
         switch ip {
@@ -56,8 +58,8 @@ public struct STUNAddress: Sendable, Hashable {
             buffer += [0, Self.familyIPv4]
             buffer.appendUInt16(port)
             buffer.appendUInt32(value)
-        case let .v6(address):
-            guard address.count == 16 else { throw .invalidValue(field: "STUN IPv6 address length", value: address.count) }
+        case let .v6(ipv6):
+            let address = ipv6.bytes
             buffer += [0, Self.familyIPv6]
             buffer.appendUInt16(port)
             let mask = xored ? Self.xorMask(transactionID) : [UInt8](repeating: 0, count: 16)

@@ -71,7 +71,7 @@ public struct PublisherRouting: Sendable, Equatable {
         var peers: Set<NetworkEndpoint> = []
         for destination in [defaultDestination] + Array(routes.values) {
             peers.insert(destination)
-            if !rtcpMux, destination.port < UInt16.max { peers.insert(NetworkEndpoint(address: destination.address, port: destination.port + 1)) }
+            if !rtcpMux, destination.port < UInt16.max { peers.insert(destination.at(port: destination.port + 1)) }
         }
         if let rtcpDestination { peers.insert(rtcpDestination) }
         self.peers = peers

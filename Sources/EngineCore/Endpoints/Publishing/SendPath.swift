@@ -106,7 +106,7 @@ public final class SendPath {
         bytesSent += datagram.count
         if let recording {
             var source = transport.localEndpoint
-            if source.address == 0 { source.address = destination.address >> 24 == 127 ? 0x7F00_0001 : 0 }
+            if source.isUnspecified, !destination.isIPv6 { source.ip = .v4(IPv4Address(destination.isLoopback ? 0x7F00_0001 : 0)) }
             try recording.record(datagram, from: source, to: destination, unixMicroseconds: UInt64(clamping: clock.wallMicroseconds()))
         }
     }

@@ -1,8 +1,10 @@
 import Foundation
 import Glibc
+import RTPWire
 
 /// One HTTP/1.1 request over a TCP connection of its own (plain `http://`, the host an IPv4
-/// address or a name resolved to one), bounded however the server behaves: the reply is read
+/// address, an IPv6 one in brackets (`http://[fd00::2]:8088/`, RFC 3986 §3.2.2) or a name
+/// resolved to either), bounded however the server behaves: the reply is read
 /// by `HTTPReplyReader`, which holds at most `byteLimit` bytes of body and stops at the first
 /// byte past it (the connection is then closed unread, so the server's writes fail); the whole
 /// exchange, connect included, ends at a deadline of `seconds`, so a server that never answers
@@ -28,16 +30,18 @@ enum BoundedHTTPExchange {
     /// reply of at most `byteLimit` bytes of body.
     static func perform(_ method: String, _ url: URL, body: [UInt8]?, byteLimit: Int, seconds: Double) -> Outcome {
         let deadline = deadline(after: seconds)
-        guard url.scheme?.lowercased() == "http", let host = url.host, !host.isEmpty else {
+        guard url.scheme?.lowercased() == "http", var host = url.host, !host.isEmpty else {
             return .cannotConnect(reason: "only plain http:// URLs are supported")
         }
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         guard let address = resolve(host) else { return .cannotConnect(reason: "host name not found") }
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let destination = NetworkEndpoint(ip: address, port: UInt16(clamping: url.port ?? 80))
+        let descriptor = SocketAddressCalls.socket(for: destination, type: Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue))
         guard descriptor >= 0 else { return .cannotConnect(reason: words(errno)) }
         // Closing with unread bytes resets the connection: a server streaming a huge reply learns at once.
         defer { close(descriptor) }
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
-        if let failure = connect(descriptor, to: NetworkEndpoint(address: address, port: UInt16(clamping: url.port ?? 80)), by: deadline) {
+        if let failure = connect(descriptor, to: destination, by: deadline) {
             return failure
         }
         let request = requestBytes(method, url, host: host, body: body)
@@ -85,11 +89,7 @@ enum BoundedHTTPExchange {
 
     /// Connects the non-blocking `descriptor`; nil once connected, else how it failed.
     private static func connect(_ descriptor: Int32, to destination: NetworkEndpoint, by deadline: UInt64) -> Outcome? {
-        var address = destination.socketAddress
-        let started = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard started != 0 else { return nil }
+        guard SocketAddressCalls.connect(descriptor, to: destination) != 0 else { return nil }
         guard errno == EINPROGRESS else { return .cannotConnect(reason: words(errno)) }
         guard wait(descriptor, for: POLLOUT, until: deadline) else { return .timedOut }
         var failure: Int32 = 0
@@ -118,23 +118,17 @@ enum BoundedHTTPExchange {
         var target = components?.percentEncodedPath ?? "/"
         if target.isEmpty { target = "/" }
         if let query = components?.percentEncodedQuery { target += "?" + query }
-        var head = "\(method) \(target) HTTP/1.1\r\nHost: \(host)\(url.port.map { ":\($0)" } ?? "")\r\n"
+        let hostText = host.contains(":") ? "[\(host)]" : host  // RFC 7230 §5.4: an IPv6 literal in brackets
+        var head = "\(method) \(target) HTTP/1.1\r\nHost: \(hostText)\(url.port.map { ":\($0)" } ?? "")\r\n"
             + "Accept: application/json\r\nConnection: close\r\n"
         if let body { head += "Content-Type: application/json\r\nContent-Length: \(body.count)\r\n" }
         return Array((head + "\r\n").utf8) + (body ?? [])
     }
 
-    /// `host` as an IPv4 address in host byte order: dotted, `localhost`, or resolved (getaddrinfo).
-    private static func resolve(_ host: String) -> UInt32? {
-        if let address = NetworkEndpoint.ipv4Address(host == "localhost" ? "127.0.0.1" : host) { return address }
-        var hints = addrinfo()
-        hints.ai_family = AF_INET
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        var results: UnsafeMutablePointer<addrinfo>?
-        guard getaddrinfo(host, nil, &hints, &results) == 0, let first = results else { return nil }
-        defer { freeaddrinfo(results) }
-        guard let address = first.pointee.ai_addr, first.pointee.ai_family == AF_INET else { return nil }
-        return address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { UInt32(bigEndian: $0.pointee.sin_addr.s_addr) }
+    /// `host` as an address: dotted IPv4, IPv6, `localhost`, or resolved (`AddressResolver`).
+    private static func resolve(_ host: String) -> IPAddress? {
+        if host == "localhost" { return .v4(IPv4Address(0x7F00_0001)) }
+        return NetworkEndpoint.ipAddress(host) ?? AddressResolver.resolve(host, socketType: Int32(SOCK_STREAM.rawValue))
     }
 
     /// An errno in words, lower case: "connection refused".

@@ -79,7 +79,7 @@ enum TURNCheck {
                 let unwrapped = buffer.withUnsafeMutableBytes { relay.unwrap($0, count: count) }
                 if let unwrapped {
                     guard unwrapped.count <= count else { return "unwrapped \(unwrapped.count) bytes from \(count)" }
-                    guard permitted.contains(.v4(unwrapped.from.address)) else { return "data from \(unwrapped.from), never permitted" }
+                    guard let from = unwrapped.from.ipv4, permitted.contains(.v4(from)) else { return "data from \(unwrapped.from), never permitted" }
                 }
             } else if let received = client.handle(datagram[...], now: now) {
                 guard permitted.contains(received.peer.ip) else { return "data from \(received.peer), never permitted" }
