@@ -3,7 +3,7 @@
 #
 #   unshare -n scripts/netns-run.sh scripts/janus-harness.sh start [--key BASE64] [--layers 2|3]
 #                                  [--mountpoint ID] [--debug-level N] [--timeout SECONDS]
-#                                  [--videoroom] [--ice-tcp]
+#                                  [--videoroom] [--ice-tcp] [--ipv6]
 #       Writes a config directory (mktemp) holding janus.jcfg, janus.transport.http.jcfg and
 #       janus.plugin.streaming.jcfg, starts `janus -F DIR -C DIR/janus.jcfg` in the background
 #       (log: DIR/janus.log), waits (bounded, default 15 s) until GET /janus/info answers
@@ -19,6 +19,10 @@
 #       `ice_lite = true` in janus.jcfg's nat section (Janus 1.1.2 warns "You may experience
 #       problems when having ICE-TCP enabled without having ICE Lite enabled too in libnice");
 #       its log then says "Lite mode, ICE-TCP candidates enabled". UDP candidates stay.
+#       --ipv6: the hosts' global IPv6 addresses instead of their IPv4 ones (for a test that gave
+#       veth-engine / veth-peer IPv6 addresses and took the IPv4 ones away): `ipv6 = true` in
+#       janus.jcfg's media section (Janus then gathers IPv6 candidates), the HTTP transport bound
+#       to the peer host's IPv6 address, and "http" as http://[ADDRESS]:P/janus.
 #       On any failure Janus is killed, DIR removed, the log tail printed to stderr, exit status 1.
 #
 #   scripts/janus-harness.sh stop DIR
@@ -130,7 +134,7 @@ stop_dir() {
 }
 
 start() {
-    local key="" layers=3 mountpoint=1 debug_level=3 timeout=15 ice_address plugin=streaming ice_tcp=false
+    local key="" layers=3 mountpoint=1 debug_level=3 timeout=15 ice_address plugin=streaming ice_tcp=false ipv6=false
     while [ $# -gt 0 ]; do
         case "$1" in
             --key) key=$2; shift 2 ;;
@@ -138,6 +142,7 @@ start() {
             --mountpoint) mountpoint=$2; shift 2 ;;
             --videoroom) plugin=videoroom; shift ;;
             --ice-tcp) ice_tcp=true; shift ;;
+            --ipv6) ipv6=true; shift ;;
             --debug-level) debug_level=$2; shift 2 ;;
             --timeout) timeout=$2; shift 2 ;;
             *) die "start: unknown option $1" ;;
@@ -158,10 +163,12 @@ start() {
     # machine's own interfaces.
     [ "$(readlink /proc/self/ns/net)" != "$(readlink /proc/1/ns/net 2>/dev/null)" ] && [ -n "${MEDIA_ENGINE_PEER_PID:-}" ] \
         || die "run inside the namespaces of scripts/netns-run.sh: unshare -n scripts/netns-run.sh $0 start ..."
-    ice_address="$(ip -4 -o addr show dev veth-engine up 2>/dev/null | awk '{sub(/\/.*/, "", $4); print $4; exit}')"
+    local family=-4
+    [ "$ipv6" = true ] && family="-6"
+    ice_address="$(ip "$family" -o addr show dev veth-engine up scope global 2>/dev/null | awk '{sub(/\/.*/, "", $4); print $4; exit}')"
     [ -n "$ice_address" ] || die "no veth-engine address on the client host: start it through scripts/netns-run.sh"
     local host
-    host="$(on_peer_host ip -4 -o addr show dev veth-peer up 2>/dev/null | awk '{sub(/\/.*/, "", $4); print $4; exit}')"
+    host="$(on_peer_host ip "$family" -o addr show dev veth-peer up scope global 2>/dev/null | awk '{sub(/\/.*/, "", $4); print $4; exit}')"
     [ -n "$host" ] || die "no veth-peer address on the peer host: start it through scripts/netns-run.sh"
 
     local dir
@@ -197,6 +204,8 @@ certificates: {
 }
 media: {
 	rtp_port_range = "$range"
+	ipv6 = $ipv6
+	ipv6_linklocal = false
 }
 nat: {
 	nice_debug = false
@@ -282,8 +291,9 @@ EOF
     echo "$pid" > "$dir/janus.pid"
 
     local url="http://$host:$http/janus"
+    [ "$ipv6" = true ] && url="http://[$host]:$http/janus"
     local deadline=$(( $(date +%s) + timeout ))
-    until curl -sf --max-time 1 "$url/info" 2>/dev/null | grep -q '"janus" *: *"server_info"'; do
+    until curl -gsf --max-time 1 "$url/info" 2>/dev/null | grep -q '"janus" *: *"server_info"'; do
         janus_pid_matches "$pid" "$dir" || die "janus exited during start-up"
         [ "$(date +%s)" -lt "$deadline" ] || die "janus did not answer $url/info within ${timeout}s"
         sleep 0.2
@@ -305,5 +315,5 @@ EOF
 case "${1:-}" in
     start) shift; start "$@" ;;
     stop) [ $# -eq 2 ] || die "usage: $0 stop DIR"; stop_dir "$2" ;;
-    *) sed -n '2,33p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+    *) sed -n '2,37p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
 esac

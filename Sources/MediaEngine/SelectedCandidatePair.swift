@@ -15,13 +15,13 @@ public struct SelectedCandidatePair: Sendable, Hashable, CustomStringConvertible
         case relayed = "relay"
     }
 
-    /// One end: its type and transport address (IPv4 dotted quad and port).
+    /// One end: its type and transport address (IPv4 dotted quad or RFC 5952 IPv6 text, and port).
     public struct Candidate: Sendable, Hashable, CustomStringConvertible {
         public var type: CandidateType
         public var address: String
         public var port: UInt16
 
-        public var description: String { "\(type.rawValue) \(address):\(port)" }
+        public var description: String { "\(type.rawValue) \(address.contains(":") ? "[\(address)]" : address):\(port)" }
     }
 
     public var local: Candidate
