@@ -59,8 +59,9 @@ public final class MediaEngine: Sendable {
     /// `subscribe(to:)` then returns that track); false receives nothing until the app consumes.
     ///
     /// Candidates (RFC 8445 §5.1.1, docs/joining-a-room.md): `localAddress` restricts ICE to one
-    /// IPv4 address; nil gathers a host candidate on every usable interface address (loopback and
-    /// link-local left out). `iceServers` adds server-reflexive candidates from their STUN URLs
+    /// IPv4 address; nil binds every interface, IPv4 and IPv6, and gathers a host candidate on every
+    /// usable interface address (loopback and link-local left out; IPv6 ones preferred). `url` may
+    /// name an IPv6 address in brackets (`http://[2001:db8::2]:8088/janus`). `iceServers` adds server-reflexive candidates from their STUN URLs
     /// (`stun:host:port`) and relayed candidates from their TURN URLs (`turn:host:port`, RFC 8656:
     /// long-term credentials; `?transport=tcp` allocates over TCP, §3.1; ICE may then select a pair
     /// through the relay, and media goes through it). `iceTransportPolicy` `.relay` offers and checks only relayed candidates for the
