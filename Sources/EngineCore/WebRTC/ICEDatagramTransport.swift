@@ -19,9 +19,20 @@ public final class ICEDatagramTransport: DatagramTransport {
     public let socket: any DatagramTransport
     public let agent: ICEAgent
     /// The TURN allocations whose relayed addresses are local candidates (their `link` is `socket`,
-    /// or over TURN-TCP a connection of their own, read before the socket on every `receive`).
-    public let relays: [TURNRelayTransport]
-    private let clock: MediaClock
+    /// or over TURN-TCP a connection of their own, read before the socket on every `receive`);
+    /// with trickle ICE more join as their allocations succeed (ICEDatagramTransport+Trickle.swift).
+    public internal(set) var relays: [TURNRelayTransport]
+    /// Trickle ICE: the gathering still under way on `socket`, and what takes its candidates
+    /// (ICEDatagramTransport+Trickle.swift).
+    var gathering: TrickleGathering?
+    var trickleSink: ((ICECandidate?) -> Void)?
+    /// Candidates found while no sink was set (nil: end-of-candidates), in order.
+    var pendingTrickle: [ICECandidate?] = []
+    /// What was handed to the sink so far: the candidates, and whether end-of-candidates.
+    public internal(set) var trickled: (candidates: [ICECandidate], ended: Bool) = ([], false)
+    /// Every remote candidate's address so far (a relay that joins later permits them all).
+    var remoteEndpoints: [NetworkEndpoint] = []
+    let clock: MediaClock
     /// The relay carrying the selected pair (nil: the socket directly), found when the selection
     /// changes rather than per datagram.
     private var selectedRelay: TURNRelayTransport?
@@ -64,6 +75,7 @@ public final class ICEDatagramTransport: DatagramTransport {
     /// a channel (and so a permission, RFC 8656 §12.2) so that its checks and media pass the server.
     public func addRemoteCandidate(_ address: NetworkEndpoint, priority: UInt32) {
         agent.addRemoteCandidate(Self.stunAddress(address), priority: priority)
+        if !remoteEndpoints.contains(address) { remoteEndpoints.append(address) }
         for relay in relays { relay.permit(address) }
     }
 
@@ -90,6 +102,7 @@ public final class ICEDatagramTransport: DatagramTransport {
     public func service() {
         let now = clock.monotonicMicroseconds()
         for relay in relays { relay.service(now: now) }
+        if gathering != nil { serviceGathering(now: now) }
         transmit(agent.poll(nowMilliseconds: now / 1_000))
         followLiveness(nowMilliseconds: now / 1_000)
     }
@@ -115,6 +128,7 @@ public final class ICEDatagramTransport: DatagramTransport {
         }
         return try BundleReceiveLoop.receive(from: socket, into: buffer, timeoutMilliseconds: timeoutMilliseconds,
                                              service: service) { bytes, from in
+            if gathering != nil, takenByGathering(bytes, from: from) { return nil }
             for relay in relays where relay.server == from {
                 // From the TURN server: relayed data arrived "on" the relayed candidate.
                 guard let (count, peer) = relay.unwrap(bytes, count: bytes.count) else { return nil }

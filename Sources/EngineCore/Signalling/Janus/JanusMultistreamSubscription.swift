@@ -64,6 +64,10 @@ public final class JanusMultistreamSubscription {
     /// Our transport as the answers state it (set by `connect`).
     var local: (credentials: ICECredentials, fingerprint: DTLSFingerprint, candidates: [ICECandidate])?
     public private(set) var isConnected = false
+    /// Our candidates trickle (the answers carry no end-of-candidates, RFC 8838).
+    var trickling = false
+    /// The answer's first accepted section, by mid and m-line index: where our candidates trickle.
+    var trickleTarget = (mid: "0", index: 0)
 
     public init(options: Options) {
         self.options = options
@@ -91,10 +95,19 @@ public final class JanusMultistreamSubscription {
         let peer = try WebRTCLocalPeer(localAddress: options.localAddress, role: .controlled, iceServers: options.iceServers,
                                        transportPolicy: options.iceTransportPolicy, clock: clock)
         local = (peer.credentials, peer.certificate.fingerprint, peer.candidates)
+        trickling = peer.isTrickling
         let session = try answer(offer.sdp)
+        // Our server-reflexive and relayed candidates trickle after the answer (RFC 8838; the
+        // room's `JanusSubscriberConnection` sends later ones from its worker). One that does not
+        // reach Janus costs its pairs only.
+        let line = trickleLine(of: session)
+        trickleTarget = line
+        let janus = janus
         let connection = try peer.connect(to: session.remote, trickled: trickled,
                                           dtlsRole: session.localSetup == .active ? .client : .server,
-                                          timeoutMilliseconds: options.connectTimeoutMilliseconds)
+                                          timeoutMilliseconds: options.connectTimeoutMilliseconds) { candidate in
+            try? janus.trickle(candidate, mid: line.mid, mLineIndex: line.index)
+        }
         connected = true
         isConnected = true
         return Connected(transport: connection.transport, keys: connection.keys, remote: connection.remote,
@@ -132,6 +145,13 @@ public final class JanusMultistreamSubscription {
         try janus.message(JanusVideoRoomRequest.configureSubscription(settings).body)
     }
 
+    /// Where our candidates go in `session`'s answer, and so where they trickle: its first accepted
+    /// section (RFC 8843 §7.1.1), by mid and m-line index.
+    func trickleLine(of session: ReceivingSession) -> (mid: String, index: Int) {
+        let index = session.answer.media.firstIndex { $0.port != 0 } ?? 0
+        return (session.answer.media.indices.contains(index) ? session.answer.media[index].mid ?? "0" : "0", index)
+    }
+
     /// Keeps the Janus session alive: at least every 30 s.
     public func keepAlive() throws(JanusHTTPClient.Failure) { try janus.keepAlive() }
 
@@ -149,7 +169,8 @@ public final class JanusMultistreamSubscription {
         let session: ReceivingSession
         do {
             session = try ReceivingSession(offer: SessionDescription(parsing: sdp), ice: local.credentials,
-                                           fingerprint: local.fingerprint, candidates: local.candidates, cname: options.cname)
+                                           fingerprint: local.fingerprint, candidates: local.candidates,
+                                           candidatesComplete: !trickling, cname: options.cname)
         } catch {
             throw .sdp(error)
         }
