@@ -470,7 +470,8 @@ final class JanusRoomRuntime: RoomBackend {
         if let session { feeds.pass(session.publisher, at: now, pacingPushes: true, events: events) }
         screenShare?.pass(at: now, events: events)
         receiving.pass()
-        if model.mode.receives { adaptSubscriptions() }
+        // An outage is no measure of the downlink (JanusAdaptiveSubscriptions.pathCameBack).
+        if model.mode.receives && !reconnect.isReconnecting { adaptSubscriptions() }
         for stream in receiving.streams.values {
             if let video = stream.video, let state = video.takeE2EEStateChange() {
                 events?.yield(.e2eeStateChanged(publisherId: video.publisherId, state: state))

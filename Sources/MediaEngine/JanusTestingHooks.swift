@@ -67,6 +67,8 @@ package struct JanusTrickleState: Sendable {
     package var ended: Bool
     /// The selected pair's local candidate ("kind address:port"; nil: none selected).
     package var selectedLocal: String?
+    /// Each relay's relayed address with what went through it ("address:port sent/received/dropped").
+    package var relays: [String] = []
 }
 
 extension LocalParticipant {
@@ -78,7 +80,8 @@ extension LocalParticipant {
                 guard let ice else { return nil }
                 let name = { (candidate: ICECandidate) in "\(candidate.kind) \(candidate.address):\(candidate.port)" }
                 return JanusTrickleState(trickled: ice.trickled.candidates.map(name), ended: ice.trickled.ended,
-                                         selectedLocal: ice.selectedCandidates.map { name($0.local) })
+                                         selectedLocal: ice.selectedCandidates.map { name($0.local) },
+                                         relays: ice.relays.map { "\($0.localEndpoint) \($0.counters.sent)/\($0.counters.received)/\($0.counters.dropped)" })
             }
             return (state(room?.session?.transport.ice), state((room?.receiving.demultiplexer?.transport as? WebRTCTransport)?.ice))
         }

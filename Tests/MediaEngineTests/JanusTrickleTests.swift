@@ -28,6 +28,7 @@ import Testing
     struct Call {
         let engines: [MediaEngine]
         let alice: LocalParticipant, bob: LocalParticipant
+        let aliceEvents: JanusReconnectTests.TimedEventLog, bobEvents: JanusReconnectTests.TimedEventLog
         let camera: LocalVideoTrack
         let track: RemoteVideoTrack
         let sizes: SizeLog
@@ -47,7 +48,7 @@ import Testing
                                                        iceTransportPolicy: policy, autoConsume: false)
         let bob = try await engines[1].joinJanusRoom(url: janus.url, room: 1234, participantId: "bob-\(name)", iceServers: iceServers,
                                                      iceTransportPolicy: policy, autoConsume: false)
-        let events = EventLog(alice)
+        let events = JanusReconnectTests.TimedEventLog(alice), bobEvents = JanusReconnectTests.TimedEventLog(bob)
         let camera = try alice.createCameraVideoTrack(encoderConfig: .h360p)
         let capture = Capture(camera, width: 640, height: 360)
         let pushing = Task { try await capture.run(seconds: 60) }
@@ -59,7 +60,7 @@ import Testing
         let sizes = SizeLog(track)
         #expect(await JanusRoomModelTests.wait(seconds: 8) { sizes.count >= 1 })
         let firstFrame = ContinuousClock.now
-        return Call(engines: engines, alice: alice, bob: bob, camera: camera, track: track, sizes: sizes, pushing: pushing,
+        return Call(engines: engines, alice: alice, bob: bob, aliceEvents: events, bobEvents: bobEvents, camera: camera, track: track, sizes: sizes, pushing: pushing,
                     publish: published - started, firstFrame: firstFrame - started)
     }
 
@@ -120,12 +121,13 @@ import Testing
 
         // 3. The client host's address moves: coturn drops what comes from the new 5-tuple, the paths
         //    die, and an ICE restart gathers fresh allocations (trickled) that media comes back on.
+        let aliceEvents = relayed.aliceEvents, bobEvents = relayed.bobEvents
         let beforeMove = try await relayed.track.stats()
         let framesBeforeMove = relayed.sizes.count
         let moved = ContinuousClock.now
         try ClientLink.moveAddress(from: PrivateNamespace.localAddress, to: ClientLink.movedAddress)
         var lastCount = framesBeforeMove, lastChange = moved, resumed: Duration?
-        while ContinuousClock.now < moved + .seconds(16), resumed == nil {
+        while ContinuousClock.now < moved + .seconds(25), resumed == nil {
             let count = relayed.sizes.count
             if count != lastCount {
                 // Frames again after at least a second without any: back after the outage.
@@ -137,10 +139,18 @@ import Testing
         }
         #expect(await JanusRoomModelTests.wait(seconds: 6) { relayed.sizes.count >= lastCount + 30 })
         let restarted = try await Self.trickleEnded(relayed)
+        let aliceReconnected = await JanusReconnectTests.firstEvent(in: aliceEvents, since: moved, within: 1, JanusReconnectTests.isReconnected)
+        let bobReconnected = await JanusReconnectTests.firstEvent(in: bobEvents, since: moved, within: 1, JanusReconnectTests.isReconnected)
         let afterMove = try await relayed.track.stats()
-        print("relay only, address moved: bob decoding again after \(resumed.map { "\(Self.milliseconds($0)) ms" } ?? "never"); "
+        print("relay only, address moved: alice reconnected after \(JanusReconnectTests.milliseconds(aliceReconnected)), "
+            + "bob after \(JanusReconnectTests.milliseconds(bobReconnected)); bob decoding again after \(resumed.map { "\(Self.milliseconds($0)) ms" } ?? "never"); "
             + "bob decoded \(beforeMove.framesDecoded) → \(afterMove.framesDecoded), \(afterMove.decoderErrors) decoder errors; "
-            + "publishing \(String(describing: restarted.publishing)), receiving \(String(describing: restarted.receiving))")
+            + "publishing \(String(describing: restarted.publishing)), receiving \(String(describing: restarted.receiving)); "
+            + "alice \(aliceEvents.timed.map { "\(Self.milliseconds($0.at - moved)) ms \($0.event)" }), "
+            + "bob \(bobEvents.timed.map { "\(Self.milliseconds($0.at - moved)) ms \($0.event)" })")
+        // The paths go silent (2.5 s: reconnecting), the restart comes 3.5 s later, and its fresh
+        // relays carry media within moments.
+        for reconnected in [aliceReconnected, bobReconnected] { #expect(reconnected.map { $0 <= .seconds(9) } == true) }
         #expect(resumed != nil)
         #expect(afterMove.framesDecoded >= beforeMove.framesDecoded + 30)
         #expect(afterMove.decoderErrors == 0)

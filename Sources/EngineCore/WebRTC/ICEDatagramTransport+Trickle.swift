@@ -77,6 +77,8 @@ extension ICEDatagramTransport {
             if let client = gathered.relay, let server = gathered.server,
                let relay = TURNRelayTransport(client: client, server: server, link: gathered.relayLink ?? gathering.socket,
                                               candidatePriority: gathered.candidate.priority, clock: clock) {
+                // A restart's fresh allocation on the same 5-tuple's successor replaces the old one.
+                for old in relays where old.server == relay.server && old.link === relay.link { old.retire() }
                 relays.append(relay)
                 agent.addLocalAddress(relay.relayedAddress, priority: relay.candidatePriority)
                 for remote in remoteEndpoints { relay.permit(remote) }

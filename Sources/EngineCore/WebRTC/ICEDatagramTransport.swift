@@ -119,7 +119,7 @@ public final class ICEDatagramTransport: DatagramTransport {
     public func receive(into buffer: UnsafeMutableRawBufferPointer, timeoutMilliseconds: Int32)
         throws(NetworkError) -> (count: Int, from: NetworkEndpoint)?
     {
-        for relay in relays where relay.link !== socket {
+        for relay in relays where relay.link !== socket && !relay.isRetired {
             while let (count, peer) = try? relay.receive(into: buffer, timeoutMilliseconds: 0) {
                 if let passed = demultiplex(UnsafeMutableRawBufferPointer(rebasing: buffer[0..<count]), from: peer, on: relay.relayedAddress) {
                     return passed
@@ -129,7 +129,7 @@ public final class ICEDatagramTransport: DatagramTransport {
         return try BundleReceiveLoop.receive(from: socket, into: buffer, timeoutMilliseconds: timeoutMilliseconds,
                                              service: service) { bytes, from in
             if gathering != nil, takenByGathering(bytes, from: from) { return nil }
-            for relay in relays where relay.server == from {
+            for relay in relays where relay.server == from && !relay.isRetired {
                 // From the TURN server: relayed data arrived "on" the relayed candidate.
                 guard let (count, peer) = relay.unwrap(bytes, count: bytes.count) else { return nil }
                 return demultiplex(UnsafeMutableRawBufferPointer(rebasing: bytes[0..<count]), from: peer, on: relay.relayedAddress)
@@ -169,8 +169,8 @@ public final class ICEDatagramTransport: DatagramTransport {
         for transmission in transmissions {
             guard let destination = Self.endpoint(transmission.destination) else { continue }
             // A lost check is retransmitted.
-            if let relay = relays.first(where: { $0.relayedAddress == transmission.source }) {
-                try? relay.send(transmission.bytes, to: destination)
+            if let relay = relays.last(where: { $0.relayedAddress == transmission.source }) {
+                try? relay.send(transmission.bytes, to: destination)  // nothing from a retired one
             } else {
                 try? socket.send(transmission.bytes, to: destination)
             }
@@ -184,7 +184,7 @@ public final class ICEDatagramTransport: DatagramTransport {
         let local = agent.selectedPair?.local
         guard local != selectedLocalCache else { return }
         selectedLocalCache = local
-        selectedRelay = local.flatMap { address in relays.first { $0.relayedAddress == address } }
+        selectedRelay = local.flatMap { address in relays.last { $0.relayedAddress == address } }
         if let selectedRelay, let remote = selectedRemote { selectedRelay.permit(remote) }
     }
 
