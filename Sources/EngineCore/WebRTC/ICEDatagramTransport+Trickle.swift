@@ -27,6 +27,14 @@ extension ICEDatagramTransport {
         }
     }
 
+    /// A candidate the peer trickled once connected (Janus's `trickle` event): a UDP one is paired
+    /// with every local candidate (`addRemoteCandidate`) and named in `selectedCandidates`.
+    public func addTrickled(_ candidate: ICECandidate) {
+        guard candidate.transport.lowercased() == "udp", let address = NetworkEndpoint.ipv4Address(candidate.address) else { return }
+        addRemoteCandidate(NetworkEndpoint(address: address, port: candidate.port), priority: candidate.priority)
+        signalledCandidates.remote.append(candidate)
+    }
+
     /// Why gathering found nothing to use (the `relay` policy and no allocation), once it is complete.
     public var gatheringFailure: CandidateGatheringError? { gathering?.failure }
 

@@ -14,4 +14,11 @@ extension JanusHTTPClient {
         }
         try post("/\(session)/\(handle)", ["janus": "trickle", "candidate": body])
     }
+
+    /// Where our candidates go in an answer of ours, and so where they trickle: its first
+    /// accepted section (RFC 8843 §7.1.1), by mid and m-line index.
+    static func trickleLine(of answer: SessionDescription) -> (mid: String, index: Int) {
+        guard let index = answer.media.firstIndex(where: { $0.port != 0 }) else { return ("0", 0) }
+        return (answer.media[index].mid ?? "0", index)
+    }
 }

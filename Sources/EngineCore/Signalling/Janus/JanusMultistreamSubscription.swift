@@ -100,7 +100,7 @@ public final class JanusMultistreamSubscription {
         // Our server-reflexive and relayed candidates trickle after the answer (RFC 8838; the
         // room's `JanusSubscriberConnection` sends later ones from its worker). One that does not
         // reach Janus costs its pairs only.
-        let line = trickleLine(of: session)
+        let line = JanusHTTPClient.trickleLine(of: session.answer)
         trickleTarget = line
         let janus = janus
         let connection = try peer.connect(to: session.remote, trickled: trickled,
@@ -143,13 +143,6 @@ public final class JanusMultistreamSubscription {
     /// `configure` of the subscription's streams by our mids (relay or not, simulcast layers).
     public func configure(_ settings: [JanusVideoRoomRequest.StreamSetting]) throws(JanusHTTPClient.Failure) {
         try janus.message(JanusVideoRoomRequest.configureSubscription(settings).body)
-    }
-
-    /// Where our candidates go in `session`'s answer, and so where they trickle: its first accepted
-    /// section (RFC 8843 §7.1.1), by mid and m-line index.
-    func trickleLine(of session: ReceivingSession) -> (mid: String, index: Int) {
-        let index = session.answer.media.firstIndex { $0.port != 0 } ?? 0
-        return (session.answer.media.indices.contains(index) ? session.answer.media[index].mid ?? "0" : "0", index)
     }
 
     /// Keeps the Janus session alive: at least every 30 s.
