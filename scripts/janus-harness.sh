@@ -3,7 +3,7 @@
 #
 #   unshare -n scripts/netns-run.sh scripts/janus-harness.sh start [--key BASE64] [--layers 2|3]
 #                                  [--mountpoint ID] [--debug-level N] [--timeout SECONDS]
-#                                  [--videoroom] [--ice-tcp]
+#                                  [--videoroom] [--ice-tcp] [--full-trickle]
 #       Writes a config directory (mktemp) holding janus.jcfg, janus.transport.http.jcfg and
 #       janus.plugin.streaming.jcfg, starts `janus -F DIR -C DIR/janus.jcfg` in the background
 #       (log: DIR/janus.log), waits (bounded, default 15 s) until GET /janus/info answers
@@ -19,6 +19,8 @@
 #       `ice_lite = true` in janus.jcfg's nat section (Janus 1.1.2 warns "You may experience
 #       problems when having ICE-TCP enabled without having ICE Lite enabled too in libnice");
 #       its log then says "Lite mode, ICE-TCP candidates enabled". UDP candidates stay.
+#       --full-trickle: `full_trickle = true` in the nat section: Janus trickles its own candidates
+#       (`trickle` events) instead of waiting for them before its description.
 #       On any failure Janus is killed, DIR removed, the log tail printed to stderr, exit status 1.
 #
 #   scripts/janus-harness.sh stop DIR
@@ -130,7 +132,7 @@ stop_dir() {
 }
 
 start() {
-    local key="" layers=3 mountpoint=1 debug_level=3 timeout=15 ice_address plugin=streaming ice_tcp=false
+    local key="" layers=3 mountpoint=1 debug_level=3 timeout=15 ice_address plugin=streaming ice_tcp=false full_trickle=false
     while [ $# -gt 0 ]; do
         case "$1" in
             --key) key=$2; shift 2 ;;
@@ -138,6 +140,7 @@ start() {
             --mountpoint) mountpoint=$2; shift 2 ;;
             --videoroom) plugin=videoroom; shift ;;
             --ice-tcp) ice_tcp=true; shift ;;
+            --full-trickle) full_trickle=true; shift ;;
             --debug-level) debug_level=$2; shift 2 ;;
             --timeout) timeout=$2; shift 2 ;;
             *) die "start: unknown option $1" ;;
@@ -203,6 +206,7 @@ nat: {
 	ice_enforce_list = "veth-peer"
 	ice_lite = $ice_tcp
 	ice_tcp = $ice_tcp
+	full_trickle = $full_trickle
 }
 plugins: {
 	disable = "$plugins_disable"

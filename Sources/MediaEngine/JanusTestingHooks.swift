@@ -69,6 +69,12 @@ package struct JanusTrickleState: Sendable {
     package var selectedLocal: String?
     /// Each relay's relayed address with what went through it ("address:port sent/received/dropped").
     package var relays: [String] = []
+    /// The peer's candidates: from its description, then those it trickled ("kind address:port").
+    package var remote: [String] = []
+    /// The selected pair's remote candidate (a peer-reflexive one when it was learnt from a check).
+    package var selectedRemote: String?
+    /// Of `remote`, how many the peer trickled once connected.
+    package var remoteTrickledOnceConnected = 0
 }
 
 extension LocalParticipant {
@@ -81,7 +87,9 @@ extension LocalParticipant {
                 let name = { (candidate: ICECandidate) in "\(candidate.kind) \(candidate.address):\(candidate.port)" }
                 return JanusTrickleState(trickled: ice.trickled.candidates.map(name), ended: ice.trickled.ended,
                                          selectedLocal: ice.selectedCandidates.map { name($0.local) },
-                                         relays: ice.relays.map { "\($0.localEndpoint) \($0.counters.sent)/\($0.counters.received)/\($0.counters.dropped)" })
+                                         relays: ice.relays.map { "\($0.localEndpoint) \($0.counters.sent)/\($0.counters.received)/\($0.counters.dropped)" },
+                                         remote: ice.signalledCandidates.remote.map(name), selectedRemote: ice.selectedCandidates.map { name($0.remote) },
+                                         remoteTrickledOnceConnected: ice.candidatesTrickledByPeer)
             }
             return (state(room?.session?.transport.ice), state((room?.receiving.demultiplexer?.transport as? WebRTCTransport)?.ice))
         }

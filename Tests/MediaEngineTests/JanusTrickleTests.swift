@@ -162,4 +162,32 @@ import Testing
         }
         await relayed.close()
     }
+
+    /// Janus trickling its own candidates (`full_trickle = true`): the subscription's offer comes
+    /// without any, and those Janus trickles while it starts are added as remote candidates (the
+    /// camera's, after its offer, come while its answer is awaited, or later through the room's
+    /// event poll); the call works and each selected pair's remote end is Janus's host candidate,
+    /// not only a peer-reflexive one learnt from its checks.
+    @Test func janusTrickledCandidatesJoinTheCamerasConnection() async throws {
+        try PrivateNamespace.require(for: "JanusTrickleTests")
+        let janus = try JanusHarness.start(["--full-trickle"])
+        defer { janus.stop() }
+        let call = try await Self.call("full-trickle", janus: janus, iceServers: [])
+        #expect(await JanusRoomModelTests.wait(seconds: 8) { call.sizes.count >= 30 })
+        var publishing = try await call.alice.janusTrickle().publishing
+        for _ in 0..<100 where publishing?.selectedRemote?.hasPrefix("host 10.99.0.2:") != true {
+            try await Task.sleep(for: .milliseconds(50))
+            publishing = try await call.alice.janusTrickle().publishing
+        }
+        let receiving = try await call.bob.janusTrickle().receiving
+        let stats = try await call.track.stats()
+        print("Janus with full trickle: first media \(Self.milliseconds(call.firstFrame)) ms; publishing \(String(describing: publishing)), "
+            + "receiving \(String(describing: receiving)); bob decoded \(stats.framesDecoded), \(stats.decoderErrors) decoder errors")
+        for state in [publishing, receiving] {
+            #expect(state?.remote.contains { $0.hasPrefix("host 10.99.0.2:") } == true)
+            #expect(state?.selectedRemote?.hasPrefix("host 10.99.0.2:") == true)
+        }
+        #expect(stats.decoderErrors == 0)
+        await call.close()
+    }
 }

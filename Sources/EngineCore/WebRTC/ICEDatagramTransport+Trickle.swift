@@ -33,6 +33,7 @@ extension ICEDatagramTransport {
         guard candidate.transport.lowercased() == "udp", let address = NetworkEndpoint.ipv4Address(candidate.address) else { return }
         addRemoteCandidate(NetworkEndpoint(address: address, port: candidate.port), priority: candidate.priority)
         signalledCandidates.remote.append(candidate)
+        candidatesTrickledByPeer += 1
     }
 
     /// Why gathering found nothing to use (the `relay` policy and no allocation), once it is complete.

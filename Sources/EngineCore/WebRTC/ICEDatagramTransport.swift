@@ -30,6 +30,8 @@ public final class ICEDatagramTransport: DatagramTransport {
     var pendingTrickle: [ICECandidate?] = []
     /// What was handed to the sink so far: the candidates, and whether end-of-candidates.
     public internal(set) var trickled: (candidates: [ICECandidate], ended: Bool) = ([], false)
+    /// Candidates the peer trickled once connected (`addTrickled`).
+    public internal(set) var candidatesTrickledByPeer = 0
     /// Every remote candidate's address so far (a relay that joins later permits them all).
     var remoteEndpoints: [NetworkEndpoint] = []
     let clock: MediaClock

@@ -96,7 +96,7 @@ public final class JanusMultistreamSubscription {
                                        transportPolicy: options.iceTransportPolicy, clock: clock)
         local = (peer.credentials, peer.certificate.fingerprint, peer.candidates)
         trickling = peer.isTrickling
-        let session = try answer(offer.sdp)
+        let session = try answer(offer.sdp, collecting: &trickled)
         // Our server-reflexive and relayed candidates trickle after the answer (RFC 8838; the
         // room's `JanusSubscriberConnection` sends later ones from its worker). One that does not
         // reach Janus costs its pairs only.
@@ -158,6 +158,13 @@ public final class JanusMultistreamSubscription {
     /// Our answer to `sdp`, sent with `start`; returns once Janus started (`started: "ok"`), so
     /// that the next `update` finds the offer answered instead of being postponed (`updating`).
     func answer(_ sdp: String) throws(JanusSessionFailure) -> ReceivingSession {
+        var ignored: [ICECandidate] = []
+        return try answer(sdp, collecting: &ignored)
+    }
+
+    /// `answer`, with the candidates Janus trickles while it starts (full trickle: after its offer)
+    /// added to `trickled`.
+    func answer(_ sdp: String, collecting trickled: inout [ICECandidate]) throws(JanusSessionFailure) -> ReceivingSession {
         guard let local else { throw .configuration("no local transport to answer with") }
         let session: ReceivingSession
         do {
@@ -170,7 +177,8 @@ public final class JanusMultistreamSubscription {
         do throws(JanusHTTPClient.Failure) {
             try janus.message(JanusVideoRoomRequest.start.body, jsep: ["type": "answer", "sdp": session.answer.text])
             _ = try janus.waitForEvent("started", after: "start") { event in
-                (try? JanusHTTPClient.pluginData(event).map(JanusVideoRoomEvent.init(data:))) == .started
+                if let candidate = JanusHTTPClient.trickledCandidate(event) { trickled.append(candidate) }
+                return (try? JanusHTTPClient.pluginData(event).map(JanusVideoRoomEvent.init(data:))) == .started
             }
         } catch {
             throw .signalling(error)
