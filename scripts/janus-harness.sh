@@ -3,7 +3,7 @@
 #
 #   unshare -n scripts/netns-run.sh scripts/janus-harness.sh start [--key BASE64] [--layers 2|3]
 #                                  [--mountpoint ID] [--debug-level N] [--timeout SECONDS]
-#                                  [--videoroom] [--ice-tcp] [--ipv6]
+#                                  [--videoroom] [--ice-tcp] [--ipv6] [--full-trickle]
 #       Writes a config directory (mktemp) holding janus.jcfg, janus.transport.http.jcfg and
 #       janus.plugin.streaming.jcfg, starts `janus -F DIR -C DIR/janus.jcfg` in the background
 #       (log: DIR/janus.log), waits (bounded, default 15 s) until GET /janus/info answers
@@ -23,6 +23,8 @@
 #       veth-engine / veth-peer IPv6 addresses and took the IPv4 ones away): `ipv6 = true` in
 #       janus.jcfg's media section (Janus then gathers IPv6 candidates), the HTTP transport bound
 #       to the peer host's IPv6 address, and "http" as http://[ADDRESS]:P/janus.
+#       --full-trickle: `full_trickle = true` in the nat section: Janus trickles its own candidates
+#       (`trickle` events) instead of waiting for them before its description.
 #       On any failure Janus is killed, DIR removed, the log tail printed to stderr, exit status 1.
 #
 #   scripts/janus-harness.sh stop DIR
@@ -134,7 +136,7 @@ stop_dir() {
 }
 
 start() {
-    local key="" layers=3 mountpoint=1 debug_level=3 timeout=15 ice_address plugin=streaming ice_tcp=false ipv6=false
+    local key="" layers=3 mountpoint=1 debug_level=3 timeout=15 ice_address plugin=streaming ice_tcp=false ipv6=false full_trickle=false
     while [ $# -gt 0 ]; do
         case "$1" in
             --key) key=$2; shift 2 ;;
@@ -143,6 +145,7 @@ start() {
             --videoroom) plugin=videoroom; shift ;;
             --ice-tcp) ice_tcp=true; shift ;;
             --ipv6) ipv6=true; shift ;;
+            --full-trickle) full_trickle=true; shift ;;
             --debug-level) debug_level=$2; shift 2 ;;
             --timeout) timeout=$2; shift 2 ;;
             *) die "start: unknown option $1" ;;
@@ -212,6 +215,7 @@ nat: {
 	ice_enforce_list = "veth-peer"
 	ice_lite = $ice_tcp
 	ice_tcp = $ice_tcp
+	full_trickle = $full_trickle
 }
 plugins: {
 	disable = "$plugins_disable"

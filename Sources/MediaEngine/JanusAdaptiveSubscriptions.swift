@@ -59,6 +59,14 @@ final class JanusAdaptiveSubscriptions {
         if disabled { disabledByApp.insert(mid) } else { disabledByApp.remove(mid) }
     }
 
+    /// The subscriber connection's path came back after an outage (`.reconnected`): what Janus sent
+    /// into the dead path shows as a sequence gap on every stream, which is the outage's, not the
+    /// link's loss, so for `JanusDownlinkEstimate.resumeGraceMilliseconds` it is not counted (as
+    /// after a resume). The room evaluates nothing while reconnecting.
+    func pathCameBack(mids: [String], nowMilliseconds now: Int64) {
+        for mid in mids { downlink.resumed(mid: mid, nowMilliseconds: now) }
+    }
+
     /// Whether an evaluation is due at `now`: at most one every `intervalMilliseconds` (the room's
     /// pass asks before it gathers the streams, so a pass between evaluations costs nothing).
     func isDue(nowMilliseconds now: Int64) -> Bool {

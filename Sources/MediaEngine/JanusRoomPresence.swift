@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Synchronization
 internal import EngineCore
+internal import RTPWire
 
 /// A participant's presence in a Janus VideoRoom, for the room model (SPEC §8,
 /// docs/room-model.md): a Janus session of its own that joins the room as a publisher publishing
@@ -59,7 +60,10 @@ final class JanusRoomPresence: Sendable {
 
     /// Joins and reads events until `stop` (or the loop stops): each room-changing event is
     /// handed to `deliver` on the loop through `worker`.
-    func start(worker: SignallingWorker, deliver: @escaping Deliver, answered: (@Sendable (EngineRuntime, String) -> Void)? = nil) {
+    /// A candidate Janus trickled on the publisher's handle (trickle ICE, RFC 8838) is handed to
+    /// `trickled` on the loop.
+    func start(worker: SignallingWorker, deliver: @escaping Deliver, answered: (@Sendable (EngineRuntime, String) -> Void)? = nil,
+               trickled: (@Sendable (EngineRuntime, ICECandidate) -> Void)? = nil) {
         queue.async { [self] in
             var janus = JanusHTTPClient(base: url)
             // The session polled is the presence's own (ended at a handover), not yet a publisher's.
@@ -99,6 +103,10 @@ final class JanusRoomPresence: Sendable {
                     if let answer = Self.renegotiationAnswer(in: object) {
                         jsepAnswers.withLock { $0.append(answer) }
                         guard worker.postToLoop({ answered?($0, answer) }) else { return leave(janus) }
+                        continue
+                    }
+                    if let candidate = JanusHTTPClient.trickledCandidate(object) {
+                        guard worker.postToLoop({ trickled?($0, candidate) }) else { return leave(janus) }
                         continue
                     }
                     guard let outcome = Self.roomChange(in: object) else { continue }

@@ -3,9 +3,10 @@ internal import RTPWire
 internal import SessionCore
 
 /// ICE restart of a reconnecting room's peer connections (issue 29 item 3, RFC 8445 §9), asked
-/// for by `RoomReconnectWatch` when a path stays dead: each connection gathers its host
-/// candidates again on the interfaces there are now (an address that changed is the new one),
-/// takes new credentials, and renegotiates them with Janus on the signalling worker (publisher:
+/// for by `RoomReconnectWatch` when a path stays dead: each connection gathers again on the
+/// interfaces there are now (an address that changed is the new one) from the room's STUN and
+/// TURN servers under its transport policy, its server-reflexive and fresh relayed candidates
+/// trickling after the restart's offer or answer (`ICEDatagramTransport.regather`), takes new credentials, and renegotiates them with Janus on the signalling worker (publisher:
 /// `configure` with a new offer; subscription: `configure` + `restart: true`, Janus offers);
 /// back on the loop the transport checks every pair again with them and moves media to the pair
 /// nominated anew. The room reports `.reconnected` once traffic flows again.
@@ -29,7 +30,7 @@ extension JanusRoomRuntime {
     /// the loop. Without an interface address nothing is tried (the next restart is).
     private func restart(_ ice: ICEDatagramTransport,
                          signal: @escaping (ICECredentials, [ICECandidate]) throws(JanusSessionFailure) -> RemoteTransportDescription) {
-        guard let candidates = ice.regatheredCandidates() else { return }
+        guard let candidates = ice.regather(iceServers: iceServers, transportPolicy: iceTransportPolicy) else { return }
         var random = SystemRandomNumberGenerator()
         let credentials = ICECredentials.random(using: &random)
         let work = LoopHandOff((ice, signal))

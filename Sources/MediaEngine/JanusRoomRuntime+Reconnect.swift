@@ -28,6 +28,7 @@ extension JanusRoomRuntime {
             events?.yield(.reconnecting(path))
         case let .reconnected(after):
             for stream in receiving.streams.values where stream.kind != .microphone { stream.subscriber.video.requestKeyFrame() }
+            adaptive.pathCameBack(mids: Array(receiving.streams.keys), nowMilliseconds: now / 1_000)
             // What the subscribers lost meanwhile needs a key frame: one goes out unasked. Janus
             // 1.1.2 falls back to a lower substream when one goes quiet and sends its PLI for the
             // switch at once, over the dead path; it then waited for that key frame and did not

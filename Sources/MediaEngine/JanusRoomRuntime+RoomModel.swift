@@ -15,6 +15,8 @@ extension JanusRoomRuntime: RoomModelBackend {
             (runtime.rooms[roomId] as? JanusRoomRuntime)?.apply(outcome, runtime: runtime)
         }, answered: { runtime, answer in
             (runtime.rooms[roomId] as? JanusRoomRuntime)?.applyRenegotiationAnswer(answer)
+        }, trickled: { runtime, candidate in
+            (runtime.rooms[roomId] as? JanusRoomRuntime)?.session?.transport.ice.addTrickled(candidate)
         })
     }
 

@@ -136,6 +136,7 @@ final class JanusRoomRuntime: RoomBackend {
         guard self.participantId == nil else { throw .notAllowed("one local participant per Janus room") }
         self.participantId = participantId
         self.events = events
+        receiving.onTrickleFailureEvents = events
         events.yield(.connectionStateChanged(.connecting))
     }
 
@@ -200,6 +201,9 @@ final class JanusRoomRuntime: RoomBackend {
         self.sealer = sealer
         e2eeKeysVersion = e2ee?.keyProvider.version ?? 0
         self.session = session
+        signalling.forwardTrickle(of: session.transport.ice, events: events) { candidate throws(JanusHTTPClient.Failure) in
+            try session.trickle(candidate)
+        }
         followRoomEvents(of: session)
         feeds.downPathIsLoss = true  // the room reports `.reconnecting` instead (JanusRoomRuntime+Reconnect.swift)
         feeds.addCamera(trackId: trackId, feed: feed, frameRate: frameRate, publisher: session.publisher)
@@ -466,7 +470,8 @@ final class JanusRoomRuntime: RoomBackend {
         if let session { feeds.pass(session.publisher, at: now, pacingPushes: true, events: events) }
         screenShare?.pass(at: now, events: events)
         receiving.pass()
-        if model.mode.receives { adaptSubscriptions() }
+        // An outage is no measure of the downlink (JanusAdaptiveSubscriptions.pathCameBack).
+        if model.mode.receives && !reconnect.isReconnecting { adaptSubscriptions() }
         for stream in receiving.streams.values {
             if let video = stream.video, let state = video.takeE2EEStateChange() {
                 events?.yield(.e2eeStateChanged(publisherId: video.publisherId, state: state))

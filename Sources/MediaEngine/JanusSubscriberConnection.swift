@@ -34,6 +34,8 @@ final class JanusSubscriberConnection {
     var onStreamStarted: ((JanusReceivedStream) -> Void)?
     /// Called with every stream as it ends (the room's speakers and quality forget it there).
     var onStreamEnded: ((JanusReceivedStream) -> Void)?
+    /// Where a trickle request that failed is reported (`SignallingWorker.forwardTrickle`).
+    var onTrickleFailureEvents: AsyncStream<ParticipantEvent>.Continuation?
     /// Consumes waiting for a negotiation, and the streams asked for that none answered yet.
     private var waiting: [(wish: JanusReceivedStream.Wish, completion: Completion)] = []
     private var inFlight: Set<String> = []
@@ -163,6 +165,9 @@ final class JanusSubscriberConnection {
                 return finish(.failure(.closed("the Janus subscription")), asked: asked, runtime: runtime)
             }
             demultiplexer = BundledStreamDemultiplexer(transport: connected.transport)
+            worker.forwardTrickle(of: connected.transport.ice, events: onTrickleFailureEvents) { candidate throws(JanusHTTPClient.Failure) in
+                try session.trickle(candidate)
+            }
             keys = (connected.keys.remote, connected.keys.local)
             remote = connected.remote
             finish(.success(connected.negotiation), asked: asked, runtime: runtime)

@@ -1,3 +1,5 @@
+internal import EngineCore
+internal import RTPWire
 import Simulcast
 
 /// What the Janus tests read besides the public API (package-visible; a client cannot).
@@ -54,5 +56,42 @@ extension LocalParticipant {
     private func onJanusRoom<T: Sendable>(_ body: @escaping @Sendable (JanusRoomRuntime?) throws(EngineError) -> T) async throws(EngineError) -> T {
         let roomId = roomId
         return try await loop.perform { runtime throws(EngineError) in try body(runtime.rooms[roomId] as? JanusRoomRuntime) }
+    }
+}
+
+/// One Janus peer connection's trickle ICE as the tests read it (`janusTrickle`).
+package struct JanusTrickleState: Sendable {
+    /// The candidates trickled so far ("kind address:port"), in order.
+    package var trickled: [String]
+    /// End-of-candidates went out.
+    package var ended: Bool
+    /// The selected pair's local candidate ("kind address:port"; nil: none selected).
+    package var selectedLocal: String?
+    /// Each relay's relayed address with what went through it ("address:port sent/received/dropped").
+    package var relays: [String] = []
+    /// The peer's candidates: from its description, then those it trickled ("kind address:port").
+    package var remote: [String] = []
+    /// The selected pair's remote candidate (a peer-reflexive one when it was learnt from a check).
+    package var selectedRemote: String?
+    /// Of `remote`, how many the peer trickled once connected.
+    package var remoteTrickledOnceConnected = 0
+}
+
+extension LocalParticipant {
+    /// Trickle ICE of this participant's Janus peer connections: the camera's and the
+    /// subscription's (nil: not there, or not a Janus room).
+    package func janusTrickle() async throws(EngineError) -> (publishing: JanusTrickleState?, receiving: JanusTrickleState?) {
+        try await onJanusRoom { room in
+            func state(_ ice: ICEDatagramTransport?) -> JanusTrickleState? {
+                guard let ice else { return nil }
+                let name = { (candidate: ICECandidate) in "\(candidate.kind) \(candidate.address):\(candidate.port)" }
+                return JanusTrickleState(trickled: ice.trickled.candidates.map(name), ended: ice.trickled.ended,
+                                         selectedLocal: ice.selectedCandidates.map { name($0.local) },
+                                         relays: ice.relays.map { "\($0.localEndpoint) \($0.counters.sent)/\($0.counters.received)/\($0.counters.dropped)" },
+                                         remote: ice.signalledCandidates.remote.map(name), selectedRemote: ice.selectedCandidates.map { name($0.remote) },
+                                         remoteTrickledOnceConnected: ice.candidatesTrickledByPeer)
+            }
+            return (state(room?.session?.transport.ice), state((room?.receiving.demultiplexer?.transport as? WebRTCTransport)?.ice))
+        }
     }
 }

@@ -98,37 +98,40 @@ public final class CandidateGatherer {
 
     private func gather(from bases: [Base], servers: [Server]) throws(CandidateGatheringError) -> [GatheredCandidate] {
         let start = clock.monotonicMicroseconds()
-        for base in bases {
-            // A socket reaches servers of its own family (a dual-stack one, both).
-            let local = base.socket.localEndpoint
-            for server in servers where server.endpoint.isIPv6 == local.isIPv6 || (local.isIPv6 && local.isUnspecified) {
-                if server.stream, let credentials = server.credentials {
-                    startStreamAllocation(on: base, to: server.endpoint, credentials: credentials, now: start)
-                } else if let credentials = server.credentials {
-                    let client = TURNClient(configuration: .init(username: credentials.username, password: credentials.password),
-                                            seed: random.next())
-                    client.start(now: start)
-                    base.allocations.append((server.endpoint, client))
-                } else {
-                    base.queries.append((server.endpoint, STUNBindingQuery(transactionID: .random(using: &random), now: start)))
-                }
-            }
-            try flush(base)
-        }
+        for base in bases { try ask(servers, from: base, now: start) }
         try exchange(bases, until: start + configuration.timeoutMicroseconds)
         return try collect(bases)
     }
 
+    /// Starts a STUN query or a TURN allocation from `base` to every server and sends the first requests.
+    func ask(_ servers: [Server], from base: Base, now start: Int64) throws(CandidateGatheringError) {
+        // A socket reaches servers of its own family (a dual-stack one, both).
+        let local = base.socket.localEndpoint
+        for server in servers where server.endpoint.isIPv6 == local.isIPv6 || (local.isIPv6 && local.isUnspecified) {
+            if server.stream, let credentials = server.credentials {
+                startStreamAllocation(on: base, to: server.endpoint, credentials: credentials, now: start)
+            } else if let credentials = server.credentials {
+                let client = TURNClient(configuration: .init(username: credentials.username, password: credentials.password),
+                                        seed: random.next())
+                client.start(now: start)
+                base.allocations.append((server.endpoint, client))
+            } else {
+                base.queries.append((server.endpoint, STUNBindingQuery(transactionID: .random(using: &random), now: start)))
+            }
+        }
+        try flush(base)
+    }
+
     // MARK: - Steps
 
-    private struct Server {
+    struct Server {
         var endpoint: NetworkEndpoint
         var credentials: (username: String, password: String)?
         /// TURN over TCP.
         var stream = false
     }
 
-    private func resolvedServers() throws(CandidateGatheringError) -> [Server] {
+    func resolvedServers() throws(CandidateGatheringError) -> [Server] {
         var servers: [Server] = []
         for iceServer in configuration.iceServers.prefix(16) {
             let urls: [ICEServerURL]
@@ -153,7 +156,7 @@ public final class CandidateGatherer {
 
     /// The restriction, or every usable interface address (IPv6 ones only when `includingIPv6`),
     /// IPv6 first; throws when there is none.
-    private func interfaceAddresses(includingIPv6: Bool) throws(CandidateGatheringError) -> [IPAddress] {
+    func interfaceAddresses(includingIPv6: Bool) throws(CandidateGatheringError) -> [IPAddress] {
         let addresses: [IPAddress]
         if let restricted = configuration.localAddresses {
             addresses = restricted.map { .v4(IPv4Address($0)) }
@@ -195,7 +198,7 @@ public final class CandidateGatherer {
     }
 
     /// Sends what the base's queries and allocations have queued or due at `now`.
-    private func flush(_ base: Base, now: Int64? = nil) throws(CandidateGatheringError) {
+    func flush(_ base: Base, now: Int64? = nil) throws(CandidateGatheringError) {
         for index in base.queries.indices {
             // The first send (no `now`), or a retransmission if one is due.
             let bytes = if let now { base.queries[index].query.poll(now: now) } else { Optional(base.queries[index].query.request) }
@@ -216,7 +219,7 @@ public final class CandidateGatherer {
         }
     }
 
-    private func isSettled(_ base: Base) -> Bool {
+    func isSettled(_ base: Base) -> Bool {
         base.queries.allSatisfy { $0.query.state != .waiting } && (base.allocations.map(\.client) + base.streamAllocations.map(\.client)).allSatisfy {
             if case .allocating = $0.state { false } else { true }
         }
@@ -275,8 +278,10 @@ public final class CandidateGatherer {
         }
     }
 
-    /// The candidates, host first, then server-reflexive, then relayed; problems noted.
-    private func collect(_ bases: [Base]) throws(CandidateGatheringError) -> [GatheredCandidate] {
+    /// The candidates, host first, then server-reflexive, then relayed; problems noted. Not
+    /// `final` (trickle ICE, `TrickleGathering`): what has come so far, nothing noted or thrown
+    /// for what is still under way.
+    func collect(_ bases: [Base], final: Bool = true) throws(CandidateGatheringError) -> [GatheredCandidate] {
         var hosts: [GatheredCandidate] = [], reflexive: [GatheredCandidate] = [], relayed: [GatheredCandidate] = []
         var relayProblems: [String] = []
         for base in bases {
@@ -308,8 +313,8 @@ public final class CandidateGatherer {
             for (server, query) in base.queries {
                 switch query.state {
                 case let .mapped(address): addReflexive(address, server: server)
-                case let .failed(error): problems.append("STUN \(server): \(error)")
-                case .waiting: problems.append("STUN \(server): no answer within the gathering timeout")
+                case let .failed(error): if final { problems.append("STUN \(server): \(error)") }
+                case .waiting: if final { problems.append("STUN \(server): no answer within the gathering timeout") }
                 }
             }
             let relays = base.allocations.map { ($0.server, $0.client, nil as TCPFramedConnection?) }
@@ -335,11 +340,11 @@ public final class CandidateGatherer {
                 }
             }
         }
-        problems += relayProblems
+        if final { problems += relayProblems }
         switch configuration.transportPolicy {
         case .all: return hosts + reflexive + relayed
         case .relay:
-            guard !relayed.isEmpty else { throw .noRelayCandidate(reasons: relayProblems) }
+            guard !relayed.isEmpty || !final else { throw .noRelayCandidate(reasons: relayProblems) }
             return relayed
         }
     }

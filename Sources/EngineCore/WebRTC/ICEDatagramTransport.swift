@@ -19,9 +19,22 @@ public final class ICEDatagramTransport: DatagramTransport {
     public let socket: any DatagramTransport
     public let agent: ICEAgent
     /// The TURN allocations whose relayed addresses are local candidates (their `link` is `socket`,
-    /// or over TURN-TCP a connection of their own, read before the socket on every `receive`).
-    public let relays: [TURNRelayTransport]
-    private let clock: MediaClock
+    /// or over TURN-TCP a connection of their own, read before the socket on every `receive`);
+    /// with trickle ICE more join as their allocations succeed (ICEDatagramTransport+Trickle.swift).
+    public internal(set) var relays: [TURNRelayTransport]
+    /// Trickle ICE: the gathering still under way on `socket`, and what takes its candidates
+    /// (ICEDatagramTransport+Trickle.swift).
+    var gathering: TrickleGathering?
+    var trickleSink: ((ICECandidate?) -> Void)?
+    /// Candidates found while no sink was set (nil: end-of-candidates), in order.
+    var pendingTrickle: [ICECandidate?] = []
+    /// What was handed to the sink so far: the candidates, and whether end-of-candidates.
+    public internal(set) var trickled: (candidates: [ICECandidate], ended: Bool) = ([], false)
+    /// Candidates the peer trickled once connected (`addTrickled`).
+    public internal(set) var candidatesTrickledByPeer = 0
+    /// Every remote candidate's address so far (a relay that joins later permits them all).
+    var remoteEndpoints: [NetworkEndpoint] = []
+    let clock: MediaClock
     /// The relay carrying the selected pair (nil: the socket directly), found when the selection
     /// changes rather than per datagram.
     private var selectedRelay: TURNRelayTransport?
@@ -66,6 +79,7 @@ public final class ICEDatagramTransport: DatagramTransport {
     /// a channel (and so a permission, RFC 8656 §12.2) so that its checks and media pass the server.
     public func addRemoteCandidate(_ address: NetworkEndpoint, priority: UInt32) {
         agent.addRemoteCandidate(Self.stunAddress(address), priority: priority)
+        if !remoteEndpoints.contains(address) { remoteEndpoints.append(address) }
         for relay in relays { relay.permit(address) }
     }
 
@@ -92,6 +106,7 @@ public final class ICEDatagramTransport: DatagramTransport {
     public func service() {
         let now = clock.monotonicMicroseconds()
         for relay in relays { relay.service(now: now) }
+        if gathering != nil { serviceGathering(now: now) }
         transmit(agent.poll(nowMilliseconds: now / 1_000))
         followLiveness(nowMilliseconds: now / 1_000)
     }
@@ -108,7 +123,7 @@ public final class ICEDatagramTransport: DatagramTransport {
     public func receive(into buffer: UnsafeMutableRawBufferPointer, timeoutMilliseconds: Int32)
         throws(NetworkError) -> (count: Int, from: NetworkEndpoint)?
     {
-        for relay in relays where relay.link !== socket {
+        for relay in relays where relay.link !== socket && !relay.isRetired {
             while let (count, peer) = try? relay.receive(into: buffer, timeoutMilliseconds: 0) {
                 if let passed = demultiplex(UnsafeMutableRawBufferPointer(rebasing: buffer[0..<count]), from: peer, on: relay.relayedAddress) {
                     return passed
@@ -117,7 +132,8 @@ public final class ICEDatagramTransport: DatagramTransport {
         }
         return try BundleReceiveLoop.receive(from: socket, into: buffer, timeoutMilliseconds: timeoutMilliseconds,
                                              service: service) { bytes, from in
-            for relay in relays where relay.server == from {
+            if gathering != nil, takenByGathering(bytes, from: from) { return nil }
+            for relay in relays where relay.server == from && !relay.isRetired {
                 // From the TURN server: relayed data arrived "on" the relayed candidate.
                 guard let (count, peer) = relay.unwrap(bytes, count: bytes.count) else { return nil }
                 return demultiplex(UnsafeMutableRawBufferPointer(rebasing: bytes[0..<count]), from: peer, on: relay.relayedAddress)
@@ -157,8 +173,8 @@ public final class ICEDatagramTransport: DatagramTransport {
         for transmission in transmissions {
             let destination = Self.endpoint(transmission.destination)
             // A lost check is retransmitted.
-            if let relay = relays.first(where: { $0.relayedAddress == transmission.source }) {
-                try? relay.send(transmission.bytes, to: destination)
+            if let relay = relays.last(where: { $0.relayedAddress == transmission.source }) {
+                try? relay.send(transmission.bytes, to: destination)  // nothing from a retired one
             } else {
                 try? socket.send(transmission.bytes, to: destination)
             }
@@ -172,7 +188,7 @@ public final class ICEDatagramTransport: DatagramTransport {
         let local = agent.selectedPair?.local
         guard local != selectedLocalCache else { return }
         selectedLocalCache = local
-        selectedRelay = local.flatMap { address in relays.first { $0.relayedAddress == address } }
+        selectedRelay = local.flatMap { address in relays.last { $0.relayedAddress == address } }
         if let selectedRelay, let remote = selectedRemote { selectedRelay.permit(remote) }
     }
 

@@ -30,6 +30,8 @@ public final class TURNRelayTransport: DatagramTransport {
     private let clock: MediaClock
     private var outgoing: [UInt8] = []
     private var dueAt: Int64 = .min
+    /// A newer allocation from the same link to the same server replaced this one (`retire`).
+    public private(set) var isRetired = false
 
     /// What went through the relay, counted.
     public struct Counters: Sendable, Equatable {
@@ -56,9 +58,16 @@ public final class TURNRelayTransport: DatagramTransport {
     }
 
     deinit {
+        guard !isRetired else { return }
         client.release(now: clock.monotonicMicroseconds())
         flush()
     }
+
+    /// A newer allocation from the same link to the same server replaced this one (an ICE restart
+    /// gathered again after our address changed): the server holds one allocation per 5-tuple
+    /// (RFC 8656 §2.2), so what this one would send (data, refreshes, a release) would reach the
+    /// newer one. From now on it sends nothing: `send` throws as a path that is down, timers stop.
+    public func retire() { isRetired = true }
 
     public var localEndpoint: NetworkEndpoint {
         ICEDatagramTransport.endpoint(relayedAddress)
@@ -74,6 +83,7 @@ public final class TURNRelayTransport: DatagramTransport {
     /// Lets `peer` send to us through the relay and binds it a channel (RFC 8656 §12.2; the
     /// binding installs the permission too). Until the server confirms, data goes as Send indications.
     public func permit(_ peer: NetworkEndpoint) {
+        guard !isRetired else { return }
         let address = ICEDatagramTransport.stunAddress(peer)
         guard !client.hasChannel(to: address) else { return }
         client.bindChannel(to: address, now: clock.monotonicMicroseconds())
@@ -83,13 +93,14 @@ public final class TURNRelayTransport: DatagramTransport {
 
     /// Runs the allocation's timers when one is due (cheap otherwise: one comparison).
     public func service(now: Int64) {
-        guard now >= dueAt else { return }
+        guard now >= dueAt, !isRetired else { return }
         client.poll(now: now)
         flush()
         dueAt = client.nextDeadline ?? .max
     }
 
     public func send(_ bytes: UnsafeRawBufferPointer, to destination: NetworkEndpoint) throws(NetworkError) {
+        guard !isRetired else { throw .unreachable(destination: destination.description, errno: ENETUNREACH) }
         outgoing.removeAll(keepingCapacity: true)
         do {
             try client.wrap(bytes, to: ICEDatagramTransport.stunAddress(destination), into: &outgoing)

@@ -11,30 +11,32 @@ public final class WebRTCLocalPeer {
     public let certificate: DTLSCertificate
     public let credentials: ICECredentials
     public let agent: ICEAgent
-    /// The first candidate to signal: a host one, or under the `relay` policy a relayed one.
-    public let hostCandidate: ICECandidate
-    /// Every candidate to signal, best first: the host candidate(s), then server-reflexive and
-    /// relayed ones (`CandidateGatherer` on the ICE socket) when STUN or TURN servers are
-    /// configured; under the `relay` transport policy only the relayed ones.
+    /// The candidates to signal in the offer or answer, best first: the host candidate(s) (none
+    /// under the `relay` transport policy). With STUN or TURN servers configured, or the `relay`
+    /// policy, the rest trickle once connecting (`isTrickling`, RFC 8838).
     public let candidates: [ICECandidate]
-    /// The TURN allocations behind the relayed candidates (kept alive by the ICE transport once
-    /// connected; released when they go).
-    public let relays: [TURNRelayTransport]
     public let transportPolicy: ICETransportPolicy
-    /// What gathering could not do (a silent STUN server, an unsupported URL), in words.
-    public let gatheringProblems: [String]
+    /// The STUN queries and TURN allocations still under way on the ICE socket (nil: none asked).
+    private let gathering: TrickleGathering?
+    /// Whether more candidates trickle after `candidates` (the description then carries no
+    /// `a=end-of-candidates`, RFC 8838 §5).
+    public var isTrickling: Bool { gathering != nil }
+    /// What gathering could not do (a silent STUN server, an unsupported URL), in words (complete
+    /// once gathering is).
+    public var gatheringProblems: [String] { gathering?.problems ?? [] }
     public let localAddress: UInt32
     /// The UDP socket ICE runs on; nil with ICE-TCP.
     private let socket: UDPSocket?
     private let clock: MediaClock
 
     /// Binds the UDP socket (any port of `localAddress`; 0: every interface, IPv4 and IPv6
-    /// (`NetworkEndpoint.everyInterface`), with a host candidate per usable interface address)
-    /// unless `iceTCP`, gathers server-reflexive and
-    /// relayed candidates from `iceServers` through it (RFC 8445 §5.1.1.2; TURN allocations, RFC
-    /// 8656), and makes the certificate and credentials. With `transportPolicy` `.relay` only the
-    /// relayed candidates are offered and paired. Throws `JanusSessionFailure.transport` when any
-    /// of it fails (under `.relay`, when no allocation succeeded).
+    /// (`NetworkEndpoint.everyInterface`), with a host candidate per usable interface address) unless `iceTCP`, and makes the certificate and
+    /// credentials. With `iceServers` (or the `relay` policy) gathering starts on that socket
+    /// without waiting for any server (trickle ICE, RFC 8838; `TrickleGathering`): server-reflexive
+    /// and relayed candidates (RFC 8445 §5.1.1.2, TURN allocations, RFC 8656) trickle once
+    /// `connect` runs. With `transportPolicy` `.relay` only relayed candidates are offered and
+    /// paired. Throws `JanusSessionFailure.transport` when any of it fails (the configuration, no
+    /// address to gather on).
     public init(localAddress: UInt32, role: ICEAgent.Role, iceTCP: Bool = false, iceServers: [ICEServer] = [],
                 transportPolicy: ICETransportPolicy = .all, clock: MediaClock = .system) throws(JanusSessionFailure) {
         do {
@@ -58,37 +60,34 @@ public final class WebRTCLocalPeer {
         self.clock = clock
         self.transportPolicy = iceTCP ? .all : transportPolicy
         if let socket, localAddress == 0 || !iceServers.isEmpty || transportPolicy == .relay {
-            let gatherer = CandidateGatherer(configuration: .init(iceServers: iceServers, transportPolicy: transportPolicy),
-                                             clock: clock, seed: UInt64.random(in: 0...UInt64.max))
-            let gathered: [GatheredCandidate]
-            do {
-                gathered = try gatherer.gather(on: socket)
+            let configuration = CandidateGatherer.Configuration(iceServers: iceServers, transportPolicy: transportPolicy)
+            do throws(CandidateGatheringError) {
+                if iceServers.isEmpty && transportPolicy == .all {
+                    // Every interface's host candidate, nothing to ask a server: at once.
+                    gathering = nil
+                    candidates = try CandidateGatherer(configuration: configuration, clock: clock, seed: 0).gather(on: socket).map(\.candidate)
+                } else {
+                    let gathering = try TrickleGathering(on: socket, configuration: configuration, clock: clock,
+                                                         seed: UInt64.random(in: 0...UInt64.max))
+                    self.gathering = gathering
+                    candidates = gathering.hosts
+                }
             } catch {
                 throw .transport("gathering ICE candidates: \(error)")
             }
-            relays = gathered.compactMap { found in
-                guard let client = found.relay, let server = found.server else { return nil }
-                return TURNRelayTransport(client: client, server: server, link: found.relayLink ?? socket,
-                                          candidatePriority: found.candidate.priority, clock: clock)
-            }
-            candidates = gathered.map(\.candidate)
-            gatheringProblems = gatherer.problems
-            hostCandidate = candidates[0]  // a host candidate comes first (a relayed one under `.relay`)
             return
         }
-        relays = []
-        gatheringProblems = []
+        gathering = nil
         if let local = socket?.localEndpoint {
-            hostCandidate = ICECandidate(foundation: "1", priority: 2_130_706_431, address: local.addressText,
-                                         port: local.port, kind: .host)
+            candidates = [ICECandidate(foundation: "1", priority: 2_130_706_431, address: local.addressText,
+                                       port: local.port, kind: .host)]
         } else {
             // RFC 6544 §4.5: an active candidate's port is 9 (discard); §4.2: host type preference
             // 126, local preference 2^13 x 6 (active, host) + 8191, component 1.
-            hostCandidate = ICECandidate(foundation: "1", transport: "tcp", priority: 126 << 24 | (6 << 13 + 8191) << 8 | 255,
-                                         address: NetworkEndpoint.dotted(localAddress), port: 9, kind: .host,
-                                         extensions: [(name: "tcptype", value: "active")])
+            candidates = [ICECandidate(foundation: "1", transport: "tcp", priority: 126 << 24 | (6 << 13 + 8191) << 8 | 255,
+                                       address: NetworkEndpoint.dotted(localAddress), port: 9, kind: .host,
+                                       extensions: [(name: "tcptype", value: "active")])]
         }
-        candidates = [hostCandidate]
     }
 
     /// A connected transport, the SRTP keys DTLS exported, the peer's selected address and how
@@ -102,14 +101,16 @@ public final class WebRTCLocalPeer {
 
     /// Checks the peer's candidates (those of its description and those it trickled: UDP IPv4
     /// and IPv6 ones, or with ICE-TCP the first passive TCP one, connected to first) with its credentials,
-    /// then runs DTLS as `dtlsRole` against its fingerprint, within `timeoutMilliseconds`. Throws
-    /// `JanusSessionFailure.transport` when either fails.
+    /// then runs DTLS as `dtlsRole` against its fingerprint, within `timeoutMilliseconds`; our
+    /// own candidates trickle to `onTrickle` meanwhile and after (`isTrickling`; the transport's
+    /// `onTrickle`, which its owner may replace). Throws `JanusSessionFailure.transport` when
+    /// either fails.
     public func connect(to remote: RemoteTransportDescription, trickled: [ICECandidate], dtlsRole: DTLSAssociation.Role,
-                        timeoutMilliseconds: Int64) throws(JanusSessionFailure) -> Connection {
+                        timeoutMilliseconds: Int64, onTrickle: ((ICECandidate?) -> Void)? = nil) throws(JanusSessionFailure) -> Connection {
         agent.setRemoteCredentials(remote.ice)
         let ice: ICEDatagramTransport
         if let socket {
-            ice = ICEDatagramTransport(socket: socket, agent: agent, relays: relays, pairsHost: transportPolicy == .all, clock: clock)
+            ice = ICEDatagramTransport(socket: socket, agent: agent, pairsHost: transportPolicy == .all, clock: clock)
             for candidate in remote.candidates + trickled where candidate.transport.lowercased() == "udp" {
                 guard let address = NetworkEndpoint.ipAddress(candidate.address) else { continue }
                 ice.addRemoteCandidate(NetworkEndpoint(ip: address, port: candidate.port), priority: candidate.priority)
@@ -118,6 +119,10 @@ public final class WebRTCLocalPeer {
             ice = try connectICETCP(to: remote.candidates + trickled)
         }
         ice.signalledCandidates = (candidates, remote.candidates + trickled)
+        if let gathering {
+            ice.trickle(gathering)
+            ice.onTrickle = onTrickle
+        }
         let transport: WebRTCTransport
         do {
             transport = WebRTCTransport(ice: ice, dtls: try DTLSAssociation(role: dtlsRole, certificate: certificate,

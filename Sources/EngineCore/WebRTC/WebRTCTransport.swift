@@ -35,6 +35,7 @@ public final class WebRTCTransport: DatagramTransport {
 
     public var state: State {
         if ice.agent.state == .failed { return .failed("ICE failed (no pair, or consent expired)") }
+        if let failure = ice.gatheringFailure, ice.agent.selectedPair == nil { return .failed("\(failure)") }
         switch dtls.state {
         case let .connected(keys): return .connected(keys)
         case let .failed(error): return .failed("\(error)")

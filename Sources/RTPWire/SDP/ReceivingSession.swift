@@ -40,8 +40,10 @@ public struct ReceivingSession: Sendable {
 
     /// Answers `offer` with our transport. Throws `SDPError` when the offer has no section we
     /// can receive, leaves out rtcp-mux on one, or lacks its transport (ICE, fingerprint, role).
+    /// With `candidatesComplete` false (trickle ICE, RFC 8838 §5) the answer says `a=ice-options:trickle`
+    /// and leaves out `a=end-of-candidates`: more candidates follow.
     public init(offer: SessionDescription, ice: ICECredentials, fingerprint: DTLSFingerprint, candidates: [ICECandidate],
-                cname: String) throws(SDPError) {
+                candidatesComplete: Bool = true, cname: String) throws(SDPError) {
         var answered: [MediaDescription] = []
         var accepted: [MediaDescription] = []
         var sections: [Section] = []
@@ -101,7 +103,11 @@ public struct ReceivingSession: Sendable {
             // Candidates go with the first section of the bundle (RFC 8843 §7.1.1).
             if first {
                 answer.attributes += candidates.map { SDPAttribute("candidate", $0.description) }
-                if !candidates.isEmpty { answer.attributes.append(SDPAttribute("end-of-candidates")) }
+                if candidatesComplete {
+                    if !candidates.isEmpty { answer.attributes.append(SDPAttribute("end-of-candidates")) }
+                } else {
+                    answer.attributes.append(SDPAttribute("ice-options", "trickle"))
+                }
                 first = false
             }
             description.media.append(answer)

@@ -33,6 +33,9 @@ public struct SimulcastOffer: Sendable {
     public var fingerprint: DTLSFingerprint
     /// Gathered candidates (none with trickle ICE).
     public var candidates: [ICECandidate]
+    /// Whether `candidates` is every candidate (`a=end-of-candidates`); false with trickle ICE
+    /// while more are gathered (RFC 8838 §8.2: they and the end follow as trickles).
+    public var candidatesComplete = true
     public var extensionMap: RTPHeaderExtensionMap
     public var audio: Audio?
     public var video: Video?
@@ -94,7 +97,7 @@ public struct SimulcastOffer: Sendable {
         // Candidates go with the first section of the bundle (RFC 8843 §7.1.1).
         if !description.media.isEmpty {
             description.media[0].attributes += candidates.map { SDPAttribute("candidate", $0.description) }
-            if !candidates.isEmpty { description.media[0].attributes.append(SDPAttribute("end-of-candidates")) }
+            if !candidates.isEmpty && candidatesComplete { description.media[0].attributes.append(SDPAttribute("end-of-candidates")) }
         }
         return description
     }

@@ -118,7 +118,7 @@ public final class JanusHTTPClient {
 
     /// POSTs `body` (a `janus` verb, a transaction added) to `base + path`; a Janus error reply throws `.refused`.
     @discardableResult
-    private func post(_ path: String, _ body: [String: Any]) throws(Failure) -> [String: Any] {
+    func post(_ path: String, _ body: [String: Any]) throws(Failure) -> [String: Any] {
         let name = (body["body"] as? [String: Any])?["request"] as? String ?? body["janus"] as? String ?? "request"
         let url = path.isEmpty ? base : base.appendingPathComponent(String(path.dropFirst()))
         var body = body

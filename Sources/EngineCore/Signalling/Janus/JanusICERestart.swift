@@ -76,7 +76,7 @@ extension JanusMultistreamSubscription {
         }
         guard let offer else { throw .signalling(.unexpectedReply(request: "configure", expected: "JSEP offer (ICE restart)")) }
         local = (credentials, previous.fingerprint, candidates)
-        var remote = try answer(offer.sdp).remote
+        var remote = try answer(offer.sdp, collecting: &trickled).remote
         remote.candidates += trickled
         return remote
     }

@@ -64,6 +64,10 @@ public final class JanusMultistreamSubscription {
     /// Our transport as the answers state it (set by `connect`).
     var local: (credentials: ICECredentials, fingerprint: DTLSFingerprint, candidates: [ICECandidate])?
     public private(set) var isConnected = false
+    /// Our candidates trickle (the answers carry no end-of-candidates, RFC 8838).
+    var trickling = false
+    /// The answer's first accepted section, by mid and m-line index: where our candidates trickle.
+    var trickleTarget = (mid: "0", index: 0)
 
     public init(options: Options) {
         self.options = options
@@ -91,10 +95,19 @@ public final class JanusMultistreamSubscription {
         let peer = try WebRTCLocalPeer(localAddress: options.localAddress, role: .controlled, iceServers: options.iceServers,
                                        transportPolicy: options.iceTransportPolicy, clock: clock)
         local = (peer.credentials, peer.certificate.fingerprint, peer.candidates)
-        let session = try answer(offer.sdp)
+        trickling = peer.isTrickling
+        let session = try answer(offer.sdp, collecting: &trickled)
+        // Our server-reflexive and relayed candidates trickle after the answer (RFC 8838; the
+        // room's `JanusSubscriberConnection` sends later ones from its worker). One that does not
+        // reach Janus costs its pairs only.
+        let line = JanusHTTPClient.trickleLine(of: session.answer)
+        trickleTarget = line
+        let janus = janus
         let connection = try peer.connect(to: session.remote, trickled: trickled,
                                           dtlsRole: session.localSetup == .active ? .client : .server,
-                                          timeoutMilliseconds: options.connectTimeoutMilliseconds)
+                                          timeoutMilliseconds: options.connectTimeoutMilliseconds) { candidate in
+            try? janus.trickle(candidate, mid: line.mid, mLineIndex: line.index)
+        }
         connected = true
         isConnected = true
         return Connected(transport: connection.transport, keys: connection.keys, remote: connection.remote,
@@ -145,18 +158,27 @@ public final class JanusMultistreamSubscription {
     /// Our answer to `sdp`, sent with `start`; returns once Janus started (`started: "ok"`), so
     /// that the next `update` finds the offer answered instead of being postponed (`updating`).
     func answer(_ sdp: String) throws(JanusSessionFailure) -> ReceivingSession {
+        var ignored: [ICECandidate] = []
+        return try answer(sdp, collecting: &ignored)
+    }
+
+    /// `answer`, with the candidates Janus trickles while it starts (full trickle: after its offer)
+    /// added to `trickled`.
+    func answer(_ sdp: String, collecting trickled: inout [ICECandidate]) throws(JanusSessionFailure) -> ReceivingSession {
         guard let local else { throw .configuration("no local transport to answer with") }
         let session: ReceivingSession
         do {
             session = try ReceivingSession(offer: SessionDescription(parsing: sdp), ice: local.credentials,
-                                           fingerprint: local.fingerprint, candidates: local.candidates, cname: options.cname)
+                                           fingerprint: local.fingerprint, candidates: local.candidates,
+                                           candidatesComplete: !trickling, cname: options.cname)
         } catch {
             throw .sdp(error)
         }
         do throws(JanusHTTPClient.Failure) {
             try janus.message(JanusVideoRoomRequest.start.body, jsep: ["type": "answer", "sdp": session.answer.text])
             _ = try janus.waitForEvent("started", after: "start") { event in
-                (try? JanusHTTPClient.pluginData(event).map(JanusVideoRoomEvent.init(data:))) == .started
+                if let candidate = JanusHTTPClient.trickledCandidate(event) { trickled.append(candidate) }
+                return (try? JanusHTTPClient.pluginData(event).map(JanusVideoRoomEvent.init(data:))) == .started
             }
         } catch {
             throw .signalling(error)

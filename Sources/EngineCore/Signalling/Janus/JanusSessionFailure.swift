@@ -24,7 +24,7 @@ extension JanusHTTPClient {
     }
 
     /// The candidate of a Janus `trickle` event, if it is one.
-    static func trickledCandidate(_ event: [String: Any]) -> ICECandidate? {
+    public static func trickledCandidate(_ event: [String: Any]) -> ICECandidate? {
         ((event["candidate"] as? [String: Any])?["candidate"] as? String).flatMap { try? ICECandidate(parsing: $0) }
     }
 }

@@ -113,6 +113,7 @@ public final class JanusVideoRoomPublisher {
             candidates: peer.candidates,
             audio: options.audio ? .init(ssrc: audioSSRC) : nil,
             video: .init(rids: NegotiatedPublishing.offeredRIDs(for: options.camera)), cname: options.display)
+        offer.candidatesComplete = !peer.isTrickling
         let screenShare = options.screenShare.flatMap(Self.singleLayer)
         if screenShare != nil {
             var section = SimulcastOffer.Video(rids: [])
@@ -144,8 +145,14 @@ public final class JanusVideoRoomPublisher {
             throw .sdp(error)
         }
         let remote = RemoteTransportDescription(negotiated)
+        // Our server-reflexive and relayed candidates trickle to Janus as they come (RFC 8838;
+        // a room's runtime sends later ones from its signalling worker instead). One that does
+        // not reach Janus costs its pairs only.
+        let mid = offer.sessionDescription.media.first?.mid ?? "0"
         let connection = try peer.connect(to: remote, trickled: trickled, dtlsRole: negotiated.remoteSetup == .active ? .server : .client,
-                                          timeoutMilliseconds: options.connectTimeoutMilliseconds)
+                                          timeoutMilliseconds: options.connectTimeoutMilliseconds) { candidate in
+            try? janus.trickle(candidate, mid: mid)
+        }
         transport = connection.transport
         connectMilliseconds = connection.milliseconds
         let (keys, remoteEndpoint) = (connection.keys, connection.remote)

@@ -92,7 +92,8 @@ public final class JanusVideoRoomSubscriber {
         let cname = options.subscriber.cname ?? "engine-\(options.subscriber.localSSRC)"
         do {
             negotiated = try ReceivingSession(offer: SessionDescription(parsing: offerSDP), ice: peer.credentials,
-                                              fingerprint: peer.certificate.fingerprint, candidates: peer.candidates, cname: cname)
+                                              fingerprint: peer.certificate.fingerprint, candidates: peer.candidates,
+                                              candidatesComplete: !peer.isTrickling, cname: cname)
         } catch {
             throw .sdp(error)
         }
@@ -105,9 +106,14 @@ public final class JanusVideoRoomSubscriber {
         } catch {
             throw .signalling(error)
         }
+        // Our server-reflexive and relayed candidates trickle as they come (RFC 8838), sent from
+        // whichever thread drives the subscriber; one that does not reach Janus costs its pairs only.
+        let line = JanusHTTPClient.trickleLine(of: negotiated.answer)
         let connection = try peer.connect(to: negotiated.remote, trickled: trickled,
                                           dtlsRole: negotiated.localSetup == .active ? .client : .server,
-                                          timeoutMilliseconds: options.connectTimeoutMilliseconds)
+                                          timeoutMilliseconds: options.connectTimeoutMilliseconds) { [janus] candidate in
+            try? janus.trickle(candidate, mid: line.mid, mLineIndex: line.index)
+        }
         transport = connection.transport
         connectMilliseconds = connection.milliseconds
         var configuration = options.subscriber
